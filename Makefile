@@ -1,0 +1,42 @@
+# Reign of Kings DB. `make run` serves the site with a Celery worker; `make test` runs the tests.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: install run test test-fast bench browser-deps load-core clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[test]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+load-core: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py loadcards cards/data/core.json
+
+run: load-core
+	./scripts/run.sh
+
+# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; it never downloads one).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: install browser-deps
+	$(PY) -m pytest -q
+
+test-fast: install
+	$(PY) -m pytest -q -m "not browser and not broker and not slow"
+
+bench: load-core
+	$(PY) -m scripts.bench
+
+clean:
+	rm -rf var/ $(VENV) staticfiles/

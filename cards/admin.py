@@ -1,0 +1,21 @@
+from django.contrib import admin
+
+from .models import Card, CardSet, Faction
+
+
+@admin.register(Faction)
+class FactionAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "color", "position")
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "position")
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    list_display = ("code", "name", "subtitle", "type", "faction", "cost_kind", "cost_value", "power", "loyalty")
+    list_filter = ("type", "faction", "card_set", "unique")
+    search_fields = ("code", "name", "subtitle", "text")
+    ordering = ("card_set", "number", "name")

@@ -1,0 +1,24 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("cards.api_urls")),
+    path("api/", include("decks.api_urls")),
+    path("api/", include("simulator.api_urls")),
+    path("", include("cards.urls")),
+    path("", include("decks.urls")),
+    path("", include("simulator.urls")),
+]
+
+if settings.DEBUG:  # pragma: no cover - uploaded media in development only
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
