@@ -1,4 +1,10 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import image_views, views
 
 app_name = "cards"
-urlpatterns: list = []
+urlpatterns = [
+    # Owned by the catalogue pages (views.py) ...
+    # ... and the card images (image_views.py): /cards/CODE.png
+    path("cards/<slug:code>.png", image_views.card_image, name="card-image"),
+]
