@@ -7,3 +7,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 ALLOWED_HOSTS = ["*"]
 CARD_IMAGE_CACHE_DIR = VAR_DIR / "test-card-images"  # noqa: F405
+WHITENOISE_USE_FINDERS = True  # serve static/ straight from the source folders, no collectstatic needed
+WHITENOISE_AUTOREFRESH = True
