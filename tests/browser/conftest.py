@@ -1,0 +1,49 @@
+"""Browser tests: Playwright driving Debian's Chromium (/usr/bin/chromium) against Django's live server.
+
+Playwright never downloads a browser here; `make test` installs Debian's chromium (Makefile: browser-deps).
+"""
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+]
+SCREENSHOT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "var", "screenshots")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Debian's chromium is not installed at {CHROMIUM}; run `make browser-deps`.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def shot(page):
+    """shot("name") saves a screenshot under var/screenshots/ for a person to look at."""
+    os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+
+    def take(name: str, full_page: bool = True):
+        path = os.path.abspath(os.path.join(SCREENSHOT_DIR, f"{name}.png"))
+        page.screenshot(path=path, full_page=full_page)
+        return path
+
+    return take
