@@ -1,1 +1,118 @@
-from django.db import models  # noqa: F401
+"""Decks as data: a deck, every version ever saved, its cards as indexed rows, and organised-play formats.
+
+Writes go through `decks/services.py`; nothing here holds business logic.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from cards.models import Card, Faction
+
+from .legality import FormatRules
+
+
+class Format(models.Model):
+    """An organised-play format (§11): a banned list and a restricted list ("at most one card from this list
+    per deck"). Lists match by card name (§2.3). Pre-launch no format is active; an admin may activate one,
+    and every verdict then names it. Not to be confused with the Restricted keyword (§9.3)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=50, unique=True)
+    description = models.TextField(blank=True, default="")
+    active = models.BooleanField(
+        default=False, help_text="The format every deck is checked against. At most one format is active.")
+    banned = models.ManyToManyField(Card, blank=True, related_name="banned_in_formats",
+                                    help_text="No card with one of these names may be in a deck.")
+    restricted = models.ManyToManyField(
+        Card, blank=True, related_name="restricted_in_formats",
+        help_text="At most one card from this list per deck (not the Restricted keyword of §9.3).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["active"], condition=Q(active=True), name="decks_format_one_active"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (active)" if self.active else self.name
+
+    def to_rules(self) -> FormatRules:
+        return FormatRules.of(self.name, banned=self.banned.values_list("name", flat=True),
+                              restricted=self.restricted.values_list("name", flat=True))
+
+
+class Deck(models.Model):
+    """A player's deck: the working copy. Its cards are mirrored in DeckCard rows; its history in DeckVersion."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
+    name = models.CharField(max_length=200)
+    faction = models.ForeignKey(Faction, on_delete=models.SET_NULL, null=True, blank=True, related_name="decks")
+    destiny = models.ForeignKey(Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="destiny_of_decks")
+    notes = models.TextField(blank=True, default="")
+    tags = models.JSONField(default=list, blank=True)
+    is_private = models.BooleanField(default=True)
+    content_hash = models.CharField(max_length=64, db_index=True, help_text="sha256 of the sorted code:count lines")
+    version = models.PositiveIntegerField(default=0, help_text="Number of the latest saved version")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return f"/decks/{self.pk}/"
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {row.card_code: row.count for row in self.cards.all()}
+
+
+class DeckCard(models.Model):
+    """One card of a deck's current list. Indexed by card so that "decks containing card X" is one index scan,
+    and keyed by code so that a card deleted from the catalogue still shows in the deck (flagged)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
+    card_code = models.CharField(max_length=32)
+    count = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["card_code"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card_code"], name="decks_deckcard_unique_card"),
+            models.CheckConstraint(condition=Q(count__gte=1), name="decks_deckcard_count_positive"),
+        ]
+        indexes = [models.Index(fields=["card_code", "deck"], name="decks_deckcard_by_card")]
+
+    def __str__(self) -> str:
+        return f"{self.count}x {self.card_code}"
+
+
+class DeckVersion(models.Model):
+    """Every save of a deck, immutable: nothing a player saved is ever lost, and any version can be restored."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    notes = models.TextField(blank=True, default="")
+    tags = models.JSONField(default=list, blank=True)
+    cards = models.JSONField(default=dict, help_text="card code -> count")
+    content_hash = models.CharField(max_length=64, db_index=True)
+    based_on = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The version the editor had open when saving (two tabs: both are kept)")
+    restored_from = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deck", "-number"]
+        constraints = [models.UniqueConstraint(fields=["deck", "number"], name="decks_version_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.number}"

@@ -1,0 +1,413 @@
+"""The decks API (CONTRACTS §4): validate without login, CRUD for the owner, versions, stats and export.
+
+Views only translate: they check input and permissions, call a service or selector, and render.
+"""
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field,
+                                   inline_serializer)
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+
+from .decklist import DecklistProblem, export_decklist
+from .legality import check_deck, check_decklist_text
+from .models import Deck
+from .pool import CardPool
+from .selectors import (deck_list_owned, deck_list_visible, deck_versions, format_active, format_by_slug,
+                        version_changes)
+from .services import DeckInputError, deck_create, deck_delete, deck_import_text, deck_restore_version, deck_update
+from .stats import deck_stats
+
+MAX_TEXT_CHARS = 100_000  # a decklist is a few kilobytes
+
+
+# ---- parsers and renderers -------------------------------------------------------------------------------
+class PlainTextParser(BaseParser):
+    """A decklist posted as the raw request body (text/plain)."""
+
+    media_type = "text/plain"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = stream.read(MAX_TEXT_CHARS * 4 + 1) if stream is not None else b""
+        if len(data) > MAX_TEXT_CHARS * 4:
+            raise ParseError(f"The decklist is too long: at most {MAX_TEXT_CHARS:,} characters.")
+        try:
+            return {"text": data.decode("utf-8-sig")}
+        except UnicodeDecodeError as e:
+            raise ParseError(f"The body is not UTF-8 text (byte {e.start}).") from e
+
+
+class PlainTextRenderer(BaseRenderer):
+    media_type = "text/plain"
+    format = "text"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, str):
+            return data.encode("utf-8")
+        return str((data or {}).get("detail", data)).encode("utf-8")
+
+
+class ExportNegotiation(DefaultContentNegotiation):
+    """`?format=text|json` chooses the export form; anything else falls to JSON so the 400 can explain."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        wanted = request.query_params.get("format") or "text"
+        for renderer in renderers:
+            if renderer.format == wanted:
+                return renderer, renderer.media_type
+        json_renderer = next(r for r in renderers if r.format == "json")
+        return json_renderer, json_renderer.media_type
+
+
+# ---- serializers -----------------------------------------------------------------------------------------
+class ProblemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    rule = serializers.CharField()
+    message = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    line = serializers.IntegerField(required=False, help_text="Decklist line, for problems reading the text")
+
+
+class VerdictCountsSerializer(serializers.Serializer):
+    draw = serializers.IntegerField()
+    quests = serializers.IntegerField()
+    faction = serializers.IntegerField()
+    destiny = serializers.IntegerField()
+
+
+class VerdictSerializer(serializers.Serializer):
+    """The object `validatedeck --json` prints (CONTRACTS §3)."""
+
+    legal = serializers.BooleanField()
+    errors = ProblemSerializer(many=True)
+    warnings = ProblemSerializer(many=True)
+    counts = VerdictCountsSerializer()
+    faction = serializers.CharField(allow_null=True)
+    destiny = serializers.CharField(allow_null=True)
+    format = serializers.CharField(allow_null=True, help_text="The organised-play format applied, if any (§11)")
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class ValidateRequestSerializer(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False,
+                                 help_text=f"Decklist text (CONTRACTS §2), at most {MAX_TEXT_CHARS:,} characters")
+    format = serializers.CharField(required=False, help_text="Slug of a format; the active one by default")
+
+
+class CardCountsField(serializers.DictField):
+    child = serializers.IntegerField(min_value=0, max_value=99)
+
+
+class DeckSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    faction = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    destiny = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    cards = serializers.SerializerMethodField(help_text="card code -> count")
+
+    class Meta:
+        model = Deck
+        fields = ["id", "url", "owner", "name", "faction", "destiny", "notes", "tags", "is_private", "cards",
+                  "content_hash", "version", "created_at", "updated_at"]
+        read_only_fields = fields
+
+    def get_url(self, deck) -> str:
+        return f"/api/decks/{deck.pk}/"
+
+    def get_cards(self, deck) -> dict[str, int]:
+        return deck.counts
+
+
+class DeckDetailSerializer(DeckSerializer):
+    verdict = serializers.SerializerMethodField()
+    unknown_cards = serializers.SerializerMethodField(help_text="Codes no longer in the catalogue")
+
+    class Meta(DeckSerializer.Meta):
+        fields = DeckSerializer.Meta.fields + ["verdict", "unknown_cards"]
+        read_only_fields = fields
+
+    @extend_schema_field(VerdictSerializer)
+    def get_verdict(self, deck) -> dict:
+        return check_deck(deck.counts, self.context["pool"], self.context.get("format")).to_json()
+
+    def get_unknown_cards(self, deck) -> list[str]:
+        pool = self.context["pool"]
+        return [code for code in deck.counts if pool.get(code) is None]
+
+
+class DeckWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    cards = CardCountsField(required=False, help_text="card code -> count (0 removes the card)")
+    text = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False,
+                                 help_text="Decklist text instead of `cards` (CONTRACTS §2)")
+    notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, max_length=20_000)
+    tags = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=20)
+    is_private = serializers.BooleanField(required=False)
+    base_version = serializers.IntegerField(required=False, min_value=1,
+                                            help_text="The version the editor started from (conflict detection)")
+
+    def validate_text(self, value):
+        if len(value) > MAX_TEXT_CHARS:
+            raise ValidationError(f"The decklist is too long: {len(value):,} characters, at most {MAX_TEXT_CHARS:,}.")
+        return value
+
+    def validate(self, attrs):
+        if "cards" in attrs and "text" in attrs:
+            raise ValidationError("Give either `cards` or `text`, not both.")
+        return attrs
+
+
+class DeckVersionSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    notes = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+    cards = serializers.DictField(child=serializers.IntegerField())
+    content_hash = serializers.CharField()
+    based_on = serializers.IntegerField(allow_null=True)
+    restored_from = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    changes = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()),
+                                    help_text="Cards added and removed since the previous version")
+
+
+class SaveResponseSerializer(DeckDetailSerializer):
+    conflict = serializers.SerializerMethodField(help_text="True when another save came in after base_version; "
+                                                           "both saves are kept as versions")
+
+    class Meta(DeckDetailSerializer.Meta):
+        fields = DeckDetailSerializer.Meta.fields + ["conflict"]
+        read_only_fields = fields
+
+    def get_conflict(self, deck) -> bool:
+        return bool(self.context.get("conflict"))
+
+
+def _problems_detail(exc: DeckInputError) -> dict:
+    data = {"detail": exc.message}
+    if exc.problems:
+        data["problems"] = [p.to_json() for p in exc.problems]
+    return data
+
+
+def _fmt_from_request(slug):
+    if slug in (None, ""):
+        return format_active()
+    if not isinstance(slug, str):
+        raise ValidationError({"detail": "format must be the slug of a format."})
+    fmt = format_by_slug(slug)
+    if fmt is None:
+        raise ValidationError({"detail": f"No format with slug {slug[:50]!r}."})
+    return fmt
+
+
+# ---- views -------------------------------------------------------------------------------------------------
+class IsOwnerForWrites(permissions.BasePermission):
+    def has_object_permission(self, request, view, obj):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return obj.owner_id == request.user.pk
+
+
+@extend_schema(tags=["decks"])
+class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
+                  viewsets.GenericViewSet):
+    """Your decks. Private decks are visible to their owner only (another user gets 404)."""
+
+    permission_classes = [permissions.IsAuthenticated, IsOwnerForWrites]
+    serializer_class = DeckSerializer
+    queryset = Deck.objects.none()
+
+    def get_queryset(self):
+        if self.action == "list":
+            return deck_list_owned(user=self.request.user).prefetch_related("cards")
+        return deck_list_visible(user=self.request.user).prefetch_related("cards")
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        context["pool"] = CardPool.from_db()
+        context["format"] = format_active()
+        return context
+
+    def get_object(self):
+        pk = self.kwargs.get("pk", "")
+        if not str(pk).isdigit():
+            raise Http404
+        return super().get_object()
+
+    def _owned(self) -> Deck:
+        deck = self.get_object()
+        if deck.owner_id != self.request.user.pk:
+            raise PermissionDenied("Only the deck's owner can change it.")
+        return deck
+
+    def _saved(self, result, code=status.HTTP_200_OK) -> Response:
+        context = self.get_serializer_context() | {"conflict": result.conflict}
+        deck = Deck.objects.prefetch_related("cards").get(pk=result.deck.pk)
+        return Response(SaveResponseSerializer(deck, context=context).data, status=code)
+
+    @extend_schema(responses={200: DeckDetailSerializer, 404: DetailSerializer})
+    def retrieve(self, request, *args, **kwargs):
+        return Response(DeckDetailSerializer(self.get_object(), context=self.get_serializer_context()).data)
+
+    @extend_schema(request=DeckWriteSerializer, responses={201: SaveResponseSerializer, 400: DetailSerializer})
+    def create(self, request, *args, **kwargs):
+        data = DeckWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            if "text" in v:
+                result = deck_import_text(owner=request.user, text=v["text"], name=v.get("name", ""),
+                                          notes=v.get("notes", ""), tags=v.get("tags", ()))
+            else:
+                result = deck_create(owner=request.user, name=v.get("name", ""), counts=v.get("cards", {}),
+                                     notes=v.get("notes", ""), tags=v.get("tags", ()),
+                                     is_private=v.get("is_private", True))
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+        if "text" in v and v.get("is_private") is False:
+            result = deck_update(deck=result.deck, is_private=False)
+        return self._saved(result, status.HTTP_201_CREATED)
+
+    @extend_schema(request=DeckWriteSerializer,
+                   responses={200: SaveResponseSerializer, 400: DetailSerializer, 403: DetailSerializer,
+                              404: DetailSerializer})
+    def update(self, request, *args, **kwargs):
+        deck = self._owned()
+        data = DeckWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            if "text" in v:
+                result = deck_import_text(owner=request.user, text=v["text"], name=deck.name, deck=deck,
+                                          base_version=v.get("base_version"))
+                if any(k in v for k in ("name", "notes", "tags", "is_private")):
+                    result = deck_update(deck=result.deck, name=v.get("name"), notes=v.get("notes"),
+                                         tags=v.get("tags"), is_private=v.get("is_private"))
+            else:
+                result = deck_update(deck=deck, name=v.get("name"), counts=v.get("cards"), notes=v.get("notes"),
+                                     tags=v.get("tags"), is_private=v.get("is_private"),
+                                     base_version=v.get("base_version"))
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+        return self._saved(result)
+
+    @extend_schema(request=DeckWriteSerializer,
+                   responses={200: SaveResponseSerializer, 400: DetailSerializer, 403: DetailSerializer,
+                              404: DetailSerializer})
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, **kwargs)
+
+    def perform_destroy(self, instance):
+        if instance.owner_id != self.request.user.pk:
+            raise PermissionDenied("Only the deck's owner can delete it.")
+        deck_delete(deck=instance)
+
+    @extend_schema(responses={200: DeckVersionSerializer(many=True), 404: DetailSerializer})
+    @action(detail=True, methods=["get"])
+    def versions(self, request, pk=None):
+        """Every saved version, newest first, with the cards added and removed by each."""
+        deck = self.get_object()
+        versions = list(deck_versions(deck=deck))
+        rows = []
+        for i, v in enumerate(versions):
+            previous = versions[i + 1].cards if i + 1 < len(versions) else None
+            rows.append({"number": v.number, "name": v.name, "notes": v.notes, "tags": v.tags, "cards": v.cards,
+                         "content_hash": v.content_hash, "based_on": v.based_on, "restored_from": v.restored_from,
+                         "created_at": v.created_at, "changes": version_changes(previous, v.cards)})
+        return Response(DeckVersionSerializer(rows, many=True).data)
+
+    @extend_schema(request=None, responses={201: SaveResponseSerializer, 400: DetailSerializer,
+                                            403: DetailSerializer, 404: DetailSerializer})
+    @action(detail=True, methods=["post"], url_path=r"versions/(?P<number>\d+)/restore")
+    def restore(self, request, pk=None, number=None):
+        """Make an old version the latest again (as a new version; nothing is lost)."""
+        deck = self._owned()
+        try:
+            result = deck_restore_version(deck=deck, number=int(number))
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+        return self._saved(result, status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="deck_stats()"),
+                              404: DetailSerializer})
+    @action(detail=True, methods=["get"])
+    def stats(self, request, pk=None):
+        """Counts by type/faction/attribute, cost curve with Loyalty surcharge (§9.3), Power curve, icons, quest
+        totals and averages, setup-placeable cards (§4)."""
+        deck = self.get_object()
+        return Response(deck_stats(deck.counts, CardPool.from_db()))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=["text", "json"], default="text",
+                                     description="text: the canonical decklist (CONTRACTS §2); json: cards by code")],
+        responses={(200, "text/plain"): OpenApiTypes.STR,
+                   (200, "application/json"): inline_serializer("DeckExport", {
+                       "name": serializers.CharField(), "faction": serializers.CharField(allow_null=True),
+                       "destiny": serializers.CharField(allow_null=True), "content_hash": serializers.CharField(),
+                       "version": serializers.IntegerField(),
+                       "cards": serializers.ListField(child=inline_serializer("DeckExportCard", {
+                           "code": serializers.CharField(), "count": serializers.IntegerField(),
+                           "title": serializers.CharField(allow_null=True),
+                           "type": serializers.CharField(allow_null=True)}))}),
+                   (400, "application/json"): DetailSerializer, (404, "application/json"): DetailSerializer})
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, PlainTextRenderer],
+            content_negotiation_class=ExportNegotiation)
+    def export(self, request, pk=None):
+        """The deck as decklist text or JSON."""
+        fmt = request.query_params.get("format") or "text"
+        if fmt not in ("text", "json"):
+            raise ValidationError({"detail": f"format must be 'text' or 'json', not {fmt[:20]!r}."})
+        deck = self.get_object()
+        pool = CardPool.from_db()
+        counts = deck.counts
+        filename = f"deck-{deck.pk}-v{deck.version}"
+        if fmt == "text":
+            response = Response(export_decklist(counts, pool, name=deck.name), content_type="text/plain; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{filename}.txt"'
+            return response
+        cards = []
+        for code, n in counts.items():
+            card = pool.get(code)
+            cards.append({"code": code, "count": n, "title": None if card is None else
+                          (f"{card['name']}, {card['subtitle']}" if card.get("subtitle") else card["name"]),
+                          "type": None if card is None else card["type"]})
+        return Response({"name": deck.name, "faction": deck.faction.slug if deck.faction else None,
+                         "destiny": deck.destiny.code if deck.destiny else None, "content_hash": deck.content_hash,
+                         "version": deck.version, "cards": cards})
+
+    @extend_schema(request=ValidateRequestSerializer,
+                   responses={200: VerdictSerializer, 400: DetailSerializer},
+                   description="Check decklist text (CONTRACTS §2) against §11 and the active format; no login.")
+    @action(detail=False, methods=["post"], permission_classes=[permissions.AllowAny], authentication_classes=[],
+            parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser])
+    def validate(self, request):
+        """The verdict of `validatedeck --json` for posted decklist text."""
+        data = request.data
+        if not hasattr(data, "get"):
+            raise ValidationError({"detail": 'Send a JSON object {"text": "..."}.'})
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise ValidationError({"detail": 'The field "text" (the decklist, as a string) is required.'})
+        if len(text) > MAX_TEXT_CHARS:
+            raise ValidationError({"detail": f"The decklist is too long: {len(text):,} characters, "
+                                             f"at most {MAX_TEXT_CHARS:,}."})
+        if "\x00" in text:
+            raise ValidationError({"detail": "The decklist contains binary data (NUL bytes), not text."})
+        fmt = _fmt_from_request(data.get("format"))
+        verdict = check_decklist_text(text, CardPool.from_db(), fmt)
+        return Response(verdict.to_json())
+
+
+__all__ = ["DeckViewSet", "DecklistProblem"]

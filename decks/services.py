@@ -1,0 +1,231 @@
+"""Writes to decks. Every service is keyword-only and atomic: bad input raises `DeckInputError` and saves nothing.
+
+Every save makes a new `DeckVersion`; two editors saving the same deck both get their version kept (the later
+save is told about the conflict, and the earlier version stays restorable).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+
+from cards.models import Card, Faction
+
+from .decklist import DecklistProblem, content_hash, parse_decklist
+from .models import Deck, DeckCard, DeckVersion
+from .pool import CardPool
+
+MAX_NAME_CHARS = 200
+MAX_NOTES_CHARS = 20_000
+MAX_TAGS = 20
+MAX_TAG_CHARS = 40
+MAX_COPIES_PER_CARD = 99
+MAX_DECK_CARDS = 500
+
+
+class DeckInputError(ValueError):
+    """Input a deck cannot be saved from. `problems` lists unreadable decklist lines when there are any."""
+
+    def __init__(self, message: str, problems: list[DecklistProblem] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.problems = problems or []
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    deck: Deck
+    version: DeckVersion
+    conflict: bool = False  # the editor saved over a version it had not seen; both versions are kept
+
+
+def _clean_name(name: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise DeckInputError("A deck needs a name.")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME_CHARS:
+        raise DeckInputError(f"The deck name is {len(name)} characters long; at most {MAX_NAME_CHARS}.")
+    return name
+
+
+def _clean_notes(notes: str) -> str:
+    if not isinstance(notes, str):
+        raise DeckInputError("Notes must be text.")
+    if len(notes) > MAX_NOTES_CHARS:
+        raise DeckInputError(f"The notes are {len(notes)} characters long; at most {MAX_NOTES_CHARS}.")
+    return notes
+
+
+def _clean_tags(tags: Iterable[str]) -> list[str]:
+    if isinstance(tags, str) or not isinstance(tags, Iterable):
+        raise DeckInputError("Tags must be a list of words.")
+    out: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str):
+            raise DeckInputError("Each tag must be text.")
+        tag = " ".join(tag.split()).lower()
+        if not tag:
+            continue
+        if len(tag) > MAX_TAG_CHARS:
+            raise DeckInputError(f"The tag '{tag[:20]}…' is longer than {MAX_TAG_CHARS} characters.")
+        if tag not in out:
+            out.append(tag)
+    if len(out) > MAX_TAGS:
+        raise DeckInputError(f"A deck has at most {MAX_TAGS} tags; {len(out)} were given.")
+    return out
+
+
+def _clean_counts(counts: Mapping[str, int], pool: CardPool) -> dict[str, int]:
+    if not isinstance(counts, Mapping):
+        raise DeckInputError("Cards must be an object of card code -> number of copies.")
+    clean: dict[str, int] = {}
+    unknown = []
+    for code, n in counts.items():
+        if not isinstance(code, str) or pool.get(code) is None:
+            unknown.append(str(code)[:40])
+            continue
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_COPIES_PER_CARD:
+            raise DeckInputError(f"{code}: the number of copies must be a whole number from 0 to "
+                                 f"{MAX_COPIES_PER_CARD}, not {str(n)[:20]!r}.")
+        if n:
+            clean[code] = n
+    if unknown:
+        raise DeckInputError(f"Unknown card code{'s' if len(unknown) > 1 else ''}: {', '.join(unknown[:10])}.")
+    total = sum(clean.values())
+    if total > MAX_DECK_CARDS:
+        raise DeckInputError(f"{total} cards is far beyond a deck (at most {MAX_DECK_CARDS}).")
+    return clean
+
+
+def _identity(counts: Mapping[str, int], pool: CardPool) -> tuple[Faction | None, Card | None]:
+    """The deck's faction (from its faction card) and destiny, when there is exactly one of each."""
+    faction_slugs = {pool.get(c)["faction"] for c in counts if pool.get(c)["type"] == "faction"}
+    destiny_codes = [c for c in counts if pool.get(c)["type"] == "destiny"]
+    faction = Faction.objects.filter(slug=next(iter(faction_slugs))).first() if len(faction_slugs) == 1 else None
+    destiny = Card.objects.filter(code=destiny_codes[0]).first() if len(destiny_codes) == 1 else None
+    return faction, destiny
+
+
+def _write_cards(deck: Deck, counts: Mapping[str, int]) -> None:
+    DeckCard.objects.filter(deck=deck).delete()
+    DeckCard.objects.bulk_create([DeckCard(deck=deck, card_code=code, count=n) for code, n in counts.items()])
+
+
+def _new_version(deck: Deck, counts: Mapping[str, int], *, based_on: int | None,
+                 restored_from: int | None = None) -> DeckVersion:
+    number = (deck.versions.aggregate(top=Max("number"))["top"] or 0) + 1
+    version = DeckVersion.objects.create(
+        deck=deck, number=number, name=deck.name, notes=deck.notes, tags=list(deck.tags), cards=dict(counts),
+        content_hash=deck.content_hash, based_on=based_on, restored_from=restored_from)
+    deck.version = number
+    deck.save(update_fields=["version", "updated_at"])
+    return version
+
+
+@transaction.atomic
+def deck_create(*, owner, name: str, counts: Mapping[str, int], notes: str = "", tags: Iterable[str] = (),
+                is_private: bool = True, pool: CardPool | None = None) -> SaveResult:
+    """Create a deck and its version 1. The deck need not be legal yet: players save work in progress."""
+    pool = pool or CardPool.from_db()
+    clean = _clean_counts(counts, pool)
+    faction, destiny = _identity(clean, pool)
+    deck = Deck.objects.create(owner=owner, name=_clean_name(name), notes=_clean_notes(notes),
+                               tags=_clean_tags(tags), is_private=bool(is_private), faction=faction,
+                               destiny=destiny, content_hash=content_hash(clean))
+    _write_cards(deck, clean)
+    version = _new_version(deck, clean, based_on=None)
+    return SaveResult(deck=deck, version=version)
+
+
+@transaction.atomic
+def deck_update(*, deck: Deck, name: str | None = None, counts: Mapping[str, int] | None = None,
+                notes: str | None = None, tags: Iterable[str] | None = None, is_private: bool | None = None,
+                base_version: int | None = None, pool: CardPool | None = None) -> SaveResult:
+    """Save a new version of a deck. Fields left as None keep their value.
+
+    `base_version` is the version the editor started from. When another save came in between (two tabs),
+    this save still becomes a new version, the other one stays in the history, and `conflict` is True.
+    A save identical to the latest version creates no new version.
+    """
+    pool = pool or CardPool.from_db()
+    locked = Deck.objects.select_for_update().get(pk=deck.pk)  # serialise concurrent saves of one deck
+    latest = locked.versions.order_by("-number").first()
+    current = dict(latest.cards) if latest else locked.counts
+    clean = _clean_counts(counts, pool) if counts is not None else current
+    if name is not None:
+        locked.name = _clean_name(name)
+    if notes is not None:
+        locked.notes = _clean_notes(notes)
+    if tags is not None:
+        locked.tags = _clean_tags(tags)
+    if is_private is not None:
+        locked.is_private = bool(is_private)
+    if base_version is not None and (isinstance(base_version, bool) or not isinstance(base_version, int)):
+        raise DeckInputError("base_version must be a version number.")
+    conflict = base_version is not None and latest is not None and base_version != latest.number
+    unchanged = (latest is not None and latest.cards == clean and latest.name == locked.name
+                 and latest.notes == locked.notes and latest.tags == locked.tags)
+    if unchanged:
+        locked.save(update_fields=["is_private", "updated_at"])
+        return SaveResult(deck=locked, version=latest, conflict=conflict)
+    locked.faction, locked.destiny = _identity(clean, pool)
+    locked.content_hash = content_hash(clean)
+    locked.save()
+    if clean != current:
+        _write_cards(locked, clean)
+    version = _new_version(locked, clean, based_on=base_version if base_version is not None else
+                           (latest.number if latest else None))
+    return SaveResult(deck=locked, version=version, conflict=conflict)
+
+
+def _parse_or_raise(text: str, pool: CardPool) -> dict[str, int]:
+    if not isinstance(text, str):
+        raise DeckInputError("The decklist must be text.")
+    parsed = parse_decklist(text, pool)
+    if parsed.problems:
+        first = parsed.problems[0].message
+        more = f" (and {len(parsed.problems) - 1} more)" if len(parsed.problems) > 1 else ""
+        raise DeckInputError(f"The decklist has lines that could not be read: {first}{more}", parsed.problems)
+    if not parsed.counts:
+        raise DeckInputError("The decklist holds no cards.")
+    return parsed.counts
+
+
+def deck_import_text(*, owner, text: str, name: str, deck: Deck | None = None, notes: str = "",
+                     tags: Iterable[str] = (), base_version: int | None = None,
+                     pool: CardPool | None = None) -> SaveResult:
+    """Import a decklist (CONTRACTS §2) as a new deck, or as a new version of `deck`. Any unreadable line saves
+    nothing and raises `DeckInputError` whose `problems` list every bad line with suggestions."""
+    pool = pool or CardPool.from_db()
+    counts = _parse_or_raise(text, pool)
+    if deck is None:
+        return deck_create(owner=owner, name=name, counts=counts, notes=notes, tags=tags, pool=pool)
+    if deck.owner_id != owner.pk:
+        raise DeckInputError("Only the deck's owner can import into it.")
+    return deck_update(deck=deck, counts=counts, base_version=base_version, pool=pool)
+
+
+@transaction.atomic
+def deck_restore_version(*, deck: Deck, number: int) -> SaveResult:
+    """Make an old version the latest again, as a new version (the versions in between stay in the history)."""
+    old = deck.versions.filter(number=number).first()
+    if old is None:
+        raise DeckInputError(f"Deck {deck.pk} has no version {number}.")
+    locked = Deck.objects.select_for_update().get(pk=deck.pk)
+    latest_number = locked.version
+    counts = dict(old.cards)
+    known = CardPool.from_db()
+    locked.name, locked.notes, locked.tags = old.name, old.notes, list(old.tags)
+    locked.faction, locked.destiny = _identity({c: n for c, n in counts.items() if c in known}, known)
+    locked.content_hash = content_hash(counts)
+    locked.save()
+    _write_cards(locked, counts)
+    version = _new_version(locked, counts, based_on=latest_number, restored_from=number)
+    return SaveResult(deck=locked, version=version)
+
+
+@transaction.atomic
+def deck_delete(*, deck: Deck) -> None:
+    deck.delete()
