@@ -1,0 +1,394 @@
+"""The best legal opening board of a hand (§4 Setup). Pure Python: no Django, no other app.
+
+`SetupSolver(cards, faction)` is built once per deck from the deck's distinct card dicts (CONTRACTS §1) and
+precomputes everything about each card that setup cares about; `solver.best(hand)` then finds the best legal
+setup of a hand (indices into `cards`) exactly, by searching every legal choice with budget pruning, and caches
+the answer under the hand's placeable cards, so repeated hands cost a dictionary look-up.
+
+§4, as implemented here:
+
+- only units, locations and attachments are placed (deeds never; quests, destiny and faction are not in hand);
+- a card whose printed cost is X or – (or missing) cannot be placed (§2.5);
+- the 8-wealth budget counts printed cost + off-faction Loyalty (§9.3) + 2 for each Secret card hidden in the
+  secret area (§10.9); the budget is a cap, not a payment;
+- at most one Restricted card enters the field at setup (§9.3 "+1 at setup"); a card hidden in the secret area
+  does not enter the field and uses no Restricted allowance;
+- a unique (•) name enters the field once; further copies of that name placed with it are duplicates (§3.7):
+  they cost 0, use no Restricted allowance and have no Power or icons;
+- an attachment needs a unit placed in the same setup that can legally take it (§10.3): not a unit with
+  No Attachments (or No Attachments (Attribute) matching the attachment), and matching the attachment's
+  `attach` ability target selector when it has one.
+
+"Best" is lexicographic, so the answer is unique and explainable: the most total Power in the field, then the
+most units, then the most struggle icons covered, then the most budget used, then the most cards placed (every
+card placed is redrawn, "draw back up to 7"), then the earliest positions in the hand.
+
+>>> cards = [{"code": "a", "name": "A", "type": "unit", "faction": "camelot", "cost": 3, "power": 2,
+...           "icons": ["combat"]},
+...          {"code": "b", "name": "B", "type": "unit", "faction": "camelot", "cost": 6, "power": 4, "icons": []}]
+>>> SetupSolver(cards, "camelot").best([0, 0, 1]).power    # 3 + 3 fits in 8 (Power 4); 6 + 3 does not fit
+4
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+SETUP_BUDGET = 8
+ICON_NAMES = ("combat", "guile", "sorcery", "faith")
+PLACEABLE_TYPES = ("unit", "location", "attachment")
+
+
+@dataclass(frozen=True)
+class SetupChoice:
+    """The chosen opening board. `placed` holds positions in the hand that was solved."""
+
+    placed: tuple[int, ...]
+    budget_used: int
+    units: int
+    power: int
+    icons: frozenset
+    hidden: tuple[int, ...] = ()      # positions hidden in the secret area (§10.9), a subset of `placed`
+    duplicates: tuple[int, ...] = ()  # positions placed as duplicates of a unique (§3.7), a subset of `placed`
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.placed
+
+
+EMPTY_CHOICE = SetupChoice(placed=(), budget_used=0, units=0, power=0, icons=frozenset())
+
+
+def _keyword_map(card: dict) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for raw in card.get("keywords") or []:
+        raw = raw.strip()
+        if "(" in raw and raw.endswith(")"):
+            name, param = raw[:-1].split("(", 1)
+            out[name.strip().lower()] = param.strip()
+        else:
+            out[raw.lower()] = None
+    return out
+
+
+def _numeric(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def _selector_accepts(selector: dict, unit: dict) -> bool:
+    """Whether a unit of ours matches an attachment's `attach` target selector (docs/engine-abilities.md)."""
+    if selector.get("controller", "you") == "opponent":
+        return False  # the opponent's board is not known while we choose ours
+    if selector.get("zone", "field") != "field":
+        return False
+    wanted_type = selector.get("type")
+    if wanted_type is not None:
+        types = wanted_type if isinstance(wanted_type, list) else [wanted_type]
+        if "unit" not in types:
+            return False
+    attrs = {a.lower() for a in unit.get("attributes") or []}
+    if "attribute" in selector:
+        wanted = selector["attribute"]
+        wanted = wanted if isinstance(wanted, list) else [wanted]
+        if not any(w.lower() in attrs for w in wanted):
+            return False
+    if "faction" in selector:
+        wanted = selector["faction"]
+        wanted = wanted if isinstance(wanted, list) else [wanted]
+        if unit.get("faction") not in wanted:
+            return False
+    if "unique" in selector and bool(unit.get("unique")) != bool(selector["unique"]):
+        return False
+    if "name" in selector and unit.get("name") != selector["name"]:
+        return False
+    if "icon" in selector and selector["icon"] not in (unit.get("icons") or []):
+        return False
+    if "keyword" in selector and selector["keyword"].lower() not in _keyword_map(unit):
+        return False
+    power = _numeric(unit.get("power")) or 0
+    for key, test in (("power_lt", power.__lt__), ("power_lte", power.__le__),
+                      ("power_gt", power.__gt__), ("power_gte", power.__ge__)):
+        if key in selector and not test(selector[key]):
+            return False
+    cost = _numeric(unit.get("cost"))
+    if "cost_lte" in selector and (cost is None or cost > selector["cost_lte"]):
+        return False
+    if "cost_gte" in selector and (cost is None or cost < selector["cost_gte"]):
+        return False
+    return True
+
+
+def _attach_selector(card: dict) -> dict | None:
+    for ability in card.get("abilities") or []:
+        if isinstance(ability, dict) and ability.get("timing") == "attach" and isinstance(ability.get("target"), dict):
+            return ability["target"]
+    return None
+
+
+def _host_power_bonus(card: dict) -> int:
+    """An attachment's unconditional static Power bonus to its host ("Attached unit gets +2 Power")."""
+    bonus = 0
+    for ability in card.get("abilities") or []:
+        if (isinstance(ability, dict) and ability.get("timing") == "static" and ability.get("affects") == "host"
+                and not ability.get("condition")):
+            value = (ability.get("modify") or {}).get("power")
+            if isinstance(value, int) and not isinstance(value, bool):
+                bonus += value
+    return bonus
+
+
+def attachment_fits(attachment: dict, unit: dict) -> bool:
+    """§10.3 / §9.3: can this attachment go on this unit of ours?"""
+    keywords = _keyword_map(unit)
+    if "no attachments" in keywords:
+        variant = keywords["no attachments"]
+        if variant is None:
+            return False
+        if variant.lower() in {a.lower() for a in attachment.get("attributes") or []}:
+            return False
+    selector = _attach_selector(attachment)
+    return selector is None or _selector_accepts(selector, unit)
+
+
+def setup_charge(card: dict, faction: str) -> int | None:
+    """What placing this card counts against the §4 budget (cost + off-faction Loyalty), or None if it can't be."""
+    if card.get("type") not in PLACEABLE_TYPES:
+        return None
+    cost = _numeric(card.get("cost"))
+    if cost is None:  # X, – or no cost (§2.5)
+        return None
+    charge = cost
+    if card.get("faction") not in (faction, "neutral"):
+        charge += card.get("loyalty") or 0  # §9.3 Loyalty surcharge; cards without Loyalty pay none
+    return charge
+
+
+class SetupSolver:
+    """Exact best setup (§4) for hands drawn from one deck. Build once per deck; call `best(hand)` per hand."""
+
+    def __init__(self, cards: list[dict], faction: str, budget: int = SETUP_BUDGET):
+        self.cards = list(cards)
+        self.faction = faction
+        self.budget = budget
+        n = len(self.cards)
+        self.charge: list[int | None] = []
+        self.power: list[int] = []
+        self.is_unit: list[bool] = []
+        self.is_attachment: list[bool] = []
+        self.icon_mask: list[int] = []
+        self.restricted: list[bool] = []
+        self.secret: list[bool] = []
+        self.unique_group: list[int] = []  # -1, or an id shared by unique cards with the same name (§3.7)
+        self.host_bonus: list[int] = []
+        groups: dict[str, int] = {}
+        for card in self.cards:
+            charge = setup_charge(card, faction)
+            keywords = _keyword_map(card)
+            self.charge.append(charge if charge is not None and charge <= budget else None)
+            self.power.append(_numeric(card.get("power")) or 0 if card.get("type") == "unit" else 0)
+            self.is_unit.append(card.get("type") == "unit")
+            self.is_attachment.append(card.get("type") == "attachment")
+            mask = 0
+            if card.get("type") == "unit":
+                for bit, icon in enumerate(ICON_NAMES):
+                    if icon in (card.get("icons") or []):
+                        mask |= 1 << bit
+            self.icon_mask.append(mask)
+            self.restricted.append("restricted" in keywords)
+            self.secret.append("secret" in keywords)
+            if card.get("unique"):
+                self.unique_group.append(groups.setdefault(card.get("name", "").strip().lower(), len(groups)))
+            else:
+                self.unique_group.append(-1)
+            self.host_bonus.append(_host_power_bonus(card) if card.get("type") == "attachment" else 0)
+        # fits[a] = bitmask over card indices of the units attachment a may go on.
+        self.fits: list[int] = [0] * n
+        for a in range(n):
+            if self.is_attachment[a]:
+                bits = 0
+                for u in range(n):
+                    if self.is_unit[u] and attachment_fits(self.cards[a], self.cards[u]):
+                        bits |= 1 << u
+                self.fits[a] = bits
+        self._cache: dict[tuple, tuple] = {}
+        self._group_cache: dict[tuple, tuple] = {}
+
+    # ---- public -----------------------------------------------------------------------------------
+    def best(self, hand: Sequence[int]) -> SetupChoice:
+        """The best legal setup of `hand` (indices into `cards`), with positions into `hand`."""
+        charge = self.charge
+        key = tuple(sorted(i for i in hand if charge[i] is not None))
+        if not key:
+            return EMPTY_CHOICE
+        solved = self._cache.get(key)
+        if solved is None:
+            solved = self._solve(key)
+            self._cache[key] = solved
+        (budget_used, units, power, icon_mask), real, dups, hidden = solved
+        if not (real or dups or hidden):
+            return EMPTY_CHOICE
+        # Map card indices back to the earliest unused positions of the hand.
+        positions: dict[int, list[int]] = {}
+        for pos, idx in enumerate(hand):
+            positions.setdefault(idx, []).append(pos)
+        taken: dict[int, int] = {}
+
+        def take(indices):
+            out = []
+            for idx in indices:
+                k = taken.get(idx, 0)
+                out.append(positions[idx][k])
+                taken[idx] = k + 1
+            return out
+
+        real_pos = take(real)
+        dup_pos = take(dups)
+        hidden_pos = take(hidden)
+        return SetupChoice(
+            placed=tuple(sorted(real_pos + dup_pos + hidden_pos)),
+            budget_used=budget_used, units=units, power=power,
+            icons=frozenset(ICON_NAMES[b] for b in range(4) if icon_mask >> b & 1),
+            hidden=tuple(sorted(hidden_pos)), duplicates=tuple(sorted(dup_pos)),
+        )
+
+    def cache_size(self) -> int:
+        return len(self._cache)
+
+    # ---- search -----------------------------------------------------------------------------------
+    def _plain_group(self, idx: int, c: int) -> tuple:
+        """Every way to place some of `c` copies of a non-unique card (cached per deck).
+
+        An option is (charge, power (attachments: their bonus to the host), units, icon_mask, restricted_used,
+        real, dups, hidden, attachments): real/dups/hidden are tuples of card indices; attachments are the real
+        attachments placed. Returns (options strongest first, max power, max units).
+        """
+        ch = self.charge[idx]
+        opts = [(0, 0, 0, 0, 0, (), (), (), ())]
+        max_hide = c if self.secret[idx] else 0
+        for p in range(c + 1):
+            if self.restricted[idx] and p > 1:
+                break  # §9.3: one Restricted card at setup
+            for h in range(max_hide + 1 - p if max_hide else 1):
+                if p == 0 and h == 0:
+                    continue
+                cost = p * ch + h * (ch + 2)  # §4: a Secret card hidden counts 2 more
+                if cost > self.budget:
+                    continue
+                opts.append((cost, p * (self.power[idx] + self.host_bonus[idx]), p if self.is_unit[idx] else 0,
+                             self.icon_mask[idx] if p else 0, p if self.restricted[idx] else 0,
+                             (idx,) * p, (), (idx,) * h, (idx,) * p if self.is_attachment[idx] else ()))
+        return self._finish_group(opts)
+
+    def _unique_group(self, members: tuple) -> tuple:
+        """Every way to place copies of one unique name (§3.7); `members` is ((card index, count), ...)."""
+        opts = [(0, 0, 0, 0, 0, (), (), (), ())]
+        for real, _ in members:  # which copy is the real one; every other copy in hand goes under it
+            ch = self.charge[real]
+            dups: list[int] = []
+            for m, c in members:
+                dups.extend([m] * (c - (1 if m == real else 0)))
+            opts.append((ch, self.power[real] + self.host_bonus[real], 1 if self.is_unit[real] else 0,
+                         self.icon_mask[real], 1 if self.restricted[real] else 0, (real,), tuple(dups), (),
+                         (real,) if self.is_attachment[real] else ()))
+        for m, c in members:  # or hide copies in the secret area instead (§10.9)
+            if self.secret[m]:
+                for h in range(1, c + 1):
+                    cost = h * (self.charge[m] + 2)
+                    if cost <= self.budget:
+                        opts.append((cost, 0, 0, 0, 0, (), (), (m,) * h, ()))
+        return self._finish_group(opts)
+
+    @staticmethod
+    def _finish_group(opts: list[tuple]) -> tuple:
+        opts.sort(key=lambda o: (-o[1], -o[2], o[0]))
+        return tuple(opts), opts[0][1], max(o[2] for o in opts)
+
+    def _groups(self, key: tuple) -> list[tuple]:
+        counts: dict[int, int] = {}
+        for idx in key:
+            counts[idx] = counts.get(idx, 0) + 1
+        unique_members: dict[int, list[tuple[int, int]]] = {}
+        groups = []
+        cache = self._group_cache
+        for idx, c in counts.items():
+            g = self.unique_group[idx]
+            if g >= 0:
+                unique_members.setdefault(g, []).append((idx, c))
+                continue
+            group = cache.get((idx, c))
+            if group is None:
+                group = cache[(idx, c)] = self._plain_group(idx, c)
+            groups.append(group)
+        for members in unique_members.values():
+            members_key = tuple(sorted(members))
+            group = cache.get(members_key)
+            if group is None:
+                group = cache[members_key] = self._unique_group(members_key)
+            groups.append(group)
+        return groups
+
+    def _solve(self, key: tuple):
+        # Strongest groups first, each group's options strongest first, so a good setup is found early and the
+        # Power bound below cuts most of the remaining branches.
+        groups = self._groups(key)
+        groups.sort(key=lambda grp: -(grp[1] + 0.5 * grp[2]))
+        ngroups = len(groups)
+        budget = self.budget
+        fits, is_unit = self.fits, self.is_unit
+        # Upper bounds on the Power / units the remaining groups can still add (attachment bonuses included).
+        rem_power = [0] * (ngroups + 1)
+        rem_units = [0] * (ngroups + 1)
+        for g in range(ngroups - 1, -1, -1):
+            rem_power[g] = rem_power[g + 1] + groups[g][1]
+            rem_units[g] = rem_units[g + 1] + groups[g][2]
+        groups = [grp[0] for grp in groups]
+        best = [(-1,), None]
+        chosen: list[tuple] = [None] * ngroups  # type: ignore[list-item]
+
+        def leaf(spent, power, units, mask, restricted):
+            if restricted > 1:
+                return  # §9.3: one Restricted card at setup
+            attachments = [a for o in chosen for a in o[8]]
+            if attachments:
+                unit_bits = 0
+                for o in chosen:
+                    for i in o[5]:
+                        if is_unit[i]:
+                            unit_bits |= 1 << i
+                for a in attachments:
+                    if not fits[a] & unit_bits:
+                        return  # §10.3: no legal host in this setup
+            icons = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
+            placed = sum(len(o[5]) + len(o[6]) + len(o[7]) for o in chosen)
+            score = (power, units, icons, spent, placed)
+            if score > best[0]:
+                best[0] = score
+                best[1] = (spent, units, power, mask, tuple(chosen))
+
+        def search(g, spent, power, units, mask, restricted):
+            if g == ngroups:
+                leaf(spent, power, units, mask, restricted)
+                return
+            top = best[0]
+            if top[0] >= 0:
+                bound_power = power + rem_power[g]
+                if bound_power < top[0] or (bound_power == top[0] and units + rem_units[g] < top[1]):
+                    return
+            for o in groups[g]:
+                if spent + o[0] > budget or restricted + o[4] > 1:
+                    continue
+                chosen[g] = o
+                search(g + 1, spent + o[0], power + o[1], units + o[2], mask | o[3], restricted + o[4])
+
+        search(0, 0, 0, 0, 0, 0)
+        spent, units, power, mask, picks = best[1]
+        real = tuple(sorted(i for o in picks for i in o[5]))
+        dups = tuple(sorted(i for o in picks for i in o[6]))
+        hidden = tuple(sorted(i for o in picks for i in o[7]))
+        return (spent, units, power, mask), real, dups, hidden
