@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from .forms import CardAdminForm
 from .models import Card, CardSet, Faction
 
 
@@ -15,6 +16,7 @@ class CardSetAdmin(admin.ModelAdmin):
 
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm  # illustration uploads are validated by cards/uploads.py
     list_display = ("code", "name", "subtitle", "type", "faction", "cost_kind", "cost_value", "power", "loyalty")
     list_filter = ("type", "faction", "card_set", "unique")
     search_fields = ("code", "name", "subtitle", "text")
