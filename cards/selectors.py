@@ -1,0 +1,62 @@
+"""Reads from the catalogue (STYLE §7). Views and the API call these; none of them writes."""
+from __future__ import annotations
+
+import datetime
+import hashlib
+
+from django.db.models import Count, Q, QuerySet
+
+from .cardfile import CARD_TYPES, FACTIONS
+from .models import Card, Faction
+from .search import SearchError, compile_q, parse_query, sort_cards
+
+
+def card_search(*, q: str = "", faction: str | None = None, card_type: str | None = None,
+                sort: str | None = None, user=None) -> QuerySet[Card]:
+    """Cards matching the search `q` (CONTRACTS §5), narrowed by the faction/type filter buttons of /cards/.
+
+    Raises SearchError (message, position) for a malformed query or filter.
+    """
+    query = parse_query(q or "")
+    condition = compile_q(query, user=user)
+    if faction:
+        if faction not in FACTIONS:
+            raise SearchError(f'unknown faction filter "{faction}"; factions are {", ".join(FACTIONS)}', 1)
+        condition &= Q(faction__slug=faction)
+    if card_type:
+        if card_type not in CARD_TYPES:
+            raise SearchError(f'unknown type filter "{card_type}"; types are {", ".join(CARD_TYPES)}', 1)
+        condition &= Q(type=card_type)
+    return sort_cards(Card.objects.filter(condition).select_related("faction", "card_set"), sort)
+
+
+def card_get(*, code: str) -> Card | None:
+    return Card.objects.select_related("faction", "card_set").filter(code=code).first()
+
+
+def card_versions(card: Card) -> list[Card]:
+    """Other cards with the same name: they share one copy limit (§2.3, §11)."""
+    return list(Card.objects.filter(name__iexact=card.name).exclude(pk=card.pk)
+                .select_related("faction", "card_set").order_by("code"))
+
+
+def card_count() -> int:
+    return Card.objects.count()
+
+
+def faction_list() -> list[Faction]:
+    """The factions with how many cards each has, in their §1.2 order."""
+    return list(Faction.objects.annotate(card_count=Count("cards")).order_by("position"))
+
+
+def featured_cards(*, count: int = 6, day: datetime.date | None = None) -> list[Card]:
+    """A few draw cards for the home page: a different handful each day, the same all day long."""
+    day = day or datetime.date.today()
+    codes = list(Card.objects.filter(type__in=("unit", "location", "attachment", "deed"))
+                 .order_by("code").values_list("code", flat=True))
+    if not codes:
+        return []
+    ranked = sorted(codes, key=lambda c: hashlib.sha256(f"{day.isoformat()}:{c}".encode()).hexdigest())
+    chosen = ranked[:count]
+    by_code = {c.code: c for c in Card.objects.filter(code__in=chosen).select_related("faction", "card_set")}
+    return [by_code[c] for c in chosen]

@@ -1,0 +1,61 @@
+"""A card in the API: exactly the fields of CONTRACTS §1, plus `url` (its page) and `image_url` (its image)."""
+from __future__ import annotations
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from .cardfile import CARD_TYPES, FACTIONS, ICONS
+
+
+class CostField(serializers.Field):
+    """An integer ≥ 0, "X", "-" or null (§2.5)."""
+
+    def to_representation(self, value):  # pragma: no cover - the serializer writes dicts directly
+        return value
+
+
+class CardSerializer(serializers.Serializer):
+    """Read-only. The declared fields document the API schema; `to_representation` builds the JSON directly
+    from `Card.to_data()` (the same dict `exportcards` writes), so the API and the card files never differ."""
+
+    code = serializers.CharField(help_text="Stable id, [a-z0-9-]{1,32}")
+    name = serializers.CharField()
+    subtitle = serializers.CharField(allow_null=True)
+    type = serializers.ChoiceField(choices=CARD_TYPES)
+    faction = serializers.ChoiceField(choices=FACTIONS)
+    cost = serializers.JSONField(allow_null=True, help_text='Integer ≥ 0, "X", "-" (§2.5) or null')
+    power = serializers.JSONField(allow_null=True, help_text='Integer ≥ 0, "X" or null; units only')
+    icons = serializers.ListField(child=serializers.ChoiceField(choices=ICONS))
+    attributes = serializers.ListField(child=serializers.CharField())
+    unique = serializers.BooleanField()
+    loyalty = serializers.IntegerField(allow_null=True, min_value=1, max_value=3)
+    keywords = serializers.ListField(child=serializers.CharField(), help_text='e.g. "Bound", "Haste (2)"')
+    text = serializers.CharField(allow_blank=True)
+    wealth = serializers.IntegerField(allow_null=True)
+    momentum = serializers.IntegerField(allow_null=True)
+    spoils = serializers.IntegerField(allow_null=True)
+    levy = serializers.IntegerField(allow_null=True)
+    deckbuilding = serializers.JSONField(allow_null=True, help_text="Destinies only (CONTRACTS §1)")
+    abilities = serializers.JSONField(allow_null=True, help_text="The engine's script (docs/engine-abilities.md)")
+    flavor = serializers.CharField(allow_null=True)
+    illustrator = serializers.CharField(allow_null=True)
+    number = serializers.IntegerField(allow_null=True)
+    quantity = serializers.IntegerField(allow_null=True)
+    url = serializers.URLField(help_text="The card's page")
+    image_url = serializers.URLField(help_text="The card's image, /cards/CODE.png")
+
+    def to_representation(self, card):
+        data = card.to_data()
+        request = self.context.get("request")
+        page = card.get_absolute_url()
+        image = reverse("cards:card-image", kwargs={"code": card.code})
+        if request is not None:
+            page, image = request.build_absolute_uri(page), request.build_absolute_uri(image)
+        data["url"] = page
+        data["image_url"] = image
+        return data
+
+
+class SearchErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="What is wrong, naming the term and its position")
+    position = serializers.IntegerField(required=False, help_text="1-based position of the term at fault")
