@@ -113,7 +113,8 @@ def check_deck(counts: Mapping[str, int], pool: CardPool, fmt: FormatRules | Non
     destinies: list[tuple[dict, int]] = []
     quests: list[tuple[dict, int]] = []
     draws: list[tuple[dict, int]] = []
-    for code, n in counts.items():
+    # Sorted by code so that the verdict never depends on the order the deck was written in.
+    for code, n in sorted(counts.items(), key=lambda item: str(item[0])):
         card = pool.get(code)
         if card is None:
             errors.append(Problem("unknown_card", "§11", f"Unknown card code {code!r}: it is not in the catalogue.",
@@ -210,14 +211,13 @@ def check_deck(counts: Mapping[str, int], pool: CardPool, fmt: FormatRules | Non
             if faction in (None, "neutral", deck_faction):
                 continue
             title = card_title(card)
-            if has_keyword(card, "Bound"):
-                if faction in permitted:
-                    continue
+            if has_keyword(card, "Bound") and faction not in permitted:
                 errors.append(Problem("bound_off_faction", "§9.3, §11",
                                       f"{title} is Bound to {faction_name(faction)}: it can only go in a "
                                       f"{faction_name(faction)} deck, not a {faction_name(deck_faction)} deck.",
                                       (title,)))
             elif is_draw_card(card) and card.get("loyalty"):
+                # A destiny-permitted Bound card is off-faction all the same: it pays its Loyalty (§9.3).
                 surcharge = loyalty_surcharge(card, deck_faction)
                 warnings.append(Problem("loyalty_surcharge", "§9.3",
                                         f"{title} is a {faction_name(faction)} card: in a "
