@@ -47,6 +47,8 @@ SEARCH_CARDS = [
      "wealth": 2, "momentum": 5, "spoils": 3, "levy": 8, "number": 13},
     {"code": "srch-destiny", "name": "Oath of the Few", "type": "destiny", "faction": "neutral",
      "deckbuilding": {"max_copies": 2, "bound_factions": ["lefay"]}, "number": 14},
+    {"code": "srch-keep", "name": "Knightfall Keep", "type": "location", "faction": "neutral", "cost": 5,
+     "number": 17},
     {"code": "srch-fac-winter", "name": "Court of Frost", "type": "faction", "faction": "winter", "number": 15},
     {"code": "srch-fac-camelot", "name": "Banner of Camelot", "type": "faction", "faction": "camelot",
      "number": 16},

@@ -100,7 +100,7 @@ def test_cost_number_x_and_dash_are_distinct(srch):
     assert code_set("c:x") == {"srch-witch"}
     assert code_set("c:-") == {"srch-shade"}
     assert code_set("c<=1") == {"srch-squire", "srch-blade", "srch-knot"}
-    assert code_set("c>=5") == {"srch-rider"}
+    assert code_set("c>=5") == {"srch-rider", "srch-keep"}
     assert code_set("c=0") == {"srch-blade"}
 
 
@@ -167,7 +167,7 @@ def test_negation_or_and_parentheses(srch):
     assert code_set("t:unit (i:combat or i:guile) -i:faith") == {"srch-squire", "srch-squire-vet", "srch-shade",
                                                                  "srch-guard"}
     assert code_set("-(t:unit or t:quest) -t:faction") == {"srch-tower", "srch-blade", "srch-knot", "srch-deed",
-                                                           "srch-destiny"}
+                                                           "srch-destiny", "srch-keep"}
     # "or" binds looser than the implicit "and": a b or c == (a b) or c
     assert code_set("t:unit f:camelot or t:deed") == {"srch-squire", "srch-squire-vet", "srch-lord", "srch-deed"}
 
