@@ -1,0 +1,288 @@
+"""The card table: CONTRACTS §1 card dicts compiled once per deck into small immutable records of ints.
+
+A `CardDef` holds what the rules read many times per game (cost, Power, icon bitmask, keyword bitmask and
+parameters, Loyalty, compiled abilities), so the game itself only moves card *indices* between zone lists.
+`build_deck()` turns the (card dict, count) pairs of a decklist into a `Deck`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from .abilities import Ability, compile_abilities
+
+# §6.1 struggle types in a fixed order; a unit's icons are a bitmask over them.
+STRUGGLE_TYPES = ("combat", "guile", "sorcery", "faith")
+ICON_BITS = {name: 1 << i for i, name in enumerate(STRUGGLE_TYPES)}
+
+# §9 keywords as bits. Parameterised keywords keep their X in CardDef fields.
+KW_SUBTLE = 1 << 0
+KW_GLORY = 1 << 1
+KW_MASTERY = 1 << 2
+KW_CUNNING = 1 << 3
+KW_COMPEL = 1 << 4
+KW_PROWESS = 1 << 5
+KW_WARY = 1 << 6
+KW_RUTHLESS = 1 << 7
+KW_RESTRICTED = 1 << 8
+KW_NO_ATTACH = 1 << 9
+KW_LASTING = 1 << 10
+KW_BOUND = 1 << 11
+KW_HASTE = 1 << 12
+KW_SECRET = 1 << 13
+KW_SCOUT = 1 << 14
+KW_RAVAGE = 1 << 15
+
+KEYWORD_BITS = {
+    "subtle": KW_SUBTLE, "glory": KW_GLORY, "mastery": KW_MASTERY, "cunning": KW_CUNNING,
+    "compel": KW_COMPEL, "prowess": KW_PROWESS, "wary": KW_WARY, "ruthless": KW_RUTHLESS,
+    "restricted": KW_RESTRICTED, "no attachments": KW_NO_ATTACH, "lasting": KW_LASTING, "bound": KW_BOUND,
+    "bond": KW_BOUND,  # Appendix B
+    "haste": KW_HASTE, "secret": KW_SECRET, "scout": KW_SCOUT, "ravage": KW_RAVAGE,
+}
+PARAM_KEYWORDS = {"haste": KW_HASTE, "secret": KW_SECRET, "scout": KW_SCOUT, "ravage": KW_RAVAGE}
+# On-win keywords of §9.2, in the order the engine offers them at S.12.
+ON_WIN_KEYWORDS = (KW_GLORY, KW_MASTERY, KW_CUNNING, KW_COMPEL, KW_RAVAGE, KW_PROWESS, KW_WARY, KW_RUTHLESS)
+KEYWORD_NAMES = {bit: name.title() for name, bit in KEYWORD_BITS.items() if name != "bond"}
+KEYWORD_NAMES[KW_NO_ATTACH] = "No Attachments"
+
+_KW_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
+
+COST_X = -1     # §2.5 / §8.7: X
+COST_DASH = -2  # §2.5: "–", cannot be played from hand
+
+DRAW_TYPES = ("unit", "location", "attachment", "deed")
+
+
+class DeckError(ValueError):
+    """No game can be played with this deck (no faction card, no quests, empty draw deck, bad card data)."""
+
+
+def parse_keyword(text: str) -> tuple[int, int | None]:
+    """'Haste (2)' -> (KW_HASTE, 2); 'Subtle' -> (KW_SUBTLE, None); unknown -> (0, None)."""
+    m = _KW_RE.match(str(text))
+    if not m:
+        return 0, None
+    name = m.group(1).strip().lower()
+    bit = KEYWORD_BITS.get(name, 0)
+    if not bit:
+        return 0, None
+    param = m.group(2)
+    if name in PARAM_KEYWORDS:
+        try:
+            return bit, int(param) if param not in (None, "") else 0
+        except ValueError:
+            return bit, 0  # Haste (X) and the like: X counts as 0 (§8.7 has no value to choose at entry)
+    return bit, None
+
+
+def _int_or(value, default=0):
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return default
+
+
+class CardDef:
+    """One distinct card, compiled. Immutable by convention; shared by every game that uses the deck."""
+
+    __slots__ = (
+        "code", "name", "subtitle", "type", "faction", "cost", "power", "power_x", "icons", "attributes", "unique",
+        "loyalty", "kw", "haste", "secret", "scout", "ravage", "text", "wealth", "momentum", "spoils", "levy",
+        "abilities", "supported", "unsupported_reason", "statics", "actions", "triggers", "play_ability",
+        "attach_ability", "enters", "embark", "is_token", "raw", "is_unit", "is_attachment", "is_deed",
+        "is_location", "max_per_round",
+    )
+
+    def __init__(self, card: dict, *, is_token: bool = False):
+        if not isinstance(card, dict):
+            raise DeckError(f"a card must be a JSON object, not {type(card).__name__}")
+        for key in ("name", "type", "faction"):
+            if not card.get(key):
+                raise DeckError(f"card {card.get('code', '?')!r} has no {key}")
+        self.raw = card
+        self.code = str(card.get("code") or card["name"])
+        self.name = str(card["name"])
+        self.subtitle = card.get("subtitle")
+        self.type = str(card["type"]).lower()
+        self.faction = str(card["faction"]).lower()
+        cost = card.get("cost")
+        if cost in ("X", "x"):
+            self.cost = COST_X
+        elif cost in ("-", "–", "—"):
+            self.cost = COST_DASH
+        else:
+            self.cost = max(0, _int_or(cost, 0))
+        power = card.get("power")
+        self.power_x = power in ("X", "x")
+        self.power = max(0, _int_or(power, 0))
+        icons = 0
+        for icon in card.get("icons") or ():
+            icons |= ICON_BITS.get(str(icon).lower(), 0)
+        self.icons = icons
+        self.attributes = frozenset(str(a) for a in (card.get("attributes") or ()))
+        self.unique = bool(card.get("unique"))
+        self.loyalty = _int_or(card.get("loyalty"), 0)
+        self.text = card.get("text") or ""
+        kw = 0
+        self.haste = self.secret = self.scout = self.ravage = None
+        unknown_kw = []
+        for keyword in card.get("keywords") or ():
+            bit, param = parse_keyword(keyword)
+            if not bit:
+                unknown_kw.append(str(keyword))
+                continue
+            kw |= bit
+            if bit == KW_HASTE:
+                self.haste = param
+            elif bit == KW_SECRET:
+                self.secret = param
+            elif bit == KW_SCOUT:
+                self.scout = param
+            elif bit == KW_RAVAGE:
+                self.ravage = param
+        self.kw = kw
+        self.wealth = _int_or(card.get("wealth"), 0)
+        self.momentum = _int_or(card.get("momentum"), 0)
+        self.spoils = _int_or(card.get("spoils"), 0)
+        self.levy = _int_or(card.get("levy"), 0)
+        self.is_token = is_token
+        self.is_unit = self.type == "unit"
+        self.is_attachment = self.type == "attachment"
+        self.is_deed = self.type == "deed"
+        self.is_location = self.type == "location"
+
+        raw_abilities = card.get("abilities")
+        abilities, problems = compile_abilities(raw_abilities, self)
+        self.abilities: tuple[Ability, ...] = tuple(abilities)
+        if unknown_kw:
+            problems.append(f"unknown keyword(s) {', '.join(unknown_kw)}")
+        if raw_abilities is None and self.text.strip() and not _text_is_keywords_only(self.text, card):
+            problems.append("no abilities for its text")
+        self.supported = not problems
+        self.unsupported_reason = "; ".join(problems)
+        self.statics = tuple(a for a in self.abilities if a.timing == "static")
+        self.actions = tuple(a for a in self.abilities if a.timing == "action")
+        self.enters = tuple(a for a in self.abilities if a.timing == "enters")
+        self.embark = tuple(a for a in self.abilities if a.timing == "embark")
+        self.attach_ability = next((a for a in self.abilities if a.timing == "attach"), None)
+        triggers: dict[str, list[Ability]] = {}
+        for a in self.abilities:
+            if a.timing in ("response", "forced", "halt", "disrupt") and a.event:
+                triggers.setdefault(a.event, []).append(a)
+        self.triggers = {k: tuple(v) for k, v in triggers.items()}
+        # A deed's play timing is its first non-static ability (§10.4: the timing word sets the window).
+        self.play_ability = None
+        if self.is_deed:
+            self.play_ability = next((a for a in self.abilities if a.timing in
+                                      ("action", "response", "halt", "disrupt")), None)
+        self.max_per_round = next((a.max for a in self.abilities if a.max), None)
+
+    def __repr__(self) -> str:
+        return f"CardDef({self.name!r})"
+
+    def has_icon(self, struggle: int) -> bool:
+        return bool(self.icons & (1 << struggle))
+
+
+def _text_is_keywords_only(text: str, card: dict) -> bool:
+    """A text box that only repeats the card's keywords (e.g. 'Subtle. Haste (2).') needs no abilities."""
+    words = [w.strip() for w in re.split(r"[.\n;]", text) if w.strip()]
+    if not words:
+        return True
+    return all(parse_keyword(w)[0] for w in words)
+
+
+def token_def(spec: dict) -> CardDef:
+    """§3.8 a token unit from a create_token effect."""
+    card = {"code": "token-" + re.sub(r"[^a-z0-9]+", "-", str(spec.get("name", "token")).lower())[:24],
+            "name": spec.get("name", "Token"), "type": "unit", "faction": spec.get("faction", "neutral"),
+            "cost": 0, "power": spec.get("power", 0), "icons": spec.get("icons", []),
+            "attributes": spec.get("attributes", []), "keywords": spec.get("keywords", []),
+            "abilities": spec.get("abilities", [])}
+    return CardDef(card, is_token=True)
+
+
+class Deck:
+    """A whole deck compiled for the engine. Build it once and reuse it for every game."""
+
+    def __init__(self, faction: CardDef, destiny: CardDef | None, quests: list[CardDef], draw: list[CardDef],
+                 defs: list[CardDef]):
+        self.faction = faction
+        self.destiny = destiny
+        self.quests = tuple(quests)
+        self.draw = tuple(draw)
+        self.defs = tuple(defs)
+        self.faction_slug = faction.faction
+        self.unsupported_cards = sorted({d.name for d in defs if not d.supported})
+        self.unsupported_reasons = {d.name: d.unsupported_reason for d in defs if not d.supported}
+        events = set()
+        action_cards = False
+        for d in defs:
+            events.update(d.triggers)
+            if d.actions or (d.is_deed and d.play_ability is not None):
+                action_cards = True
+        self.events = frozenset(events)
+        self.has_actions = action_cards
+        payload = json.dumps(sorted((d.code, d.name) for d in [faction, *(x for x in [destiny] if x),
+                                                                 *quests, *draw]), sort_keys=True)
+        self.hash = hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+    def __repr__(self) -> str:
+        return f"Deck({self.faction.name!r}, {len(self.draw)} draw cards, {len(self.quests)} quests)"
+
+
+def build_deck(cards: list[tuple[dict, int]]) -> Deck:
+    """Compile a deck from (CONTRACTS §1 card dict, count) pairs.
+
+    >>> deck = build_deck([(faction, 1), (quest, 7), (knight, 60)])   # doctest: +SKIP
+
+    Raises DeckError when no game can be played: no faction card (or two), no quests, an empty draw deck.
+    """
+    if not isinstance(cards, (list, tuple)):
+        raise DeckError("a deck is a list of (card, count) pairs")
+    faction = destiny = None
+    quests: list[CardDef] = []
+    draw: list[CardDef] = []
+    defs: list[CardDef] = []
+    by_code: dict[str, CardDef] = {}
+    for entry in cards:
+        try:
+            card, count = entry
+        except (TypeError, ValueError):
+            raise DeckError("each deck entry must be a (card, count) pair") from None
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise DeckError(f"bad count {count!r} for {card.get('name', '?') if isinstance(card, dict) else card}")
+        if count == 0:
+            continue
+        key = str(card.get("code") or card.get("name")) if isinstance(card, dict) else None
+        d = by_code.get(key) if key else None
+        if d is None:
+            d = CardDef(card)
+            by_code[d.code] = d
+            defs.append(d)
+        if d.type == "faction":
+            if faction is not None or count > 1:
+                raise DeckError(f"a deck has exactly one faction card (found a second: {d.name})")
+            faction = d
+        elif d.type == "destiny":
+            if destiny is not None or count > 1:
+                raise DeckError(f"a deck has at most one destiny card (found a second: {d.name})")
+            destiny = d
+        elif d.type == "quest":
+            quests.extend([d] * count)
+        elif d.type in DRAW_TYPES:
+            draw.extend([d] * count)
+        else:
+            raise DeckError(f"{d.name} has an unknown card type {d.type!r}")
+    if faction is None:
+        raise DeckError("the deck has no faction card, so no game can be played (§2.1)")
+    if not quests:
+        raise DeckError("the deck has no quests, so no game can be played (§2.1, §5.1)")
+    if not draw:
+        raise DeckError("the draw deck is empty, so no game can be played (§2.1, §5.2)")
+    return Deck(faction, destiny, quests, draw, defs)

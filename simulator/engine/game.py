@@ -1,0 +1,2233 @@
+"""The two-player game of ruleset r1 (§4–§12) as a resumable procedure over a small state of ints and lists.
+
+The rules are one generator (`Game._run`): it runs until a player must decide something, yields a `Decision`
+(the player, what kind of choice, the legal options) and resumes with the chosen action. `legal_actions()`,
+`apply_action()`, `clone()`, `is_terminal()` and `returns()` wrap it in the OpenSpiel/python-chess shape;
+`play_game()` (in `__init__`) drives it with policies called directly on each decision.
+
+Cards are indices ("iids") into per-game tables; zones are lists of iids per player (a deck's top is its end).
+"""
+from __future__ import annotations
+
+import random
+
+from .abilities import SCRIPTS
+from .cards import (
+    COST_DASH, COST_X, KW_COMPEL, KW_CUNNING, KW_GLORY, KW_HASTE, KW_LASTING, KW_MASTERY, KW_NO_ATTACH,
+    KW_PROWESS, KW_RAVAGE, KW_RESTRICTED, KW_RUTHLESS, KW_SCOUT, KW_SECRET, KW_SUBTLE, KW_WARY, ICON_BITS,
+    KEYWORD_BITS, STRUGGLE_TYPES, CardDef, Deck, parse_keyword, token_def,
+)
+
+WIN_INFLUENCE = 15      # §1.1, §12
+HAND_SIZE = 7           # §4
+SETUP_BUDGET = 8        # §4
+SECRET_PLACE_COST = 2   # §10.9
+DRAW_PER_ROUND = 2      # §5.2
+
+# Zones (§3.1). FIELD is "in play"; FACTION/DESTINY/QUEST are the permanent slots.
+DECK, HAND, FIELD, DISCARD, DEAD, SECRET, QDECK, QUSED, OUT, DUP, FACTION, DESTINY, QUEST, GONE, LIMBO, ASIDE = \
+    range(16)
+ZONE_NAMES = ("deck", "hand", "field", "discard", "dead", "secret", "quest_deck", "used_quests", "out",
+              "duplicate", "faction", "destiny", "active_quest", "gone", "resolving", "aside")
+ZONE_BY_NAME = {"field": FIELD, "hand": HAND, "deck": DECK, "discard": DISCARD, "dead": DEAD, "secret": SECRET}
+
+PHASES = ("quest", "draw", "kingdom", "confrontation", "authority", "refresh", "toll")
+QUEST_P, DRAW_P, KINGDOM_P, CONFRONT_P, AUTHORITY_P, REFRESH_P, TOLL_P = range(7)
+COMBAT, GUILE, SORCERY, FAITH = range(4)
+
+PASS = ("pass",)
+DONE = ("done",)
+YES = ("yes",)
+NO = ("no",)
+
+
+class GameOver(Exception):
+    """Raised inside the rules when the game ends (§12); caught by `_run`."""
+
+    def __init__(self, winner, reason):
+        super().__init__(reason)
+        self.winner = winner
+        self.reason = reason
+
+
+class IllegalAction(ValueError):
+    """An action that is not one of the pending decision's options."""
+
+
+class Decision:
+    """A choice the rules ask of one player: `kind`, `player`, the legal `options` and some `info`."""
+
+    __slots__ = ("kind", "player", "options", "info")
+
+    def __init__(self, kind: str, player: int, options: list, info=None):
+        self.kind = kind
+        self.player = player
+        self.options = options
+        self.info = info
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind}, p{self.player}, {len(self.options)} options)"
+
+
+class Struggle:
+    """§6: the struggle in progress."""
+
+    __slots__ = ("type", "attacker", "defender", "attackers", "defenders", "barred", "att_total", "def_total",
+                 "winner", "margin", "spoils_mod", "unopposed", "declared_attackers", "declared_defenders")
+
+    def __init__(self, stype: int, attacker: int):
+        self.type = stype
+        self.attacker = attacker
+        self.defender = 1 - attacker
+        self.attackers: list[int] = []
+        self.defenders: list[int] = []
+        self.declared_attackers: list[int] = []
+        self.declared_defenders: list[int] = []
+        self.barred: set[int] = set()
+        self.att_total = self.def_total = 0
+        self.winner = None
+        self.margin = 0
+        self.spoils_mod = 0
+        self.unopposed = False
+
+    def clone(self) -> "Struggle":
+        s = Struggle(self.type, self.attacker)
+        for k in self.__slots__:
+            v = getattr(self, k)
+            setattr(s, k, v.copy() if isinstance(v, (list, set)) else v)
+        return s
+
+
+class Ctx:
+    """One resolution of an ability: its source card, controller, chosen targets and X."""
+
+    __slots__ = ("src", "ab", "p", "targets", "x", "event", "is_deed")
+
+    def __init__(self, src, ab, p, event=None, is_deed=False):
+        self.src = src
+        self.ab = ab
+        self.p = p
+        self.targets: list[int] = []
+        self.x = 0
+        self.event = event
+        self.is_deed = is_deed
+
+
+def fisher_yates(rng: random.Random, items: list) -> None:
+    """STYLE §4: our own shuffle on rng.random(), so results do not depend on the Python version."""
+    rand = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+class Game:
+    """One game between two decks (`deck_b=None`: the goldfish opponent of CONTRACTS §3).
+
+    >>> g = Game(deck, None, seed=1)                # doctest: +SKIP
+    >>> while not g.is_terminal(): g.apply_action(g.legal_actions()[0])
+    """
+
+    def __init__(self, deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_player: int | None = None,
+                 max_rounds: int = 50, log: bool = False, autostart: bool = True):
+        if first_player not in (None, 0, 1):
+            raise ValueError("first_player must be 0, 1 or None")
+        self.decks = (deck_a, deck_b)
+        self.goldfish = deck_b is None
+        self.seed = seed
+        self.first_arg = first_player
+        self.max_rounds = max_rounds
+        self.rng = random.Random(seed)
+        self.logs: list[str] | None = [] if log else None
+        cdef: list[CardDef] = []
+        owner: list[int] = []
+        self.faction_iid = [-1, -1]
+        self.destiny_iid = [-1, -1]
+        self.deck: list[list[int]] = [[], []]
+        self.qdeck: list[list[int]] = [[], []]
+        for p, d in enumerate(self.decks):
+            if d is None:
+                continue
+            self.faction_iid[p] = len(cdef); cdef.append(d.faction); owner.append(p)
+            if d.destiny is not None:
+                self.destiny_iid[p] = len(cdef); cdef.append(d.destiny); owner.append(p)
+            for q in d.quests:
+                self.qdeck[p].append(len(cdef)); cdef.append(q); owner.append(p)
+            for c in d.draw:
+                self.deck[p].append(len(cdef)); cdef.append(c); owner.append(p)
+        self.cdef = cdef
+        self.owner = owner
+        n = len(cdef)
+        self.zone = [DECK] * n
+        for p in (0, 1):
+            if self.faction_iid[p] >= 0:
+                self.zone[self.faction_iid[p]] = FACTION
+            if self.destiny_iid[p] >= 0:
+                self.zone[self.destiny_iid[p]] = DESTINY
+            for q in self.qdeck[p]:
+                self.zone[q] = QDECK
+        self.ctrl = list(owner)
+        self.exh = [0] * n
+        self.emb = [0] * n
+        self.cnt = [0] * n
+        self.host: dict[int, int] = {}
+        self.dups: dict[int, list[int]] = {}
+        self.hand: list[list[int]] = [[], []]
+        self.field: list[list[int]] = [[], []]
+        self.discard: list[list[int]] = [[], []]
+        self.dead: list[list[int]] = [[], []]
+        self.secret: list[list[int]] = [[], []]
+        self.qused: list[list[int]] = [[], []]
+        self.out: list[list[int]] = [[], []]
+        self.limbo: list[int] = []
+        self.quest = [-1, -1]
+        self.infl = [0, 0]
+        self.pool = [0, 0]
+        self.authority = -1
+        self.first = 0
+        self.round_no = 0
+        self.phase = -1
+        self.active = -1
+        self.struggle: Struggle | None = None
+        self.struggles_done: list[set] = [set(), set()]
+        self.restricted_used = [0, 0]
+        self.plays_by_name: list[dict] = [{}, {}]
+        self.uses: dict = {}
+        self.lasting: list[tuple] = []   # (until, kind, who, value): kind "power" | "keyword"
+        self.pmod: dict[int, int] = {}
+        self.kgrant: dict[int, list] = {}
+        self._statics_cache = None
+        self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
+        self.listen = frozenset().union(*(d.events for d in self.decks if d is not None))
+        self.any_actions = any(d is not None and d.has_actions for d in self.decks)
+        # statistics for GameResult
+        self.stat_spent = [0, 0]
+        self.stat_played = [0, 0]
+        self.stat_won = [0, 0]
+        self.by_round = {"influence": [], "spent": [], "played": [], "won": []}
+        self.cards_played: dict[str, int] = {}
+        self.winner = None
+        self.reason = None
+        self.over = False
+        self.history: list = []
+        self._gen = self._run()
+        self.pending: Decision | None = None
+        self.round1_first = first_player if first_player is not None else 0
+        if autostart:
+            self._advance(None, first=True)
+
+    # ------------------------------------------------------------------ public API (OpenSpiel shape)
+    def _advance(self, action, first=False):
+        try:
+            self.pending = next(self._gen) if first else self._gen.send(action)
+        except StopIteration:
+            self.pending = None
+
+    def current_player(self) -> int:
+        """The player who must decide now (-1 when the game is over)."""
+        return self.pending.player if self.pending is not None else -1
+
+    def legal_actions(self) -> list:
+        """The options of the pending decision (empty when the game is over)."""
+        return list(self.pending.options) if self.pending is not None else []
+
+    def apply_action(self, action) -> None:
+        """Resolve the pending decision with `action` and run the rules up to the next decision."""
+        if self.pending is None:
+            raise IllegalAction("the game is over")
+        if isinstance(action, list):
+            action = tuple(action)
+        if action not in self.pending.options:
+            raise IllegalAction(f"{action!r} is not a legal {self.pending.kind} action for player "
+                                f"{self.pending.player}")
+        self.history.append(action)
+        self._advance(action)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        """[1, -1] when player 0 won, [-1, 1] when player 1 won, [0, 0] otherwise."""
+        if self.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    def clone(self) -> "Game":
+        """An independent copy of this game: replays the same seed and actions (no deepcopy, no shared state)."""
+        g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
+                 max_rounds=self.max_rounds, log=self.logs is not None)
+        for a in self.history:
+            g.apply_action(a)
+        return g
+
+    def influence(self, p: int) -> int:
+        """§1.1: Influence a player controls: counters on the faction card plus counters on its field cards."""
+        total = self.infl[p]
+        cnt = self.cnt
+        for i in self.field[p]:
+            if cnt[i]:
+                total += cnt[i]
+        return total
+
+    def state_text(self) -> str:
+        """One canonical line per player (like a FEN): round, phase, Influence, pool, zones by card code."""
+        def names(ids):
+            return ",".join(self.cdef[i].code + ("*" if self.exh[i] else "") + ("!" * self.emb[i]) for i in ids)
+        phase = PHASES[self.phase] if 0 <= self.phase < 7 else "setup"
+        lines = [f"r{self.round_no} {phase} first={self.first} authority={self.authority}"]
+        for p in (0, 1):
+            q = self.cdef[self.quest[p]].code if self.quest[p] >= 0 else "-"
+            lines.append(f"p{p} inf={self.influence(p)} pool={self.pool[p]} quest={q} deck={len(self.deck[p])} "
+                         f"hand=[{names(self.hand[p])}] field=[{names(self.field[p])}] "
+                         f"secret={len(self.secret[p])} discard={len(self.discard[p])} dead={len(self.dead[p])}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ small helpers
+    def _log(self, msg: str) -> None:
+        self.logs.append(f"R{self.round_no} {msg}")
+
+    def name(self, iid: int) -> str:
+        return self.cdef[iid].name
+
+    def _zone_list(self, p: int, z: int) -> list[int]:
+        return (self.deck, self.hand, self.field, self.discard, self.dead, self.secret, self.qdeck,
+                self.qused, self.out)[z][p]
+
+    def _move(self, iid: int, z: int, p: int | None = None, top: bool = True) -> None:
+        """Take a card out of its zone and put it into zone z of player p (default: its owner)."""
+        oz = self.zone[iid]
+        if oz <= OUT:
+            lst = self._zone_list(self.ctrl[iid] if oz == FIELD else self.owner[iid], oz)
+            lst.remove(iid)
+        elif oz == LIMBO:
+            self.limbo.remove(iid)
+        elif oz == DUP:
+            for k, v in self.dups.items():
+                if iid in v:
+                    v.remove(iid)
+                    break
+        if p is None:
+            p = self.owner[iid]
+        if z <= OUT:
+            if z == DECK and not top:
+                self.deck[p].insert(0, iid)
+            else:
+                self._zone_list(p, z).append(iid)
+        elif z == LIMBO:
+            self.limbo.append(iid)
+        self.zone[iid] = z
+        if z == FIELD:
+            self.ctrl[iid] = p
+        else:
+            self.ctrl[iid] = self.owner[iid]
+        if oz == FIELD or z == FIELD:
+            self._statics_cache = None
+
+    def off_faction(self, p: int, d: CardDef) -> bool:
+        """§9.3: a card whose faction is neither neutral nor its player's faction card's."""
+        return d.faction != "neutral" and self.decks[p] is not None and d.faction != self.decks[p].faction_slug
+
+    def loyalty_surcharge(self, p: int, d: CardDef) -> int:
+        return d.loyalty if d.loyalty and self.off_faction(p, d) else 0
+
+    # ------------------------------------------------------------------ static abilities (§8.1) and modifiers
+    def _statics(self) -> list:
+        """(source, controller, ability) for every static ability now active; cached until the field changes."""
+        cache = self._statics_cache
+        if cache is not None:
+            return cache
+        out = []
+        if self.has_abilities:
+            cdef, emb = self.cdef, self.emb
+            for p in (0, 1):
+                for i in (self.faction_iid[p], self.destiny_iid[p], self.quest[p]):
+                    if i >= 0 and cdef[i].statics and not emb[i]:
+                        out.extend((i, p, a) for a in cdef[i].statics)
+                for i in self.field[p]:
+                    if cdef[i].statics and not emb[i]:
+                        out.extend((i, p, a) for a in cdef[i].statics)
+        self._statics_cache = out
+        return out
+
+    def _static_applies(self, src: int, p: int, ab, iid: int) -> bool:
+        aff = ab.affects
+        if aff is None or aff == "self":
+            ok = iid == src
+        elif aff == "host":
+            ok = self.host.get(src) == iid
+        elif isinstance(aff, dict):
+            ok = self._match(aff, iid, p, src)
+        else:
+            ok = False
+        return ok and (ab.condition is None or self._cond(ab.condition, p, src))
+
+    def _player_static(self, p: int, key: str, stype: int | None = None) -> int:
+        """Sum of a player-level static modifier (authority, levy, wealth, spoils, momentum, setup_budget...)."""
+        total = 0
+        for src, c, ab in self._statics():
+            v = ab.modify.get(key)
+            if not v:
+                continue
+            if key == "struggle_total" and "type" in ab.modify and stype is not None \
+                    and ab.modify["type"] != STRUGGLE_TYPES[stype]:
+                continue
+            aff = ab.affects
+            who = 1 - c if aff == "opponent" else c
+            if who != p:
+                continue
+            if ab.condition is not None and not self._cond(ab.condition, c, src):
+                continue
+            total += v
+        return total
+
+    def base_power(self, iid: int) -> int:
+        return self.cdef[iid].power
+
+    def power(self, iid: int) -> int:
+        """Effective Power (may be negative; totals floor each unit at 0, §6.6)."""
+        pw = self.cdef[iid].power + self.pmod.get(iid, 0)
+        if self.has_abilities:
+            for src, c, ab in self._statics():
+                v = ab.modify.get("power")
+                if v and self._static_applies(src, c, ab, iid):
+                    pw += v
+        return pw
+
+    def kw(self, iid: int) -> int:
+        """Keyword bitmask: printed (unless blanked, §3.6) plus granted ones."""
+        k = 0 if self.emb[iid] else self.cdef[iid].kw
+        g = self.kgrant.get(iid)
+        if g:
+            for bit, _param, _until in g:
+                k |= bit
+        if self.has_abilities:
+            for src, c, ab in self._statics():
+                if ab.grant_bits and self._static_applies(src, c, ab, iid):
+                    for bit, _param in ab.grant_bits:
+                        k |= bit
+        return k
+
+    def kw_param(self, iid: int, bit: int) -> int:
+        d = self.cdef[iid]
+        best = None
+        if not self.emb[iid] and d.kw & bit:
+            best = {KW_HASTE: d.haste, KW_SECRET: d.secret, KW_SCOUT: d.scout, KW_RAVAGE: d.ravage}.get(bit)
+        for b, param, _u in self.kgrant.get(iid, ()):
+            if b == bit and param is not None:
+                best = param if best is None else max(best, param)
+        return best or 0
+
+    def has_rule(self, iid: int, rule: str) -> bool:
+        if not self.has_abilities:
+            return False
+        for src, c, ab in self._statics():
+            if rule in ab.rule and self._static_applies(src, c, ab, iid):
+                return True
+        return False
+
+    def blanked(self, iid: int) -> bool:
+        return self.emb[iid] > 0
+
+    def play_cost(self, p: int, iid: int) -> int:
+        """§5.3/§9.3: printed cost + off-faction Loyalty + static cost modifiers (floor 0)."""
+        d = self.cdef[iid]
+        c = max(d.cost, 0) + self.loyalty_surcharge(p, d)
+        if self.has_abilities:
+            for src, cp, ab in self._statics():
+                v = ab.modify.get("cost")
+                if v and cp == p and (ab.affects is None or self._match_props(ab.affects, iid, cp, src)) \
+                        and (ab.condition is None or self._cond(ab.condition, cp, src)):
+                    c += v
+        return max(c, 0)
+
+    def quest_stat(self, p: int, stat: str) -> int:
+        q = self.quest[p]
+        base = getattr(self.cdef[q], stat) if q >= 0 else 0
+        if self.has_abilities:
+            base += self._player_static(p, stat)
+        return max(base, 0)
+
+    def is_duplicate_entry(self, p: int, iid: int) -> int:
+        """§3.7: the copy in play this card would go under as a duplicate (-1 if none)."""
+        d = self.cdef[iid]
+        if not d.unique or self.owner[iid] != p:
+            return -1
+        for j in self.field[p]:
+            if self.cdef[j].name == d.name and self.owner[j] == p and not self.cdef[j].is_token:
+                return j
+        return -1
+
+    def controls_unique_name(self, p: int, name: str) -> bool:
+        return any(self.cdef[j].name == name and self.cdef[j].unique for j in self.field[p])
+
+    def legal_hosts(self, p: int, iid: int, src_ab=None) -> list[int]:
+        """§10.3: cards an attachment may go on (a unit by default; No Attachments rejects)."""
+        ab = src_ab or self.cdef[iid].attach_ability
+        sel = ab.target if ab is not None and ab.target else None
+        out = []
+        for q in (0, 1):
+            for j in self.field[q]:
+                dj = self.cdef[j]
+                if sel is None:
+                    if not dj.is_unit:
+                        continue
+                    if self.owner[j] != p and self.ctrl[j] != p:
+                        pass
+                elif not self._match(sel, j, p, iid):
+                    continue
+                if self.kw(j) & KW_NO_ATTACH:
+                    continue
+                out.append(j)
+        if sel is None:
+            # By default an attachment goes on any unit in the field (either side).
+            return out
+        return out
+
+    def can_enter(self, p: int, iid: int) -> bool:
+        """Whether a card may enter p's field now: Restricted allowance (§9.3), attachment host (§10.3)."""
+        d = self.cdef[iid]
+        if d.is_deed or d.type not in ("unit", "location", "attachment"):
+            return False
+        if self.is_duplicate_entry(p, iid) >= 0:
+            return True
+        if d.unique and self.owner[iid] != p and self.controls_unique_name(p, d.name):
+            return False  # §3.7 clarification: such a collision is prevented
+        if d.kw & KW_RESTRICTED and self.restricted_used[p] >= 1:
+            return False
+        if d.is_attachment and not self.legal_hosts(p, iid):
+            return False
+        return True
+
+    # ------------------------------------------------------------------ influence and the end of the game
+    def _gain_influence(self, p: int, n: int, why: str):
+        """A *gain* of Influence (§1.1); fires influence_gained; the 15-check is immediate (§12)."""
+        if n <= 0 or (self.goldfish and p == 1):
+            return
+        self.infl[p] += n
+        if self.logs is not None:
+            self._log(f"{why}: player {p} gains {n} Influence ({self.influence(p)})")
+        self._check_win()
+        if "influence_gained" in self.listen:
+            yield from self._event("influence_gained", {"player": p, "amount": n})
+
+    def _check_win(self) -> None:
+        """§12: 15 or more Influence wins at once; both at once -> the first player decides (takes the win)."""
+        a = self.influence(0) >= WIN_INFLUENCE
+        b = self.influence(1) >= WIN_INFLUENCE
+        if a or b:
+            winner = self.first if (a and b) else (0 if a else 1)
+            if self.logs is not None:
+                self._log(f"§12 player {winner} controls {self.influence(winner)} Influence and wins")
+            raise GameOver(winner, "influence")
+
+    def _eliminate(self, players: list[int]):
+        """§12 elimination; if every player is eliminated at once: highest Influence, then Authority, then the
+        first player decides."""
+        if len(players) == 1:
+            winner = 1 - players[0]
+        else:
+            i0, i1 = self.influence(0), self.influence(1)
+            if i0 != i1:
+                winner = 0 if i0 > i1 else 1
+            elif self.authority in (0, 1):
+                winner = self.authority
+            else:
+                winner = self.first
+        if self.logs is not None:
+            self._log(f"§12 player(s) {players} must draw from an empty deck: eliminated; player {winner} wins")
+        raise GameOver(winner, "elimination")
+
+    def _draw(self, p: int, n: int) -> int:
+        """Draw n cards; drawing from an empty deck eliminates (§5.2, §12). Returns cards drawn."""
+        if self.goldfish and p == 1:
+            return 0
+        deck = self.deck[p]
+        hand = self.hand[p]
+        zone = self.zone
+        for k in range(n):
+            if not deck:
+                self._eliminate([p])
+            i = deck.pop()
+            hand.append(i)
+            zone[i] = HAND
+        return n
+
+    # ------------------------------------------------------------------ the game procedure
+    def _run(self):
+        try:
+            yield from self._setup()
+            while True:
+                if self.round_no >= self.max_rounds:
+                    self.winner = None
+                    self.reason = "round_limit"
+                    if self.logs is not None:
+                        self._log(f"round limit {self.max_rounds} reached: no winner")
+                    break
+                self.round_no += 1
+                self._round_open = True
+                yield from self._quest_phase()
+                yield from self._draw_phase()
+                yield from self._kingdom_phase()
+                yield from self._confrontation_phase()
+                yield from self._authority_phase()
+                yield from self._refresh_phase()
+                yield from self._toll_phase()
+                self._record_round()
+        except GameOver as end:
+            self.winner = end.winner
+            self.reason = end.reason
+            if getattr(self, "_round_open", False):
+                self._record_round()
+        self.over = True
+        self.pending = None
+
+    def _record_round(self) -> None:
+        br = self.by_round
+        br["influence"].append([self.influence(0), self.influence(1)])
+        br["spent"].append(self.stat_spent[:])
+        br["played"].append(self.stat_played[:])
+        br["won"].append(self.stat_won[:])
+        self.stat_spent = [0, 0]
+        self.stat_played = [0, 0]
+        self.stat_won = [0, 0]
+        self._round_open = False
+
+    def players(self):
+        """Players in first-player order, without the goldfish (which never acts)."""
+        f = self.first
+        if self.goldfish:
+            return (0,)
+        return (f, 1 - f)
+
+    # §4 Setup ---------------------------------------------------------
+    def _setup(self):
+        rng = self.rng
+        first = self.first_arg if self.first_arg is not None else (0 if rng.random() < 0.5 else 1)
+        self.first = first
+        self.round1_first = first
+        if self.logs is not None:
+            self.round_no = 0
+            self._log(f"§4 setup: player {first} is the first player")
+        for p in (0, 1):
+            fisher_yates(rng, self.deck[p])
+        for p in self.players():
+            self._draw(p, HAND_SIZE)
+        # §4 mulligan: once, all or nothing, first player first.
+        for p in self.players():
+            a = yield Decision("mulligan", p, [YES, NO])
+            if a == YES:
+                old = self.hand[p]
+                self.hand[p] = []
+                for i in old:
+                    self.zone[i] = ASIDE
+                self._draw(p, HAND_SIZE)
+                deck = self.deck[p]
+                for i in old:
+                    deck.append(i)
+                    self.zone[i] = DECK
+                fisher_yates(rng, deck)
+                if self.logs is not None:
+                    self._log(f"§4 player {p} mulligans")
+        # §4 opening board: placed facedown within the 8-wealth budget, first player first.
+        placed: list[list[tuple]] = [[], []]
+        for p in self.players():
+            budget = SETUP_BUDGET + self._player_static(p, "setup_budget") if self.has_abilities else SETUP_BUDGET
+            used = 0
+            restricted = 0
+            chosen: list[tuple] = []   # (iid, how, host)
+            while True:
+                opts = self._setup_options(p, budget - used, restricted, chosen)
+                if len(opts) == 1:
+                    break
+                a = yield Decision("setup", p, opts, {"budget": budget, "used": used})
+                if a == DONE:
+                    break
+                kind, iid = a
+                cost = self._setup_cost(p, iid, kind, chosen)
+                host = -1
+                if kind == "place" and self.cdef[iid].is_attachment:
+                    hosts = [c[0] for c in chosen if c[1] == "place" and self.cdef[c[0]].is_unit
+                             and not self._setup_dup_of(c[0], chosen) and not (self.cdef[c[0]].kw & KW_NO_ATTACH)]
+                    host = hosts[0] if len(hosts) == 1 else (yield Decision("setup_host", p,
+                                                                            [("host", h) for h in hosts]))[1]
+                used += cost
+                if self.cdef[iid].kw & KW_RESTRICTED and (kind == "hide" or self._setup_dup_target(p, iid, chosen) < 0):
+                    restricted += 1   # §4: one Restricted card at setup; a duplicate does not use it (§3.7)
+                self.hand[p].remove(iid)
+                self.zone[iid] = ASIDE
+                chosen.append((iid, kind, host))
+            placed[p] = chosen
+            if self.logs is not None:
+                self._log(f"§4 player {p} places {len(chosen)} card(s) facedown, budget {used}/{budget}")
+        # §4 reveal simultaneously: no "enters play" triggers; attachments and duplicates resolve.
+        for p in self.players():
+            for iid, kind, host in placed[p]:
+                if kind == "hide":
+                    self.secret[p].append(iid)
+                    self.zone[iid] = SECRET
+                    continue
+                under = self.is_duplicate_entry(p, iid)
+                if under >= 0:
+                    self.dups.setdefault(under, []).append(iid)
+                    self.zone[iid] = DUP
+                    continue
+                self.field[p].append(iid)
+                self.zone[iid] = FIELD
+                self.ctrl[iid] = p
+                if host >= 0:
+                    self.host[iid] = host
+            self._statics_cache = None
+            if self.logs is not None and placed[p]:
+                self._log("§4 reveal: player %d fields %s" % (
+                    p, ", ".join(self.name(i) for i, k, _ in placed[p] if k == "place") or "nothing"))
+        for p in self.players():
+            need = HAND_SIZE - len(self.hand[p])
+            if need > 0:
+                self._draw(p, need)
+
+    def _setup_dup_of(self, iid: int, chosen: list) -> bool:
+        d = self.cdef[iid]
+        if not d.unique:
+            return False
+        for j, k, _h in chosen:
+            if j == iid:
+                return False
+            if k == "place" and self.cdef[j].name == d.name:
+                return True
+        return False
+
+    def _setup_dup_target(self, p: int, iid: int, chosen: list) -> int:
+        d = self.cdef[iid]
+        if not d.unique:
+            return -1
+        for j, k, _h in chosen:
+            if k == "place" and self.cdef[j].name == d.name:
+                return j
+        return -1
+
+    def _setup_cost(self, p: int, iid: int, kind: str, chosen: list) -> int:
+        d = self.cdef[iid]
+        if kind == "place" and self._setup_dup_target(p, iid, chosen) >= 0:
+            return 0  # §4: duplicates of your uniques are free
+        c = d.cost + self.loyalty_surcharge(p, d)
+        return c + SECRET_PLACE_COST if kind == "hide" else c
+
+    def _setup_options(self, p: int, left: int, restricted: int, chosen: list) -> list:
+        opts = []
+        has_unit = any(self.cdef[j].is_unit and k == "place" and not (self.cdef[j].kw & KW_NO_ATTACH)
+                       and not self._setup_dup_of(j, chosen) for j, k, _ in chosen)
+        for iid in self.hand[p]:
+            d = self.cdef[iid]
+            if d.is_deed or d.cost < 0:   # §4: deeds and X/– costs cannot be placed
+                continue
+            if d.is_attachment and not has_unit:
+                continue
+            dup = self._setup_dup_target(p, iid, chosen) >= 0
+            if d.kw & KW_RESTRICTED and restricted >= 1 and not dup:
+                continue
+            if self._setup_cost(p, iid, "place", chosen) <= left and not (d.is_attachment and dup):
+                opts.append(("place", iid))
+            if d.kw & KW_SECRET and self._setup_cost(p, iid, "hide", chosen) <= left:
+                opts.append(("hide", iid))
+        opts.append(DONE)
+        return opts
+
+    # Windows (§8.2–§8.5) ------------------------------------------------
+    def _action_window(self, active: int = -1, kind: int = -1):
+        """§8.2: priority from the first player, alternating; closes when both pass in a row."""
+        p = self.first
+        passes = 0
+        while passes < 2:
+            opts = self._window_options(p, kind if p == active else -1)
+            if not opts:
+                passes += 1
+                p = 1 - p
+                continue
+            a = yield Decision("window", p, opts, kind)
+            if a == PASS:
+                passes += 1
+            else:
+                passes = 0
+                yield from self._window_action(p, a)
+            p = 1 - p
+
+    def _window_options(self, p: int, kind: int) -> list:
+        if self.goldfish and p == 1:
+            return []
+        opts = []
+        pool = self.pool[p]
+        cdef = self.cdef
+        if kind == KINGDOM_P:
+            for iid in self.hand[p]:
+                d = cdef[iid]
+                if d.is_deed:
+                    continue
+                if d.cost >= 0 and self.play_cost(p, iid) <= pool and self.can_enter(p, iid) \
+                        and self._max_ok(p, d):
+                    opts.append(("play", iid))
+                if d.kw & KW_SECRET and pool >= SECRET_PLACE_COST:
+                    opts.append(("secret", iid))
+        elif kind == CONFRONT_P:
+            for iid in self.hand[p]:
+                d = cdef[iid]
+                if d.kw & KW_HASTE and not d.is_deed and (d.haste or 0) + self.loyalty_surcharge(p, d) <= pool \
+                        and self.can_enter(p, iid) and self._max_ok(p, d):
+                    opts.append(("haste", iid))
+            done = self.struggles_done[p]
+            for t in range(4):
+                if t not in done and self._eligible_attackers(p, t, quick=True):
+                    opts.append(("struggle", t))
+        for iid in self.secret[p]:
+            d = cdef[iid]
+            if d.kw & KW_SECRET and (d.secret or 0) + self.loyalty_surcharge(p, d) <= pool:
+                if d.is_deed:
+                    ab = d.play_ability
+                    if ab is not None and ab.timing == "action" and self._usable(p, iid, ab, None, deed=True,
+                                                                                 extra_cost=-1):
+                        opts.append(("reveal", iid))
+                elif self.can_enter(p, iid):
+                    opts.append(("reveal", iid))
+        if self.any_actions:
+            for iid in (self.faction_iid[p], self.destiny_iid[p], *self.field[p]):
+                if iid < 0:
+                    continue
+                d = cdef[iid]
+                if d.actions and not self.emb[iid]:
+                    for ab in d.actions:
+                        if self._usable(p, iid, ab, None):
+                            opts.append(("ability", iid, ab.index))
+            for iid in self.hand[p]:
+                d = cdef[iid]
+                if d.is_deed and d.play_ability is not None and d.play_ability.timing == "action" \
+                        and self._usable(p, iid, d.play_ability, None, deed=True):
+                    opts.append(("deed", iid))
+        if opts:
+            opts.append(PASS)
+        return opts
+
+    def _max_ok(self, p: int, d: CardDef) -> bool:
+        return d.max_per_round is None or self.plays_by_name[p].get(d.name, 0) < d.max_per_round
+
+    def _window_action(self, p: int, a: tuple):
+        kind = a[0]
+        if kind == "play":
+            yield from self._play_from_hand(p, a[1], "play")
+        elif kind == "haste":
+            yield from self._play_from_hand(p, a[1], "haste")
+        elif kind == "secret":
+            iid = a[1]
+            self._spend(p, SECRET_PLACE_COST)
+            self._move(iid, SECRET, p)
+            if self.logs is not None:
+                self._log(f"§10.9 player {p} secret-places a card for 2")
+        elif kind == "reveal":
+            yield from self._reveal(p, a[1])
+        elif kind == "struggle":
+            yield from self._struggle(p, a[1])
+        elif kind == "ability":
+            iid, idx = a[1], a[2]
+            ab = next(x for x in self.cdef[iid].abilities if x.index == idx)
+            yield from self._use_ability(p, iid, ab, None)
+        elif kind == "deed":
+            yield from self._play_deed(p, a[1], None)
+
+    def _spend(self, p: int, n: int) -> None:
+        if n:
+            self.pool[p] -= n
+            self.stat_spent[p] += n
+
+    def _note_played(self, p: int, iid: int) -> None:
+        self.stat_played[p] += 1
+        name = self.cdef[iid].name
+        pb = self.plays_by_name[p]
+        pb[name] = pb.get(name, 0) + 1
+        if p == 0:
+            self.cards_played[name] = self.cards_played.get(name, 0) + 1
+
+    def _play_from_hand(self, p: int, iid: int, how: str):
+        """§5.3 play (cost + Loyalty) or §9.3 Haste (X + Loyalty): pay, then the card enters the field."""
+        d = self.cdef[iid]
+        if self.is_duplicate_entry(p, iid) >= 0:
+            cost = 0   # §3.7: a duplicate costs 0
+        elif how == "haste":
+            cost = (d.haste or 0) + self.loyalty_surcharge(p, d)
+        else:
+            cost = self.play_cost(p, iid)
+        self._spend(p, cost)
+        self._move(iid, LIMBO)
+        self._note_played(p, iid)
+        if self.logs is not None:
+            self._log(f"{'§9.3 Haste' if how == 'haste' else '§5.3 Kingdom'}: player {p} plays {d.name} for {cost}")
+        cancelled = False
+        if "card_played" in self.listen:
+            info = {"card": iid, "player": p, "cancelled": False}
+            yield from self._event("card_played", info, halt_only=True)
+            cancelled = info["cancelled"]
+        if cancelled:
+            self._move(iid, DISCARD)
+            return
+        yield from self._enter(p, iid, "played")
+        if "card_played" in self.listen:
+            yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
+
+    def _reveal(self, p: int, iid: int):
+        """§10.9: pay Secret (X) (+ Loyalty); a permanent enters the field, a deed is played."""
+        d = self.cdef[iid]
+        cost = (d.secret or 0) + self.loyalty_surcharge(p, d)
+        if self.logs is not None:
+            self._log(f"§10.9 player {p} reveals {d.name} from the secret area for {cost}")
+        if d.is_deed:
+            yield from self._play_deed(p, iid, None, cost_override=cost)
+            return
+        self._spend(p, cost)
+        self._move(iid, LIMBO)
+        self._note_played(p, iid)
+        yield from self._enter(p, iid, "revealed")
+        if "card_played" in self.listen:
+            yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
+
+    def _enter(self, p: int, iid: int, how: str):
+        """§8.6 a card enters p's field: duplicate (§3.7), Restricted count (§9.3), attachment host (§10.3),
+        then "when this enters play" (forced) and enters_play responses; Scout (§9.3)."""
+        d = self.cdef[iid]
+        under = self.is_duplicate_entry(p, iid)
+        if under >= 0:
+            self._move(iid, DUP)
+            self.dups.setdefault(under, []).append(iid)
+            if self.logs is not None:
+                self._log(f"§3.7 {d.name} goes under the copy in play as a duplicate")
+            return
+        if d.unique and self.controls_unique_name(p, d.name):
+            self._move(iid, DISCARD)  # §3.7 clarified: the collision is prevented
+            return
+        if d.kw & KW_RESTRICTED:
+            if self.restricted_used[p] >= 1:
+                self._move(iid, DISCARD)
+                return
+            self.restricted_used[p] += 1
+        host = -1
+        if d.is_attachment:
+            hosts = self.legal_hosts(p, iid)
+            if not hosts:
+                self._move(iid, DISCARD)  # §10.9: an attachment with no legal host is discarded
+                return
+            if len(hosts) == 1:
+                host = hosts[0]
+            else:
+                a = yield Decision("host", p, [("host", h) for h in hosts], iid)
+                host = a[1]
+        self._move(iid, FIELD, p)
+        self.exh[iid] = 0
+        if host >= 0:
+            self.host[iid] = host
+        if d.kw & KW_SCOUT and not self.emb[iid]:
+            yield from self._scout(p, self.kw_param(iid, KW_SCOUT))
+        if d.enters and self.zone[iid] == FIELD:
+            for ab in d.enters:
+                if self._usable(p, iid, ab, None, forced=True):
+                    yield from self._use_ability(p, iid, ab, None)
+        if "enters_play" in self.listen:
+            yield from self._event("enters_play", {"card": iid, "player": p})
+
+    def _scout(self, p: int, n: int):
+        """§9.3 Scout (X): look at the top X, put each on top or bottom (in the order chosen)."""
+        deck = self.deck[p]
+        n = min(n, len(deck))
+        if n <= 0:
+            return
+        looked = [deck.pop() for _ in range(n)]
+        top, bottom = [], []
+        for iid in looked:
+            a = yield Decision("scout", p, [("top", iid), ("bottom", iid)], iid)
+            (top if a[0] == "top" else bottom).append(iid)
+        for iid in reversed(top):
+            deck.append(iid)
+        for iid in bottom:
+            deck.insert(0, iid)
+
+    # §5 phases ------------------------------------------------------------
+    def _phase_start(self, ph: int):
+        self.phase = ph
+        if self.uses:
+            self.uses = {k: v for k, v in self.uses.items() if k[2] != "phase"}
+        if "phase_start" in self.listen:
+            yield from self._event("phase_start", {"phase": PHASES[ph]})
+
+    def _phase_end(self, ph: int):
+        if "phase_end" in self.listen:
+            yield from self._event("phase_end", {"phase": PHASES[ph]})
+        self._expire("phase")   # §8.8
+
+    def _quest_phase(self):
+        """§5.1: choose quests secretly, reveal, momentum decides who chooses the first player, Embark."""
+        yield from self._phase_start(QUEST_P)
+        yield from self._maybe_window()
+        chosen = [-1, -1]
+        for p in self.players():
+            opts = [("quest", q) for q in self.qdeck[p]]
+            a = opts[0] if len(opts) == 1 else (yield Decision("quest", p, opts))
+            chosen[p] = a[1]
+        for p in self.players():
+            old = self.quest[p]
+            if old >= 0:
+                self.zone[old] = QUSED
+                self.qused[p].append(old)
+            q = chosen[p]
+            self.qdeck[p].remove(q)
+            self.quest[p] = q
+            self.zone[q] = QUEST
+            if not self.qdeck[p]:   # §5.1/§10.5: the used-quest pile reshuffles into the quest deck
+                self.qdeck[p] = self.qused[p]
+                self.qused[p] = []
+                for x in self.qdeck[p]:
+                    self.zone[x] = QDECK
+                fisher_yates(self.rng, self.qdeck[p])
+        self._statics_cache = None
+        if self.logs is not None:
+            self._log("§5.1 Quest: " + "; ".join(
+                f"player {p} embarks on {self.name(self.quest[p])}" for p in self.players()))
+        # First player: highest momentum chooses; tie: lowest Influence chooses; still tied: at random.
+        if self.goldfish:
+            chooser = 0
+        else:
+            m0, m1 = self.quest_stat(0, "momentum"), self.quest_stat(1, "momentum")
+            if m0 != m1:
+                chooser = 0 if m0 > m1 else 1
+            else:
+                i0, i1 = self.influence(0), self.influence(1)
+                if i0 != i1:
+                    chooser = 0 if i0 < i1 else 1
+                else:
+                    chooser = 0 if self.rng.random() < 0.5 else 1
+        if self.goldfish:
+            a = ("first", 0)
+        else:
+            a = yield Decision("first_player", chooser, [("first", chooser), ("first", 1 - chooser)])
+        self.first = a[1]
+        if self.logs is not None:
+            self._log(f"§5.1 player {chooser} chooses player {self.first} as first player")
+        if "quest_revealed" in self.listen:
+            for p in self.players():
+                yield from self._event("quest_revealed", {"player": p, "card": self.quest[p]})
+        for p in self.players():
+            q = self.quest[p]
+            for ab in self.cdef[q].embark:
+                if self._usable(p, q, ab, None, forced=True):
+                    yield from self._use_ability(p, q, ab, None)
+        yield from self._maybe_window()
+        yield from self._phase_end(QUEST_P)
+
+    def _maybe_window(self, active: int = -1, kind: int = -1):
+        """An action window, skipped outright when nobody could act in it."""
+        if kind < 0 and not self.any_actions and not self.secret[0] and not self.secret[1]:
+            return
+        yield from self._action_window(active, kind)
+
+    def _draw_phase(self):
+        """§5.2: both draw 2 simultaneously; an empty deck eliminates (simultaneity, §12)."""
+        yield from self._phase_start(DRAW_P)
+        yield from self._maybe_window()
+        short = [p for p in self.players() if len(self.deck[p]) < DRAW_PER_ROUND]
+        if short:
+            self._eliminate(sorted(short))
+        for p in self.players():
+            self._draw(p, DRAW_PER_ROUND)
+        yield from self._maybe_window()
+        yield from self._phase_end(DRAW_P)
+
+    def _kingdom_phase(self):
+        """§5.3: each active player in turn collects wealth and may play cards; ordinary windows otherwise."""
+        yield from self._phase_start(KINGDOM_P)
+        yield from self._maybe_window()
+        for p in self.players():
+            self.active = p
+            self.pool[p] += self.quest_stat(p, "wealth")
+            if self.logs is not None:
+                self._log(f"§5.3 Kingdom: player {p} collects {self.quest_stat(p, 'wealth')} wealth")
+            yield from self._action_window(p, KINGDOM_P)
+        self.active = -1
+        yield from self._phase_end(KINGDOM_P)
+
+    def _confrontation_phase(self):
+        """§5.4: each active player in turn may initiate up to one struggle of each type."""
+        yield from self._phase_start(CONFRONT_P)
+        yield from self._maybe_window()
+        for p in self.players():
+            self.active = p
+            self.struggles_done[p] = set()
+            yield from self._action_window(p, CONFRONT_P)
+        self.active = -1
+        yield from self._phase_end(CONFRONT_P)
+
+    def authority_total(self, p: int) -> int:
+        """§5.5: Power of ready units (each floored at 0) + 1 per wealth in pool + bonuses."""
+        if self.goldfish and p == 1:
+            return 0   # CONTRACTS §3: the goldfish's Authority total is 0
+        total = self.pool[p]
+        cdef, exh = self.cdef, self.exh
+        for i in self.field[p]:
+            if cdef[i].is_unit and not exh[i]:
+                pw = self.power(i) if self.has_abilities or self.pmod else cdef[i].power
+                if pw > 0:
+                    total += pw
+        if self.has_abilities:
+            total += self._player_static(p, "authority")
+        return total
+
+    def _authority_phase(self):
+        """§5.5: highest total gains 1 Influence and the emblem; a tie strips the emblem."""
+        yield from self._phase_start(AUTHORITY_P)
+        a0, a1 = self.authority_total(0), self.authority_total(1)
+        if a0 == a1:
+            self.authority = -1
+            if self.logs is not None:
+                self._log(f"§5.5 Authority: {a0} vs {a1}, tie: the emblem is unheld")
+        else:
+            w = 0 if a0 > a1 else 1
+            self.authority = w
+            if self.logs is not None:
+                self._log(f"§5.5 Authority: {a0} vs {a1}, player {w} claims it")
+            yield from self._gain_influence(w, 1, "§5.5 Authority")
+            if "authority_claimed" in self.listen:
+                yield from self._event("authority_claimed", {"player": w})
+        yield from self._maybe_window()
+        yield from self._phase_end(AUTHORITY_P)
+
+    def _refresh_phase(self):
+        """§5.6: ready everything (unless "does not ready"); each player removes one sorcery emblem."""
+        yield from self._phase_start(REFRESH_P)
+        exh = self.exh
+        for p in (0, 1):
+            for i in self.field[p]:
+                if exh[i] and not self.has_rule(i, "does_not_ready"):
+                    exh[i] = 0
+        for p in self.players():
+            marked = [i for i in self.field[p] if self.emb[i]]
+            if not marked:
+                continue
+            if len(marked) == 1:
+                i = marked[0]
+            else:
+                i = (yield Decision("refresh_emblem", p, [("emblem", j) for j in marked]))[1]
+            self.emb[i] -= 1
+            self._statics_cache = None
+        yield from self._maybe_window()
+        yield from self._phase_end(REFRESH_P)
+
+    def _toll_phase(self):
+        """§5.7: wealth returns to the treasury; hands are reduced to Levy."""
+        yield from self._phase_start(TOLL_P)
+        self.pool[0] = self.pool[1] = 0
+        for p in self.players():
+            levy = self.quest_stat(p, "levy")
+            hand = self.hand[p]
+            while len(hand) > levy:
+                a = yield Decision("toll_discard", p, [("discard", i) for i in hand], levy)
+                self._move(a[1], DISCARD)
+            if self.logs is not None:
+                self._log(f"§5.7 Toll: player {p} keeps {len(hand)} card(s) (levy {levy})")
+        yield from self._maybe_window()
+        yield from self._phase_end(TOLL_P)
+        # End of round (§5.7, §8.8): "until end of round" effects expire; per-round counters reset.
+        self._expire("round")
+        self.restricted_used = [0, 0]
+        self.plays_by_name = [{}, {}]
+        if self.uses:
+            self.uses = {k: v for k, v in self.uses.items() if k[2] == "game"}
+
+    # §6 struggles ---------------------------------------------------------
+    def _can_declare(self, iid: int, t: int, attack: bool) -> bool:
+        d = self.cdef[iid]
+        if not d.is_unit or self.exh[iid] or not (d.icons & (1 << t)):
+            return False
+        if self.has_abilities and self.has_rule(iid, "cannot_attack" if attack else "cannot_defend"):
+            return False
+        return True
+
+    def _eligible_attackers(self, p: int, t: int, quick: bool = False):
+        out = []
+        for iid in self.field[p]:
+            if self._can_declare(iid, t, True):
+                if quick:
+                    return True
+                out.append(iid)
+        return out if not quick else False
+
+    def _struggle(self, p: int, t: int):
+        """§6.2 S.1–S.14."""
+        s = Struggle(t, p)
+        self.struggle = s
+        self.struggles_done[p].add(t)
+        opp = s.defender
+        exh = self.exh
+        # S.1–S.3 declare at least one ready attacker bearing the icon; each exhausts; Subtle.
+        elig = self._eligible_attackers(p, t)
+        while elig:
+            opts = [("attacker", i) for i in elig]
+            if s.attackers:
+                opts.append(DONE)
+            a = yield Decision("attackers", p, opts, t)
+            if a == DONE:
+                break
+            s.attackers.append(a[1])
+            elig.remove(a[1])
+        for i in s.attackers:
+            exh[i] = 1
+        s.declared_attackers = s.attackers[:]
+        if self.logs is not None:
+            self._log(f"§6.2 S.3 player {p} declares a {STRUGGLE_TYPES[t].title()} struggle with "
+                      + ", ".join(self.name(i) for i in s.attackers))
+        for i in s.attackers:
+            if self.kw(i) & KW_SUBTLE:
+                cands = [j for j in self.field[opp] if j not in s.barred and self._can_declare(j, t, False)
+                         and not (self.kw(j) & KW_SUBTLE)]
+                if cands:
+                    a = yield Decision("subtle", p, [("bar", j) for j in cands] + [NO], i)
+                    if a != NO:
+                        s.barred.add(a[1])
+                        if self.logs is not None:
+                            self._log(f"§9.1 Subtle: {self.name(i)} bars {self.name(a[1])} from defending")
+        if "struggle_declared" in self.listen:
+            yield from self._event("struggle_declared", {"type": t, "attacker": p})
+        # S.4–S.5
+        yield from self._maybe_window()
+        # S.6 defenders: ready, bearing the icon, not barred by Subtle.
+        if not (self.goldfish and opp == 1):
+            elig = [j for j in self.field[opp] if j not in s.barred and self._can_declare(j, t, False)]
+            while elig:
+                a = yield Decision("defenders", opp, [("defender", j) for j in elig] + [DONE], t)
+                if a == DONE:
+                    break
+                s.defenders.append(a[1])
+                elig.remove(a[1])
+            for j in s.defenders:
+                exh[j] = 1
+            s.declared_defenders = s.defenders[:]
+            if self.logs is not None and s.defenders:
+                self._log(f"§6.2 S.6 player {opp} defends with " + ", ".join(self.name(j) for j in s.defenders))
+        if "defenders_declared" in self.listen:
+            yield from self._event("defenders_declared", {"type": t, "attacker": p})
+        # S.7
+        yield from self._maybe_window()
+        # S.8 determine the winner
+        if "struggle_resolving" in self.listen:
+            yield from self._event("struggle_resolving", {"type": t, "attacker": p})
+        att, dfn = self.struggle_totals(s)
+        s.att_total, s.def_total = att, dfn
+        if att == 0 and dfn == 0:
+            s.winner = None   # S.8: 0–0 has no winner (no spoils, no unopposed)
+        elif att >= dfn:
+            s.winner = p      # S.8: the attacker wins ties that are not 0–0
+        else:
+            s.winner = opp
+        s.margin = abs(att - dfn)    # §6.4, fixed here
+        s.unopposed = s.winner == p and dfn == 0
+        if self.logs is not None:
+            who = "no winner" if s.winner is None else ("attacker wins" if s.winner == p else "defender wins")
+            self._log(f"Confrontation S.8 {STRUGGLE_TYPES[t].title()}: {att} vs {dfn}, {who}, margin {s.margin}")
+        if s.winner is not None:
+            self.stat_won[s.winner] += 1
+            # S.9 responses
+            if "struggle_won" in self.listen or "struggle_lost" in self.listen:
+                info = {"type": t, "attacker": p, "winner": s.winner, "unopposed": s.unopposed}
+                yield from self._event("struggle_won", info)
+                yield from self._event("struggle_lost", info)
+        if s.winner == p:
+            # S.10 unopposed: the defending total is 0
+            if s.unopposed:
+                yield from self._gain_influence(p, 1, "§6.2 S.10 unopposed")
+            # S.11 spoils
+            yield from self._spoils(s)
+        if s.winner is not None:
+            yield from self._on_win_keywords(s)
+        # S.13–S.14
+        self._expire("struggle")
+        self.struggle = None
+
+    def struggle_totals(self, s: Struggle) -> tuple[int, int]:
+        """§6.3: each side's effective Power (each unit floored at 0, §6.6); +1 for the Authority holder's
+        attacks (§5.5); units no longer in the field count 0 (§6.5)."""
+        totals = []
+        for side, pl in ((s.attackers, s.attacker), (s.defenders, s.defender)):
+            tot = 0
+            for i in side:
+                if self.zone[i] == FIELD:
+                    pw = self.power(i)
+                    if pw > 0:
+                        tot += pw
+            if self.has_abilities:
+                tot += self._player_static(pl, "struggle_total", s.type)
+            totals.append(max(tot, 0))
+        if self.authority == s.attacker:
+            totals[0] += 1
+        return totals[0], totals[1]
+
+    def spoils_value(self, s: Struggle) -> int:
+        return max(self.quest_stat(s.attacker, "spoils") + s.spoils_mod, 0)
+
+    def _spoils(self, s: Struggle):
+        """§6.1 spoils with N = the attacker's quest Spoils, done as far as possible."""
+        n = self.spoils_value(s)
+        if n <= 0:
+            return
+        p, opp, t = s.attacker, s.defender, s.type
+        if self.goldfish and opp == 1:
+            return  # the goldfish has nothing to lose
+        if t == COMBAT:
+            units = [i for i in self.field[opp] if self.cdef[i].is_unit]
+            chosen = []
+            while units and len(chosen) < n:
+                if len(units) <= n - len(chosen):
+                    chosen.extend(units)
+                    break
+                a = yield Decision("kill_own", opp, [("kill", i) for i in units], n - len(chosen))
+                chosen.append(a[1])
+                units.remove(a[1])
+            if chosen:
+                if self.logs is not None:
+                    self._log(f"§6.1 Combat spoils: player {opp} kills " + ", ".join(self.name(i) for i in chosen))
+                yield from self._leave(chosen, "killed")
+        elif t == GUILE:
+            hand = self.hand[opp]
+            k = min(n, len(hand))
+            for _ in range(k):
+                i = hand[int(self.rng.random() * len(hand))]
+                self._move(i, DISCARD)
+                if self.logs is not None:
+                    self._log(f"§6.1 Guile spoils: player {opp} discards {self.name(i)} at random")
+        elif t == SORCERY:
+            for _ in range(n):
+                cards = list(self.field[opp])
+                if not cards:
+                    break
+                a = cards[0] if len(cards) == 1 else (yield Decision("emblem", p, [("emblem", i) for i in cards]))[1]
+                if isinstance(a, tuple):
+                    a = a[1]
+                self.emb[a] += 1
+                self._statics_cache = None
+                self._check_attachments()
+                if self.logs is not None:
+                    self._log(f"§6.1 Sorcery spoils: a sorcery emblem blanks {self.name(a)}")
+        else:
+            m = min(n, self.infl[opp])
+            if m:
+                self.infl[opp] -= m
+                self.infl[p] += m   # a move, not a gain (§6.1): influence_gained does not fire
+                if self.logs is not None:
+                    self._log(f"§6.1 Faith spoils: {m} Influence moves from player {opp} to player {p}")
+                self._check_win()
+
+    def _on_win_keywords(self, s: Struggle):
+        """§9.2 at S.12: each participating unit of the winning side, each keyword optional."""
+        w = s.winner
+        attacking = w == s.attacker
+        side = s.attackers if attacking else s.defenders
+        for i in list(side):
+            if self.zone[i] != FIELD:
+                continue
+            k = self.kw(i)
+            if not (k & (KW_GLORY | KW_MASTERY | KW_CUNNING | KW_COMPEL | KW_RAVAGE | KW_PROWESS | KW_WARY
+                         | KW_RUTHLESS)):
+                continue
+            if k & KW_GLORY:
+                if (yield Decision("onwin", w, [YES, NO], ("Glory", i))) == YES:
+                    self.cnt[i] += 1
+                    if self.logs is not None:
+                        self._log(f"§9.2 Glory: 1 Influence on {self.name(i)}")
+                    self._check_win()
+            if k & KW_MASTERY:
+                if (yield Decision("onwin", w, [YES, NO], ("Mastery", i))) == YES:
+                    self._draw(w, 1)
+            if k & KW_CUNNING:
+                if (yield Decision("onwin", w, [YES, NO], ("Cunning", i))) == YES:
+                    self.pool[w] += 1
+            if attacking and k & KW_COMPEL:
+                cands = [j for j in self.field[s.defender] if self.cdef[j].is_unit and not self.exh[j]
+                         and max(self.power(j), 0) < s.margin and not self.has_rule(j, "cannot_be_exhausted_by_opponent")]
+                if cands:
+                    a = yield Decision("compel", w, [("exhaust", j) for j in cands] + [NO], i)
+                    if a != NO:
+                        self.exh[a[1]] = 1
+                        if self.logs is not None:
+                            self._log(f"§9.2 Compel: {self.name(a[1])} exhausts")
+            if attacking and k & KW_RAVAGE:
+                if (yield Decision("onwin", w, [YES, NO], ("Ravage", i))) == YES:
+                    self._mill(s.defender, self.kw_param(i, KW_RAVAGE))
+            if attacking and k & KW_PROWESS and self.exh[i]:
+                if (yield Decision("onwin", w, [YES, NO], ("Prowess", i))) == YES:
+                    self.exh[i] = 0
+            if not attacking and k & KW_WARY and self.exh[i]:
+                if (yield Decision("onwin", w, [YES, NO], ("Wary", i))) == YES:
+                    self.exh[i] = 0
+            if attacking and k & KW_RUTHLESS:
+                defenders = [j for j in s.defenders if self.zone[j] == FIELD]
+                if defenders and (yield Decision("onwin", w, [YES, NO], ("Ruthless", i))) == YES:
+                    j = defenders[0] if len(defenders) == 1 else \
+                        (yield Decision("kill_own", s.defender, [("kill", x) for x in defenders], 1))[1]
+                    yield from self._leave([j], "killed")
+
+    def _mill(self, p: int, n: int) -> None:
+        deck = self.deck[p]
+        for _ in range(min(n, len(deck))):
+            i = deck.pop()
+            self.discard[p].append(i)
+            self.zone[i] = DISCARD
+
+    # §7 leaving play -----------------------------------------------------
+    def _leave(self, iids: list[int], how: str, cannot_be_saved: bool = False, position: str = "top"):
+        """§7.2: Halt (save) window, then the cards leave together; their consequences fire; responses."""
+        cards = [i for i in iids if self.zone[i] == FIELD]
+        if how == "killed":
+            cards = [i for i in cards if self.cdef[i].is_unit and not self.has_rule(i, "cannot_be_killed")]
+        if not cards:
+            return
+        saveable = how != "sacrificed" and not cannot_be_saved
+        saved: set[int] = set()
+        if saveable and "would_leave_play" in self.listen:
+            info = {"cards": cards, "how": how, "saved": saved, "card": cards[0]}
+            yield from self._event("would_leave_play", info, halt_only=True)
+        if saveable and self.dups:
+            for i in cards:
+                if i in saved or not self.dups.get(i):
+                    continue
+                own = self.owner[i]
+                if (yield Decision("dup_save", own, [YES, NO], i)) == YES:
+                    d = self.dups[i].pop()
+                    self.zone[d] = DISCARD
+                    self.discard[self.owner[d]].append(d)
+                    saved.add(i)
+                    if self.logs is not None:
+                        self._log(f"§7.3 a duplicate is discarded to save {self.name(i)}")
+        leaving = [i for i in cards if i not in saved]
+        for i in leaving:
+            self._remove_from_field(i, how, position)
+        self._check_attachments()
+        if leaving and "leaves_play" in self.listen:
+            for i in leaving:
+                yield from self._event("leaves_play", {"card": i, "how": how, "player": self.owner[i]})
+
+    def _remove_from_field(self, i: int, how: str, position: str = "top") -> None:
+        d = self.cdef[i]
+        self.emb[i] = 0
+        self.cnt[i] = 0     # §3.5 counters and emblems return to the supply
+        self.exh[i] = 0
+        self.pmod.pop(i, None)
+        self.kgrant.pop(i, None)
+        self.host.pop(i, None)
+        for dup in self.dups.pop(i, []):      # duplicates go to their owner's discard pile (§3.7)
+            self.zone[dup] = DISCARD
+            self.discard[self.owner[dup]].append(dup)
+        s = self.struggle
+        if s is not None:
+            if i in s.attackers:
+                s.attackers.remove(i)
+            if i in s.defenders:
+                s.defenders.remove(i)
+        if d.is_token:
+            self.field[self.ctrl[i]].remove(i)
+            self.zone[i] = GONE    # §3.8 a token ceases to exist
+            self.ctrl[i] = self.owner[i]
+            self._statics_cache = None
+        elif how == "killed":
+            self._move(i, DEAD)
+        elif how == "returned":
+            self._move(i, HAND)
+        elif how == "returned_deck":
+            self._move(i, DECK, top=position != "bottom")
+        elif how == "removed":
+            self._move(i, OUT)
+        else:
+            self._move(i, DISCARD)
+        if self.logs is not None:
+            self._log(f"§7.1 {d.name} is {how} ({ZONE_NAMES[self.zone[i]]})")
+        # attachments on it are discarded, or return to hand with Lasting (§10.3)
+        for a in [a for a, h in self.host.items() if h == i]:
+            self.host.pop(a, None)
+            if self.kw(a) & KW_LASTING:
+                self._remove_attachment(a, HAND)
+            else:
+                self._remove_attachment(a, DISCARD)
+
+    def _remove_attachment(self, a: int, z: int) -> None:
+        self.emb[a] = self.cnt[a] = self.exh[a] = 0
+        self.pmod.pop(a, None)
+        self.kgrant.pop(a, None)
+        self.host.pop(a, None)
+        if self.cdef[a].is_token:
+            self.field[self.ctrl[a]].remove(a)
+            self.zone[a] = GONE
+        else:
+            self._move(a, z)
+
+    def _check_attachments(self) -> None:
+        """§8.1/§10.3 state-based: an illegally attached attachment is discarded."""
+        if not self.host:
+            return
+        for a, h in list(self.host.items()):
+            if self.zone[h] != FIELD or (self.kw(h) & KW_NO_ATTACH):
+                self._remove_attachment(a, DISCARD)
+
+    # lasting effects (§8.9) ------------------------------------------------
+    def _expire(self, until: str) -> None:
+        if not self.lasting:
+            return
+        keep = []
+        for e in self.lasting:
+            if e[0] != until:
+                keep.append(e)
+                continue
+            _, kind, who, value = e
+            if kind == "power":
+                if who in self.pmod:
+                    self.pmod[who] -= value
+                    if not self.pmod[who]:
+                        del self.pmod[who]
+            elif kind == "keyword":
+                g = self.kgrant.get(who)
+                if g:
+                    for x in g:
+                        if x[0] == value[0] and x[2] == until:
+                            g.remove(x)
+                            break
+                    if not g:
+                        del self.kgrant[who]
+        self.lasting = keep
+
+    # ------------------------------------------------------------------ events and reaction windows (§8.4)
+    def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
+        """Halt → Disrupt → (the caller resolves) → Response windows for one event, only where someone listens."""
+        if name not in self.listen:
+            return
+        if not response_only:
+            yield from self._reaction_window("halt", name, info)
+            yield from self._reaction_window("disrupt", name, info)
+        if halt_only:
+            return
+        yield from self._reaction_window("response", name, info)
+
+    def _trigger_sources(self, p: int):
+        out = [self.faction_iid[p], self.destiny_iid[p], self.quest[p]]
+        out.extend(self.field[p])
+        return [i for i in out if i >= 0 and not self.emb[i]]
+
+    def _reaction_window(self, timing: str, name: str, info: dict):
+        """Forced abilities first (first player first), then optional ones with priority passing (§8.4)."""
+        fired: set = set()
+        if timing == "response":
+            for p in self.players():
+                for i in self._trigger_sources(p):
+                    for ab in self.cdef[i].triggers.get(name, ()):
+                        if ab.timing == "forced" and self._when_matches(ab, p, i, info) \
+                                and self._usable(p, i, ab, info, forced=True):
+                            fired.add((i, ab.index))
+                            yield from self._use_ability(p, i, ab, info)
+        p = self.first
+        passes = 0
+        while passes < 2:
+            opts = []
+            if not (self.goldfish and p == 1):
+                for i in self._trigger_sources(p):
+                    for ab in self.cdef[i].triggers.get(name, ()):
+                        if ab.timing == timing and (i, ab.index) not in fired \
+                                and self._when_matches(ab, p, i, info) and self._usable(p, i, ab, info):
+                            opts.append(("ability", i, ab.index))
+                for i in self.hand[p]:
+                    d = self.cdef[i]
+                    ab = d.play_ability
+                    if d.is_deed and ab is not None and ab.timing == timing and ab.event == name \
+                            and self._when_matches(ab, p, i, info) and self._usable(p, i, ab, info, deed=True):
+                        opts.append(("deed", i))
+            if not opts:
+                passes += 1
+                p = 1 - p
+                continue
+            opts.append(PASS)
+            a = yield Decision("react", p, opts, (timing, name))
+            if a == PASS:
+                passes += 1
+            else:
+                passes = 0
+                if a[0] == "deed":
+                    yield from self._play_deed(p, a[1], info)
+                else:
+                    i = a[1]
+                    ab = next(x for x in self.cdef[i].abilities if x.index == a[2])
+                    fired.add((i, ab.index))
+                    yield from self._use_ability(p, i, ab, info)
+            p = 1 - p
+
+    def _when_matches(self, ab, p: int, src: int, info: dict) -> bool:
+        w = ab.when
+        if not w:
+            return True
+        for k, v in w.items():
+            if k == "event":
+                continue
+            if k == "card":
+                card = info.get("card", -1)
+                if v == "self":
+                    cards = info.get("cards") or [card]
+                    if src not in cards:
+                        return False
+                elif isinstance(v, dict):
+                    cards = info.get("cards") or [card]
+                    if not any(c >= 0 and self._match_props(v, c, p, src) for c in cards):
+                        return False
+            elif k == "how":
+                if v != "any" and info.get("how") != v:
+                    return False
+            elif k == "type":
+                t = info.get("type")
+                if t is None or STRUGGLE_TYPES[t] != v:
+                    return False
+            elif k == "side":
+                att = info.get("attacker")
+                if att is None or (v == "attacker") != (att == p):
+                    return False
+            elif k == "participating":
+                s = self.struggle
+                if s is None or (v in ("self", True) and src not in s.attackers and src not in s.defenders):
+                    return False
+            elif k == "unopposed":
+                if bool(info.get("unopposed")) != bool(v):
+                    return False
+            elif k == "phase":
+                if info.get("phase") != v:
+                    return False
+            elif k == "player":
+                pl = info.get("player")
+                if pl is None or (v == "you") != (pl == p):
+                    return False
+        ev = ab.event
+        if ev == "struggle_won" and info.get("winner") != p:
+            return False
+        if ev == "struggle_lost" and (info.get("winner") is None or info.get("winner") == p):
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the interpreter (docs/engine-abilities.md)
+    def _limit_key(self, iid: int, ab):
+        return (iid, ab.index, ab.limit_per)
+
+    def _usable(self, p: int, iid: int, ab, info, *, deed: bool = False, forced: bool = False,
+                extra_cost: int = 0) -> bool:
+        """§8.11: conditions hold, limit not reached, costs payable, a legal target exists, a real effect."""
+        if ab.limit is not None and self.uses.get(self._limit_key(iid, ab), 0) >= ab.limit:
+            return False
+        if ab.phase is not None and ab.timing == "action":
+            if ab.phase == "struggle":
+                if self.struggle is None:
+                    return False
+            elif self.phase < 0 or PHASES[self.phase] != ab.phase:
+                return False
+        if ab.condition is not None and not self._cond(ab.condition, p, iid):
+            return False
+        d = self.cdef[iid]
+        pay = 0
+        if deed:
+            if extra_cost >= 0:
+                if d.cost == COST_DASH:
+                    return False
+                pay = max(d.cost, 0) + self.loyalty_surcharge(p, d)
+            if not self._max_ok(p, d):
+                return False
+        if not self._costs_payable(p, iid, ab, pay):
+            return False
+        if ab.target is not None:
+            if not self._target_candidates(ab.target, p, iid, ab, info, deed):
+                return False
+        return self._can_change_state(p, iid, ab, info)
+
+    def _can_change_state(self, p, iid, ab, info) -> bool:
+        for e in ab.effects:
+            k = next(k for k in e if k not in ("player", "on", "position", "who", "until", "zone", "to", "count",
+                                              "cannot_be_saved"))
+            if k == "save":
+                if info is None or not any(c not in info.get("saved", ()) for c in info.get("cards", ())):
+                    return False
+            elif k == "cancel":
+                if info is None or "cancelled" not in info:
+                    return False
+            elif k in ("join_struggle", "remove_from_struggle", "modify_spoils"):
+                if self.struggle is None:
+                    return False
+        return True
+
+    def _costs_payable(self, p: int, iid: int, ab, extra_pay: int) -> bool:
+        pay = extra_pay
+        for c in ab.cost:
+            k, v = next(iter(c.items()))
+            if k == "pay":
+                pay += 0 if v == "X" else self._amount(v, p, iid, None)
+            elif k == "exhaust":
+                if v == "self":
+                    if self.zone[iid] not in (FIELD, FACTION) or self.exh[iid]:
+                        return False
+                elif not any(not self.exh[j] for j in self._select(v, p, iid)):
+                    return False
+            elif k == "sacrifice":
+                if v == "self":
+                    if self.zone[iid] != FIELD:
+                        return False
+                elif not self._select(v, p, iid):
+                    return False
+            elif k == "discard_from_hand":
+                need = self._amount(v, p, iid, None) + (1 if self.zone[iid] == HAND else 0)
+                if len(self.hand[p]) < need:
+                    return False
+            elif k == "remove_influence":
+                if self.infl[p] < self._amount(v, p, iid, None):
+                    return False
+            elif k == "return_to_hand":
+                if self.zone[iid] != FIELD:
+                    return False
+        return self.pool[p] >= pay
+
+    def _max_x(self, p: int, iid: int, ab, base_pay: int) -> int:
+        return max(self.pool[p] - base_pay - sum(self._amount(c["pay"], p, iid, None) for c in ab.cost
+                                                 if "pay" in c and c["pay"] != "X"), 0)
+
+    def _use_ability(self, p: int, iid: int, ab, info, *, is_deed: bool = False, deed_pay: int = 0):
+        """Initiate and resolve one ability: X, costs, targets, then effects (§8.4, Appendix A)."""
+        ctx = Ctx(iid, ab, p, info, is_deed)
+        if ab.x is not None:
+            top = self._max_x(p, iid, ab, deed_pay)
+            opts = [("x", n) for n in range(top + 1)]
+            a = opts[0] if len(opts) == 1 else (yield Decision("x", p, opts, iid))
+            ctx.x = a[1]
+        if ab.limit is not None:
+            key = self._limit_key(iid, ab)
+            self.uses[key] = self.uses.get(key, 0) + 1
+        # costs (immunity blocks effects, not costs)
+        for c in ab.cost:
+            k, v = next(iter(c.items()))
+            if k == "pay":
+                self._spend(p, ctx.x if v == "X" else self._amount(v, p, iid, ctx))
+            elif k == "exhaust":
+                if v == "self":
+                    self.exh[iid] = 1
+                else:
+                    cands = [j for j in self._select(v, p, iid) if not self.exh[j]]
+                    j = cands[0] if len(cands) == 1 else (yield Decision("cost", p, [("pick", j) for j in cands],
+                                                                         "exhaust"))[1]
+                    self.exh[j] = 1
+            elif k == "sacrifice":
+                if v == "self":
+                    yield from self._leave([iid], "sacrificed")
+                else:
+                    cands = self._select(v, p, iid)
+                    j = cands[0] if len(cands) == 1 else (yield Decision("cost", p, [("pick", j) for j in cands],
+                                                                         "sacrifice"))[1]
+                    yield from self._leave([j], "sacrificed")
+            elif k == "discard_from_hand":
+                for _ in range(self._amount(v, p, iid, ctx)):
+                    cands = [j for j in self.hand[p] if j != iid]
+                    if not cands:
+                        break
+                    j = (yield Decision("cost", p, [("pick", j) for j in cands], "discard"))[1]
+                    self._move(j, DISCARD)
+            elif k == "remove_influence":
+                self.infl[p] -= min(self._amount(v, p, iid, ctx), self.infl[p])
+            elif k == "return_to_hand":
+                yield from self._leave([iid], "returned")
+        # targets, chosen at initiation
+        if ab.target is not None:
+            sel = ab.target
+            cands = self._target_candidates(sel, p, iid, ab, info, is_deed)
+            n = sel.get("count", 1) if isinstance(sel, dict) else 1
+            if n == "X":
+                n = ctx.x
+            up_to = isinstance(sel, dict) and sel.get("up_to")
+            while cands and len(ctx.targets) < n:
+                opts = [("target", j) for j in cands]
+                if up_to:
+                    opts.append(DONE)
+                a = opts[0] if len(opts) == 1 else (yield Decision("target", p, opts, (iid, ab.harmful)))
+                if a == DONE:
+                    break
+                ctx.targets.append(a[1])
+                cands.remove(a[1])
+        if self.logs is not None:
+            tgt = (" on " + ", ".join(self.name(t) for t in ctx.targets)) if ctx.targets else ""
+            self._log(f"§8 player {p} uses {self.name(iid)} ({ab.timing}){tgt}")
+        yield from self._resolve(ctx, ab.effects)
+
+    def _play_deed(self, p: int, iid: int, info, cost_override: int | None = None):
+        """§10.4: pay, (Halt may cancel; still played), resolve, discard before the Response window."""
+        d = self.cdef[iid]
+        ab = d.play_ability
+        cost = cost_override if cost_override is not None else max(d.cost, 0) + self.loyalty_surcharge(p, d)
+        self._spend(p, cost)
+        self._move(iid, LIMBO)
+        self._note_played(p, iid)
+        if self.logs is not None:
+            self._log(f"§10.4 player {p} plays the deed {d.name} for {cost}")
+        pinfo = {"card": iid, "player": p, "cancelled": False}
+        if "card_played" in self.listen:
+            yield from self._event("card_played", pinfo, halt_only=True)
+        if not pinfo["cancelled"]:
+            yield from self._use_ability(p, iid, ab, info, is_deed=True, deed_pay=cost)
+        if self.zone[iid] == LIMBO:
+            self._move(iid, DISCARD)
+        if "card_played" in self.listen:
+            yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
+
+    # selectors -------------------------------------------------------------
+    def _target_candidates(self, sel, p, src, ab, info, is_deed=False) -> list[int]:
+        cands = self._select(sel, p, src, info)
+        if not cands:
+            return cands
+        out = []
+        for j in cands:
+            if self.zone[j] == FIELD and self._immune(j, p, src, is_deed):
+                continue
+            out.append(j)
+        return out
+
+    def _immune(self, j: int, p: int, src: int, is_deed: bool) -> bool:
+        """§8.11 immunity: blocks targeting and effects (not costs)."""
+        if not self.has_abilities:
+            return False
+        if self.ctrl[j] != p and self.has_rule(j, "immune_to_opponent_effects"):
+            return True
+        if (is_deed or self.cdef[src].is_deed) and self.has_rule(j, "immune_to_deeds"):
+            return True
+        return False
+
+    def _select(self, sel, p: int, src: int, info=None) -> list[int]:
+        """Cards matching a selector (relative to controller p and source card src)."""
+        if sel == "self":
+            return [src] if self.zone[src] in (FIELD, FACTION, HAND, LIMBO) else []
+        if sel == "host":
+            h = self.host.get(src, -1)
+            return [h] if h >= 0 else []
+        if sel == "event_card":
+            c = (info or {}).get("card", -1)
+            return [c] if c >= 0 else []
+        if isinstance(sel, dict) and "each" in sel:
+            sel = sel["each"]
+        if not isinstance(sel, dict):
+            return []
+        z = ZONE_BY_NAME.get(sel.get("zone", "field"), FIELD)
+        c = sel.get("controller", "you")
+        players = (p,) if c == "you" else (1 - p,) if c == "opponent" else (0, 1)
+        out = []
+        for q in players:
+            for j in self._zone_list(q, z):
+                if self._match_props(sel, j, p, src):
+                    out.append(j)
+        return out
+
+    def _match(self, sel, j: int, p: int, src: int) -> bool:
+        """Does card j match the selector, including its zone and controller?"""
+        if sel == "self":
+            return j == src
+        if not isinstance(sel, dict):
+            return False
+        if "each" in sel:
+            sel = sel["each"]
+        z = ZONE_BY_NAME.get(sel.get("zone", "field"), FIELD)
+        if self.zone[j] != z:
+            return False
+        c = sel.get("controller", "you")
+        holder = self.ctrl[j] if z == FIELD else self.owner[j]
+        if (c == "you" and holder != p) or (c == "opponent" and holder == p):
+            return False
+        return self._match_props(sel, j, p, src)
+
+    def _match_props(self, sel, j: int, p: int, src: int) -> bool:
+        d = self.cdef[j]
+        for k, v in sel.items():
+            if k in ("zone", "controller", "count", "up_to", "each"):
+                continue
+            if k == "type":
+                if (d.type not in v) if isinstance(v, list) else d.type != v:
+                    return False
+            elif k == "attribute":
+                if (not any(a in d.attributes for a in v)) if isinstance(v, list) else v not in d.attributes:
+                    return False
+            elif k == "faction":
+                if d.faction != v:
+                    return False
+            elif k == "name":
+                if d.name != v:
+                    return False
+            elif k == "unique":
+                if d.unique != bool(v):
+                    return False
+            elif k == "keyword":
+                bit = parse_keyword(v)[0] or KEYWORD_BITS.get(str(v).lower(), 0)
+                if not (self.kw(j) & bit):
+                    return False
+            elif k == "icon":
+                if not (d.icons & ICON_BITS.get(v, 0)):
+                    return False
+            elif k in ("power_lt", "power_lte", "power_gt", "power_gte"):
+                if not d.is_unit:
+                    return False
+                pw = self.power(j) if self.zone[j] == FIELD else d.power
+                pw = max(pw, 0)
+                if (k == "power_lt" and not pw < v) or (k == "power_lte" and not pw <= v) or \
+                        (k == "power_gt" and not pw > v) or (k == "power_gte" and not pw >= v):
+                    return False
+            elif k in ("cost_lte", "cost_gte"):
+                if d.cost < 0:
+                    return False
+                if (k == "cost_lte" and d.cost > v) or (k == "cost_gte" and d.cost < v):
+                    return False
+            elif k == "ready":
+                if bool(self.exh[j]) == bool(v):
+                    return False
+            elif k == "exhausted":
+                if bool(self.exh[j]) != bool(v):
+                    return False
+            elif k in ("participating", "attacking", "defending"):
+                s = self.struggle
+                if s is None:
+                    if v:
+                        return False
+                    continue
+                if k == "attacking" or v == "attacking":
+                    ok = j in s.attackers
+                elif k == "defending" or v == "defending":
+                    ok = j in s.defenders
+                else:
+                    ok = j in s.attackers or j in s.defenders
+                if ok != bool(v):
+                    return False
+            elif k == "not_self":
+                if v and j == src:
+                    return False
+            elif k == "blanked":
+                if bool(self.emb[j]) != bool(v):
+                    return False
+            elif k == "has_emblem":
+                if bool(self.emb[j]) != bool(v):
+                    return False
+            elif k == "has_influence":
+                if bool(self.cnt[j]) != bool(v):
+                    return False
+            elif k == "is_token":
+                if d.is_token != bool(v):
+                    return False
+        return True
+
+    def _amount(self, v, p: int, src: int, ctx) -> int:
+        if isinstance(v, int):
+            return v
+        if v == "X":
+            return ctx.x if ctx is not None else 0
+        if isinstance(v, dict) and "count" in v:
+            return len(self._select(v["count"], p, src))
+        return 0
+
+    def _cond(self, cond: dict, p: int, src: int) -> bool:
+        for k, v in cond.items():
+            if k == "min":
+                continue
+            if k == "controls":
+                if len(self._select(v, p, src)) < cond.get("min", 1):
+                    return False
+            elif k == "opponent_controls":
+                sel = dict(v)
+                sel["controller"] = "opponent"
+                if len(self._select(sel, p, src)) < cond.get("min", 1):
+                    return False
+            elif k == "influence_lte":
+                if self.influence(p) > v:
+                    return False
+            elif k == "influence_gte":
+                if self.influence(p) < v:
+                    return False
+            elif k == "behind_on_influence":
+                if (self.influence(p) < self.influence(1 - p)) != bool(v):
+                    return False
+            elif k == "hand_gte":
+                if len(self.hand[p]) < v:
+                    return False
+            elif k == "hand_lte":
+                if len(self.hand[p]) > v:
+                    return False
+            elif k == "phase":
+                if self.phase < 0 or PHASES[self.phase] != v:
+                    return False
+            elif k == "in_struggle":
+                if (self.struggle is not None) != bool(v):
+                    return False
+            elif k == "participating":
+                s = self.struggle
+                if s is None or (src not in s.attackers and src not in s.defenders):
+                    return False
+            elif k == "holds_authority":
+                if (self.authority == p) != bool(v):
+                    return False
+            elif k == "all":
+                if not all(self._cond(c, p, src) for c in v):
+                    return False
+            elif k == "any":
+                if not any(self._cond(c, p, src) for c in v):
+                    return False
+            elif k == "not":
+                if self._cond(v, p, src):
+                    return False
+        return True
+
+    def _refs(self, ctx: Ctx, ref) -> list[int]:
+        if ref == "target":
+            return list(ctx.targets)
+        if ref == "self":
+            return [ctx.src]
+        if ref == "host":
+            h = self.host.get(ctx.src, -1)
+            return [h] if h >= 0 else []
+        if ref == "event_card":
+            c = (ctx.event or {}).get("card", -1)
+            return [c] if c is not None and c >= 0 else []
+        if isinstance(ref, dict):
+            return [j for j in self._select(ref, ctx.p, ctx.src, ctx.event)
+                    if not (self.zone[j] == FIELD and self._immune(j, ctx.p, ctx.src, ctx.is_deed))]
+        return []
+
+    def _player_of(self, ctx: Ctx, e: dict) -> int:
+        return 1 - ctx.p if e.get("player") == "opponent" else ctx.p
+
+    def _resolve(self, ctx: Ctx, effects):
+        """Resolve effects in order; returns True when every one happened in full ("then", §8.11)."""
+        full = True
+        for e in effects:
+            k = next(k for k in e if k not in ("player", "on", "position", "who", "until", "zone", "to", "count",
+                                              "cannot_be_saved"))
+            v = e[k]
+            if k == "then":
+                if full:
+                    ok = yield from self._resolve(ctx, v)
+                    full = full and ok
+                continue
+            ok = yield from self._effect(ctx, k, v, e)
+            if not ok:
+                full = False
+        return full
+
+    def _effect(self, ctx: Ctx, k: str, v, e: dict):
+        p = ctx.p
+        if k == "draw":
+            q = self._player_of(ctx, e)
+            n = self._amount(v, p, ctx.src, ctx)
+            self._draw(q, n)
+            return n > 0
+        if k == "gain_wealth":
+            q = self._player_of(ctx, e)
+            n = self._amount(v, p, ctx.src, ctx)
+            self.pool[q] += n
+            return n > 0
+        if k == "gain_influence":
+            q = self._player_of(ctx, e)
+            n = self._amount(v, p, ctx.src, ctx)
+            yield from self._gain_influence(q, n, f"{self.name(ctx.src)}")
+            return n > 0
+        if k == "place_influence":
+            n = self._amount(v, p, ctx.src, ctx)
+            cards = [c for c in self._refs(ctx, e.get("on", "self")) if self.zone[c] == FIELD]
+            for c in cards:
+                self.cnt[c] += n
+            self._check_win()
+            return bool(cards) and n > 0
+        if k == "move_influence":
+            n = self._amount(v, p, ctx.src, ctx)
+            m = min(n, self.infl[1 - p])
+            self.infl[1 - p] -= m
+            self.infl[p] += m
+            self._check_win()
+            return m == n and n > 0
+        if k == "lose_influence":
+            q = self._player_of(ctx, e)
+            n = self._amount(v, p, ctx.src, ctx)
+            m = min(n, self.infl[q])
+            self.infl[q] -= m
+            return m == n and n > 0
+        if k in ("exhaust", "ready"):
+            cards = [c for c in self._refs(ctx, v) if self.zone[c] in (FIELD, FACTION)]
+            done = 0
+            for c in cards:
+                if k == "exhaust":
+                    if self.exh[c] or (self.ctrl[c] != p and self.has_rule(c, "cannot_be_exhausted_by_opponent")):
+                        continue
+                    self.exh[c] = 1
+                else:
+                    if not self.exh[c]:
+                        continue
+                    self.exh[c] = 0
+                done += 1
+            return bool(cards) and done == len(cards)
+        if k in ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck"):
+            cards = self._refs(ctx, v)
+            how = {"kill": "killed", "discard": "discarded", "sacrifice": "sacrificed", "return_to_hand": "returned",
+                   "return_to_deck": "returned_deck"}[k]
+            in_field = [c for c in cards if self.zone[c] == FIELD]
+            others = [c for c in cards if self.zone[c] in (HAND, DECK, DISCARD, DEAD, SECRET)]
+            if in_field:
+                yield from self._leave(in_field, how, cannot_be_saved=bool(e.get("cannot_be_saved")),
+                                       position=e.get("position", "top"))
+            for c in others:
+                if k == "discard" and self.zone[c] != DISCARD:
+                    self._move(c, DISCARD)
+                elif k == "return_to_hand":
+                    self._move(c, HAND)
+                elif k == "return_to_deck":
+                    self._move(c, DECK, top=e.get("position", "top") != "bottom")
+            left = sum(1 for c in in_field if self.zone[c] != FIELD)
+            return bool(cards) and left == len(in_field)
+        if k == "modify_power":
+            n = self._amount(v, p, ctx.src, ctx)
+            until = e.get("until", "phase")
+            cards = [c for c in self._refs(ctx, e.get("who", "self")) if self.zone[c] == FIELD]
+            for c in cards:
+                self.pmod[c] = self.pmod.get(c, 0) + n
+                self.lasting.append((until, "power", c, n))
+            return bool(cards)
+        if k == "gain_keyword":
+            bit, param = parse_keyword(v)
+            until = e.get("until", "phase")
+            cards = [c for c in self._refs(ctx, e.get("who", "self")) if self.zone[c] == FIELD]
+            for c in cards:
+                self.kgrant.setdefault(c, []).append((bit, param, until))
+                self.lasting.append((until, "keyword", c, (bit, param)))
+            return bool(cards)
+        if k in ("place_emblem", "remove_emblem"):
+            cards = [c for c in self._refs(ctx, v) if self.zone[c] == FIELD]
+            done = 0
+            for c in cards:
+                if k == "place_emblem":
+                    self.emb[c] += 1
+                    done += 1
+                elif self.emb[c]:
+                    self.emb[c] -= 1
+                    done += 1
+            self._statics_cache = None
+            self._check_attachments()
+            return bool(cards) and done == len(cards)
+        if k == "discard_random":
+            q = self._player_of(ctx, e)
+            n = self._amount(v, p, ctx.src, ctx)
+            hand = self.hand[q]
+            m = min(n, len(hand))
+            for _ in range(m):
+                self._move(hand[int(self.rng.random() * len(hand))], DISCARD)
+            return m == n and n > 0
+        if k == "discard_from_hand":
+            q = self._player_of(ctx, e)
+            n = self._amount(v, p, ctx.src, ctx)
+            m = 0
+            while m < n and self.hand[q]:
+                a = yield Decision("discard_choice", q, [("discard", j) for j in self.hand[q]], n - m)
+                self._move(a[1], DISCARD)
+                m += 1
+            return m == n and n > 0
+        if k == "mill":
+            q = self._player_of(ctx, e)
+            n = self._amount(v, p, ctx.src, ctx)
+            m = min(n, len(self.deck[q]))
+            self._mill(q, n)
+            return m == n and n > 0
+        if k == "search":
+            zname = e.get("zone", "deck")
+            z = ZONE_BY_NAME[zname]
+            sel = dict(v)
+            sel["zone"] = zname
+            sel.setdefault("controller", "you")
+            count = e.get("count", 1)
+            found = 0
+            dest = e.get("to", "hand")
+            while found < count:
+                cands = self._select(sel, p, ctx.src)
+                if dest == "field":
+                    cands = [c for c in cands if self.can_enter(p, c)]
+                if not cands:
+                    break
+                a = yield Decision("search", p, [("take", c) for c in cands] + [DONE], ctx.src)
+                if a == DONE:
+                    break
+                found += 1
+                if dest == "field":
+                    self._move(a[1], LIMBO)
+                    yield from self._enter(p, a[1], "put")
+                else:
+                    self._move(a[1], HAND)
+            if z == DECK:
+                fisher_yates(self.rng, self.deck[p])   # §8.10: the searched deck is shuffled either way
+            return found == count
+        if k == "put_into_play":
+            cards = [c for c in self._refs(ctx, v) if self.zone[c] in (HAND, DECK, DISCARD, DEAD, SECRET)]
+            done = 0
+            for c in cards:
+                owner = self.owner[c]
+                sur = self.loyalty_surcharge(owner, self.cdef[c])
+                if not self.can_enter(owner, c) or self.pool[owner] < sur:
+                    continue
+                self._spend(owner, sur)   # §8.6: Loyalty still applies
+                self._move(c, LIMBO)
+                yield from self._enter(owner, c, "put")
+                done += 1
+            return bool(cards) and done == len(cards)
+        if k == "create_token":
+            d = token_def(v)
+            iid = len(self.cdef)
+            self.cdef.append(d)
+            self.owner.append(p)
+            self.ctrl.append(p)
+            self.zone.append(LIMBO)
+            self.limbo.append(iid)
+            self.exh.append(0)
+            self.emb.append(0)
+            self.cnt.append(0)
+            yield from self._enter(p, iid, "token")
+            return True
+        if k in ("join_struggle", "remove_from_struggle"):
+            s = self.struggle
+            if s is None:
+                return False
+            cards = [c for c in self._refs(ctx, v) if self.zone[c] == FIELD and self.cdef[c].is_unit]
+            for c in cards:
+                if k == "join_struggle":   # §6.5: no icon, ready state or Subtle check; no exhausting
+                    side = s.attackers if self.ctrl[c] == s.attacker else s.defenders
+                    if c not in s.attackers and c not in s.defenders:
+                        side.append(c)
+                else:
+                    if c in s.attackers:
+                        s.attackers.remove(c)
+                    if c in s.defenders:
+                        s.defenders.remove(c)
+            return bool(cards)
+        if k == "save":
+            info = ctx.event or {}
+            saved = info.get("saved")
+            if saved is None:
+                return False
+            for c in info.get("cards", ()):
+                if c not in saved:
+                    saved.add(c)
+                    if self.logs is not None:
+                        self._log(f"§7.3 {self.name(c)} is saved")
+                    return True
+            return False
+        if k == "cancel":
+            info = ctx.event or {}
+            if "cancelled" in info:
+                info["cancelled"] = True
+                return True
+            return False
+        if k == "modify_spoils":
+            if self.struggle is None:
+                return False
+            self.struggle.spoils_mod += self._amount(v, p, ctx.src, ctx)
+            return True
+        if k == "scout":
+            yield from self._scout(p, self._amount(v, p, ctx.src, ctx))
+            return True
+        if k == "script":
+            fn = SCRIPTS[v]
+            result = fn(self, ctx)
+            if hasattr(result, "send"):
+                result = yield from result
+            return bool(result)
+        return False

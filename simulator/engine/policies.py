@@ -1,0 +1,384 @@
+"""Policies: who decides what at each `Decision` of the game.
+
+- `RandomPolicy` — a uniformly random legal option (fuzzing, property tests).
+- `GreedyPolicy` — a sensible player: quest by need, best opening board (the simulations engineer's
+  `SetupSolver` when present), the best value per wealth, attacks it expects to win with the fewest units that win
+  (one unit per empty defence, spread across struggles), defends when it can win or when spoils would hurt.
+- The goldfish opponent of CONTRACTS §3 needs no policy: `deck_b=None` makes a player that never decides.
+
+A policy is any object with `choose(game, decision) -> action`; it is called directly on each decision.
+"""
+from __future__ import annotations
+
+import random
+
+from .cards import (
+    KW_COMPEL, KW_CUNNING, KW_GLORY, KW_MASTERY, KW_NO_ATTACH, KW_PROWESS, KW_RAVAGE, KW_RESTRICTED, KW_RUTHLESS,
+    KW_SUBTLE, KW_WARY,
+)
+from .game import DONE, NO, PASS, YES, FIELD, Decision, Game
+
+try:  # the simulations engineer's exact setup solver (CONTRACTS interface 2), when it exists
+    from .setup import SetupSolver  # type: ignore
+except Exception:  # pragma: no cover - depends on another workstream
+    SetupSolver = None
+
+_GOOD_KW = KW_GLORY | KW_MASTERY | KW_CUNNING | KW_COMPEL | KW_RAVAGE | KW_PROWESS | KW_WARY | KW_RUTHLESS | KW_SUBTLE
+
+
+def card_value(game: Game, iid: int) -> float:
+    """A rough worth of a card in play, used to rank plays, targets and discards."""
+    d = game.cdef[iid]
+    if d.is_unit:
+        v = max(d.power, 0) + 0.5 * bin(d.icons).count("1")
+        v += 0.5 * bin(d.kw & _GOOD_KW).count("1")
+        if d.abilities:
+            v += 1.0
+        return v
+    if d.is_deed:
+        return 0.5 + 0.8 * max(d.cost, 0)
+    return 1.0 + 0.8 * max(d.cost, 0)
+
+
+class RandomPolicy:
+    """Chooses uniformly among the legal options with its own random.Random (never the global one)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, dec: Decision):
+        opts = dec.options
+        return opts[int(self.rng.random() * len(opts))]
+
+
+class FirstPolicy:
+    """Always the first option (handy in tests)."""
+
+    name = "first"
+
+    def choose(self, game: Game, dec: Decision):
+        return dec.options[0]
+
+
+class GreedyPolicy:
+    """A fast rule-of-thumb player; see the module docstring."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.setup_plan: list | None = None
+        self.attack_plan: list[int] = []
+        self.defend_plan: list[int] | None = None
+
+    # dispatch ------------------------------------------------------------
+    def choose(self, game: Game, dec: Decision):
+        fn = getattr(self, "_" + dec.kind, None)
+        a = fn(game, dec) if fn is not None else None
+        if a is None or a not in dec.options:
+            a = self._fallback(dec)
+        return a
+
+    @staticmethod
+    def _fallback(dec: Decision):
+        for o in dec.options:
+            if o != PASS and o != DONE:
+                return o if dec.kind not in ("window", "react") else (PASS if PASS in dec.options else o)
+        return dec.options[0]
+
+    # setup ---------------------------------------------------------------
+    def _mulligan(self, game: Game, dec: Decision):
+        p = dec.player
+        plan = self._plan_setup(game, p)
+        units = sum(1 for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
+        power = sum(game.cdef[a[1]].power for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
+        return YES if units < 2 and power < 3 else NO
+
+    def _plan_setup(self, game: Game, p: int) -> list:
+        hand = game.hand[p]
+        deck = game.decks[p]
+        if SetupSolver is not None:
+            try:
+                solver = getattr(deck, "_setup_solver", None)
+                if solver is None:
+                    distinct = list(dict.fromkeys(deck.draw))
+                    deck._setup_index = {d: i for i, d in enumerate(distinct)}
+                    solver = SetupSolver([d.raw for d in distinct], deck.faction_slug)
+                    deck._setup_solver = solver
+                idx = deck._setup_index
+                choice = solver.best([idx[game.cdef[i]] for i in hand])
+                hidden = set(getattr(choice, "hidden", ()) or ())
+                order = {"unit": 0, "location": 1, "attachment": 2}
+                ks = sorted(choice.placed, key=lambda k: (k in hidden, order.get(game.cdef[hand[k]].type, 3)))
+                return [("hide" if k in hidden else "place", hand[k]) for k in ks]
+            except Exception:  # pragma: no cover - a broken solver must not stop games
+                pass
+        return self._own_setup(game, p)
+
+    def _own_setup(self, game: Game, p: int) -> list:
+        """Fallback: units by Power per cost, then attachments, inside the 8 budget, one Restricted card."""
+        cdef = game.cdef
+        budget = 8
+        plan, names, restricted, has_unit = [], set(), 0, False
+        cands = [i for i in game.hand[p] if not cdef[i].is_deed and cdef[i].cost >= 0]
+        cands.sort(key=lambda i: (-(cdef[i].is_unit), -(card_value(game, i) / max(cdef[i].cost, 1)),
+                                  -card_value(game, i)))
+        for i in cands:
+            d = cdef[i]
+            dup = d.unique and d.name in names
+            cost = 0 if dup else d.cost + game.loyalty_surcharge(p, d)
+            if d.is_attachment and (not has_unit or dup):
+                continue
+            if d.kw & KW_RESTRICTED and not dup:
+                if restricted:
+                    continue
+            if cost > budget:
+                continue
+            if dup and not d.is_unit:
+                continue
+            budget -= cost
+            plan.append(("place", i))
+            if d.kw & KW_RESTRICTED and not dup:
+                restricted += 1
+            names.add(d.name)
+            if d.is_unit and not dup and not (d.kw & KW_NO_ATTACH):
+                has_unit = True
+        return plan
+
+    def _setup(self, game: Game, dec: Decision):
+        if dec.info["used"] == 0 and self.setup_plan is None:
+            self.setup_plan = self._plan_setup(game, dec.player)
+        plan = self.setup_plan or []
+        while plan:
+            a = plan.pop(0)
+            if a in dec.options:
+                return a
+        self.setup_plan = None
+        return DONE
+
+    def _setup_host(self, game: Game, dec: Decision):
+        return max(dec.options, key=lambda o: game.power(o[1]))
+
+    # quest phase ---------------------------------------------------------
+    def _quest(self, game: Game, dec: Decision):
+        p = dec.player
+        cdef = game.cdef
+        hand_cost = sum(max(cdef[i].cost, 0) for i in game.hand[p] if not cdef[i].is_deed)
+        opp = 1 - p
+        opp_ready = 0 if game.goldfish else sum(1 for i in game.field[opp] if cdef[i].is_unit)
+        my_units = sum(1 for i in game.field[p] if cdef[i].is_unit)
+        need_wealth = 1.0 if hand_cost >= 6 else 0.4
+        spoils_w = 0.9 if my_units > opp_ready else 0.4
+        best, best_score = None, None
+        for o in dec.options:
+            q = cdef[o[1]]
+            score = need_wealth * q.wealth + spoils_w * q.spoils + 0.3 * q.momentum + 0.15 * q.levy
+            if best_score is None or score > best_score:
+                best, best_score = o, score
+        return best
+
+    def _first_player(self, game: Game, dec: Decision):
+        return ("first", dec.player)
+
+    # windows -------------------------------------------------------------
+    def _window(self, game: Game, dec: Decision):
+        p = dec.player
+        opts = dec.options
+        cdef = game.cdef
+        best, best_key = None, None
+        struggles = []
+        for o in opts:
+            k = o[0]
+            if k == "play" or k == "haste" or k == "reveal":
+                i = o[1]
+                d = cdef[i]
+                cost = max(game.play_cost(p, i), 1) if k == "play" else max((d.haste if k == "haste" else d.secret)
+                                                                            or 0, 1)
+                key = (2, card_value(game, i) / cost, card_value(game, i))
+            elif k == "ability" or k == "deed":
+                key = (1, 0.0, 0.0)
+            elif k == "struggle":
+                struggles.append(o[1])
+                continue
+            else:
+                continue
+            if best_key is None or key > best_key:
+                best, best_key = o, key
+        if best is not None:
+            return best
+        if struggles:
+            t = self._plan_struggle(game, p, struggles)
+            if t is not None:
+                return ("struggle", t)
+        return PASS
+
+    def _plan_struggle(self, game: Game, p: int, types: list[int]):
+        """Attack when it expects to win: the fewest units that reach the possible defence (ties go to the
+        attacker, §6.2 S.8), one unit against an empty defence, scarce icons first so attackers spread."""
+        cdef = game.cdef
+        opp = 1 - p
+        bonus = 1 if game.authority == p else 0
+        mine = {t: [i for i in game.field[p] if game._can_declare(i, t, True)] for t in types}
+        order = sorted(types, key=lambda t: (len(mine[t]), t))
+        for t in order:
+            atk = mine[t]
+            if not atk:
+                continue
+            if game.goldfish:
+                defence = 0
+            else:
+                defs = [max(game.power(j), 0) for j in game.field[opp] if game._can_declare(j, t, False)]
+                defence = sum(defs)
+            pw = {i: max(game.power(i), 0) for i in atk}
+            if defence == 0:
+                # one unit with Power >= 1 wins unopposed (0-0 has no winner); prefer the one with fewest icons
+                cands = [i for i in atk if pw[i] + bonus >= 1]
+                if not cands:
+                    continue
+                i = min(cands, key=lambda i: (bin(cdef[i].icons).count("1"), pw[i]))
+                self.attack_plan = [i]
+                return t
+            need = defence - bonus
+            chosen, total = [], 0
+            for i in sorted(atk, key=lambda i: -pw[i]):
+                if total >= need and total > 0:
+                    break
+                chosen.append(i)
+                total += pw[i]
+            if total >= need and total + bonus > 0:
+                # drop units that are not needed, weakest first
+                for i in sorted(chosen, key=lambda i: pw[i]):
+                    if total - pw[i] >= need and total - pw[i] + bonus > 0 and len(chosen) > 1:
+                        chosen.remove(i)
+                        total -= pw[i]
+                self.attack_plan = chosen
+                return t
+        return None
+
+    def _attackers(self, game: Game, dec: Decision):
+        while self.attack_plan:
+            i = self.attack_plan.pop(0)
+            a = ("attacker", i)
+            if a in dec.options:
+                return a
+        return DONE if DONE in dec.options else dec.options[0]
+
+    def _subtle(self, game: Game, dec: Decision):
+        bars = [o for o in dec.options if o != NO]
+        return max(bars, key=lambda o: game.power(o[1])) if bars else NO
+
+    def _defenders(self, game: Game, dec: Decision):
+        p = dec.player
+        s = game.struggle
+        if self.defend_plan is None:
+            att, _ = game.struggle_totals(s)
+            elig = [o[1] for o in dec.options if o != DONE]
+            pw = {i: max(game.power(i), 0) for i in elig}
+            total = sum(pw.values())
+            plan: list[int] = []
+            if total > att:   # the defender must exceed the attacker (ties go to the attacker)
+                run = 0
+                for i in sorted(elig, key=lambda i: -pw[i]):
+                    if run > att:
+                        break
+                    plan.append(i)
+                    run += pw[i]
+                for i in sorted(plan, key=lambda i: pw[i]):
+                    if run - pw[i] > att:
+                        plan.remove(i)
+                        run -= pw[i]
+            elif game.influence(1 - p) >= 12 and att > 0:
+                # spoils will land anyway; deny the unopposed Influence with the weakest unit with Power
+                weak = [i for i in elig if pw[i] > 0]
+                if weak:
+                    plan = [min(weak, key=lambda i: pw[i])]
+            self.defend_plan = plan
+        while self.defend_plan:
+            i = self.defend_plan.pop(0)
+            if ("defender", i) in dec.options:
+                return ("defender", i)
+        self.defend_plan = None
+        return DONE
+
+    # struggle results ----------------------------------------------------
+    def _kill_own(self, game: Game, dec: Decision):
+        return min(dec.options, key=lambda o: card_value(game, o[1]))
+
+    def _emblem(self, game: Game, dec: Decision):
+        return max(dec.options, key=lambda o: (not game.emb[o[1]], card_value(game, o[1])))
+
+    def _onwin(self, game: Game, dec: Decision):
+        kw, i = dec.info
+        if kw == "Mastery" and len(game.deck[dec.player]) <= 2:
+            return NO   # drawing the last cards brings elimination closer (§12)
+        return YES
+
+    def _compel(self, game: Game, dec: Decision):
+        cands = [o for o in dec.options if o != NO]
+        return max(cands, key=lambda o: game.power(o[1])) if cands else NO
+
+    def _refresh_emblem(self, game: Game, dec: Decision):
+        return max(dec.options, key=lambda o: card_value(game, o[1]))
+
+    def _toll_discard(self, game: Game, dec: Decision):
+        return min(dec.options, key=lambda o: card_value(game, o[1]))
+
+    def _discard_choice(self, game: Game, dec: Decision):
+        return min(dec.options, key=lambda o: card_value(game, o[1]))
+
+    def _dup_save(self, game: Game, dec: Decision):
+        return YES
+
+    def _scout(self, game: Game, dec: Decision):
+        d = game.cdef[dec.info]
+        return ("top", dec.info) if d.is_unit and 0 <= d.cost <= 4 else ("bottom", dec.info)
+
+    def _host(self, game: Game, dec: Decision):
+        p = dec.player
+        own = [o for o in dec.options if game.ctrl[o[1]] == p]
+        pool = own or dec.options
+        return max(pool, key=lambda o: game.power(o[1]))
+
+    def _x(self, game: Game, dec: Decision):
+        return dec.options[-1]
+
+    def _cost(self, game: Game, dec: Decision):
+        return min(dec.options, key=lambda o: card_value(game, o[1]))
+
+    def _target(self, game: Game, dec: Decision):
+        p = dec.player
+        _src, harmful = dec.info
+        cands = [o for o in dec.options if o != DONE]
+        if harmful:
+            theirs = [o for o in cands if game.ctrl[o[1]] != p or game.zone[o[1]] != FIELD]
+            if theirs:
+                return max(theirs, key=lambda o: card_value(game, o[1]))
+            return DONE if DONE in dec.options else min(cands, key=lambda o: card_value(game, o[1]))
+        mine = [o for o in cands if game.ctrl[o[1]] == p]
+        return max(mine or cands, key=lambda o: card_value(game, o[1]))
+
+    def _search(self, game: Game, dec: Decision):
+        cands = [o for o in dec.options if o != DONE]
+        return max(cands, key=lambda o: card_value(game, o[1])) if cands else DONE
+
+    def _react(self, game: Game, dec: Decision):
+        for o in dec.options:
+            if o != PASS:
+                return o
+        return PASS
+
+
+POLICIES = {"greedy": GreedyPolicy, "random": RandomPolicy, "first": FirstPolicy}
+
+
+def make_policy(spec, seed: int = 0):
+    """'greedy' / 'random' / 'first' or any object with choose(game, decision)."""
+    if isinstance(spec, str):
+        cls = POLICIES.get(spec)
+        if cls is None:
+            raise ValueError(f"unknown policy {spec!r}; known: {', '.join(sorted(POLICIES))}")
+        return cls(seed) if cls is not FirstPolicy else cls()
+    if not hasattr(spec, "choose"):
+        raise ValueError("a policy needs a choose(game, decision) method")
+    return spec
