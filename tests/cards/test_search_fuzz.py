@@ -1,0 +1,102 @@
+"""Fuzzing the search parser (issue 2, "Bad input"): any text either searches or raises SearchError, and the
+database and card_matches always agree on generated queries."""
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cards.models import Card
+from cards.search import SearchError, card_matches, compile_q, parse_query, search_cards
+
+from .factories import card_dict, load_search_set
+
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+# Pieces that steer random text towards the parser's corners.
+TOKENS = st.sampled_from([
+    "t:", "f:", "c", "p", "<=", ">=", "!=", "<", ">", "=", ":", "-", "|", "(", ")", '"', " ", "or", "OR", "x", "–",
+    "is:", "legal:", "owned:", "k:", "a:", "unit", "camelot", "haste", "2", "999", "1000", "s:", "sp", "lv",
+    "\\", "%", "_", "'", "é", "\x00", "\n", "\t", "knight",
+])
+QUERY_TEXT = st.one_of(st.text(max_size=60), st.lists(TOKENS, max_size=14).map("".join))
+
+
+@given(QUERY_TEXT)
+@FUZZ
+def test_parser_raises_nothing_but_search_error(q):
+    try:
+        query = parse_query(q)
+    except SearchError as e:
+        assert 1 <= e.position <= len(q) + 1, (q, e.position)
+        assert e.message
+        return
+    compile_q(query)
+    card_matches(query, {"code": "c", "name": "N", "type": "unit", "faction": "camelot"})
+
+
+@given(QUERY_TEXT)
+@FUZZ
+def test_database_search_raises_nothing_but_search_error(db, q):
+    try:
+        search_cards(q).count()
+    except SearchError:
+        pass
+
+
+# ---- differential: generated valid queries, database vs card_matches ---------------------------------------
+VALUES = {
+    "t": st.sampled_from(["unit", "location", "attachment", "deed", "quest", "destiny", "faction"]),
+    "f": st.sampled_from(["camelot", "eleven", "lefay", "keepers", "summer", "winter", "saracen", "neutral"]),
+    "i": st.sampled_from(["combat", "guile", "sorcery", "faith"]),
+    "a": st.sampled_from(["knight", "Lord", '"round table"', "spy", "weapon", "guard"]),
+    "k": st.sampled_from(["haste", "bound", "wary", '"no attachments"', "secret", "glory", "ravage", "bond"]),
+    "x": st.sampled_from(["draw", "wealth", '"gain 1"', "unit", "emblem"]),
+    "is": st.sampled_from(["unique", "bound", "restricted", "secret", "haste"]),
+    "legal": st.sampled_from(["camelot", "lefay", "winter", "keepers"]),
+}
+NUMERIC = ["c", "p", "l", "w", "m", "sp", "lv"]
+
+
+@st.composite
+def terms(draw):
+    kind = draw(st.sampled_from(["word", "choice", "number"]))
+    if kind == "word":
+        return draw(st.sampled_from(["squire", "of", '"of the"', "knot", "gold", "morgan's"]))
+    if kind == "choice":
+        key = draw(st.sampled_from(sorted(VALUES)))
+        values = draw(st.lists(VALUES[key], min_size=1, max_size=2))
+        op = draw(st.sampled_from([":", "=", "!="]))
+        return f"{key}{op}{'|'.join(values)}"
+    key = draw(st.sampled_from(NUMERIC))
+    op = draw(st.sampled_from([":", "=", "!=", "<", "<=", ">", ">="]))
+    special = {"c": ["x", "-"], "p": ["x"]}.get(key, [])
+    if special and op in (":", "=", "!=") and draw(st.booleans()):
+        return f"{key}{op}{draw(st.sampled_from(special))}"
+    return f"{key}{op}{draw(st.integers(0, 8))}"
+
+
+def expressions(depth=0):
+    leaf = st.tuples(st.booleans(), terms()).map(lambda t: ("-" if t[0] else "") + t[1])
+    if depth >= 2:
+        return leaf
+    sub = expressions(depth + 1)
+    return st.one_of(
+        leaf,
+        st.lists(sub, min_size=2, max_size=3).map(" ".join),
+        st.lists(sub, min_size=2, max_size=3).map(" or ".join),
+        sub.map(lambda s: f"({s})"),
+        sub.map(lambda s: f"-({s})"),
+    )
+
+
+@pytest.fixture
+def srch_cards(db):
+    load_search_set()
+    return [card_dict(c) for c in Card.objects.filter(card_set__code="srch").select_related("faction", "card_set")]
+
+
+@given(expressions())
+@FUZZ
+def test_database_and_card_matches_agree(srch_cards, q):
+    in_db = {c.code for c in search_cards(f"s:srch ({q})")}
+    in_python = {c["code"] for c in srch_cards if card_matches(q, c)}
+    assert in_db == in_python, q
