@@ -34,7 +34,10 @@ class Format(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["active"], condition=Q(active=True), name="decks_format_one_active"),
+            models.UniqueConstraint(
+                fields=["active"], condition=Q(active=True), name="decks_format_one_active",
+                violation_error_message="Only one format can be active at a time: deactivate the active one first, "
+                                        "or use the list's 'Activate' action."),
         ]
 
     def __str__(self) -> str:

@@ -14,7 +14,7 @@ from django.db.models import Max
 from cards.models import Card, Faction
 
 from .decklist import DecklistProblem, content_hash, parse_decklist
-from .models import Deck, DeckCard, DeckVersion
+from .models import Deck, DeckCard, DeckVersion, Format
 from .pool import CardPool
 
 MAX_NAME_CHARS = 200
@@ -229,3 +229,19 @@ def deck_restore_version(*, deck: Deck, number: int) -> SaveResult:
 @transaction.atomic
 def deck_delete(*, deck: Deck) -> None:
     deck.delete()
+
+
+@transaction.atomic
+def format_activate(*, fmt: Format) -> Format:
+    """Make `fmt` the format every deck is checked against (§11); the previously active one is deactivated."""
+    Format.objects.filter(active=True).exclude(pk=fmt.pk).update(active=False)
+    if not fmt.active:
+        fmt.active = True
+        fmt.save(update_fields=["active", "updated_at"])
+    return fmt
+
+
+@transaction.atomic
+def format_deactivate_all() -> int:
+    """Back to the default: no organised-play list active, as pre-launch (§11)."""
+    return Format.objects.filter(active=True).update(active=False)
