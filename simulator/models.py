@@ -1,1 +1,83 @@
-from django.db import models  # noqa: F401
+"""Simulation runs as data: what was asked, by whom, with which engine, and what came out (issue 5)."""
+from django.conf import settings as django_settings
+from django.db import models
+
+
+class RunStatus(models.TextChoices):
+    PENDING = "pending", "waiting for the queue"   # saved, not yet handed to a worker (e.g. broker down)
+    QUEUED = "queued", "queued"
+    RUNNING = "running", "running"
+    DONE = "done", "done"
+    FAILED = "failed", "failed"
+
+
+IN_FLIGHT = (RunStatus.PENDING, RunStatus.QUEUED, RunStatus.RUNNING)
+
+
+class SimulationRun(models.Model):
+    MODE_CHOICES = [("hands", "Opening hands and setup"), ("goldfish", "Goldfish"), ("versus", "Head-to-head")]
+
+    mode = models.CharField(max_length=10, choices=MODE_CHOICES)
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.PENDING, db_index=True)
+    games = models.PositiveIntegerField(help_text="games played, or opening hands sampled for 'hands'")
+    seed = models.BigIntegerField()
+    settings = models.JSONField(default=dict, blank=True)
+    engine_version = models.CharField(max_length=40)
+    request_key = models.CharField(max_length=64, db_index=True,
+                                   help_text="sha256 of decks' card data, mode, games, seed, settings, engine version")
+
+    deck_name = models.CharField(max_length=200, blank=True, default="")
+    deck_hash = models.CharField(max_length=64, db_index=True)
+    deck_counts = models.JSONField(default=dict)
+    deck_legal = models.BooleanField(default=True)
+    deck_version = models.ForeignKey("decks.DeckVersion", on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="simulations")
+    opponent_name = models.CharField(max_length=200, blank=True, default="")
+    opponent_hash = models.CharField(max_length=64, blank=True, default="")
+    opponent_counts = models.JSONField(null=True, blank=True)
+    opponent_version = models.ForeignKey("decks.DeckVersion", on_delete=models.SET_NULL, null=True, blank=True,
+                                         related_name="opponent_simulations")
+    spec = models.JSONField(help_text="everything a worker needs, card data included (simulator/runner.py)")
+
+    chunks_total = models.PositiveIntegerField(default=0)
+    chunks_done = models.PositiveIntegerField(default=0)
+    progress = models.FloatField(default=0.0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="simulations")
+    session_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    elapsed_s = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["request_key", "status"])]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} ({self.mode}, {self.status})"
+
+    def get_absolute_url(self) -> str:
+        return f"/simulate/runs/{self.pk}/"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (RunStatus.DONE, RunStatus.FAILED)
+
+
+class SimulationChunk(models.Model):
+    """One chunk's partial result, stored under (run, index): a redelivered chunk finds it and changes nothing."""
+
+    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    result = models.JSONField()
+    elapsed_s = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="simulator_chunk_once")]

@@ -1,0 +1,89 @@
+"""python manage.py simulate FILE --mode hands|goldfish|versus [--opponent FILE] [--games N] [--seed S] [--json]
+[--queue] — CONTRACTS §3. In-process by default; --queue sends the run to the Celery workers and waits."""
+import json
+import sys
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from simulator import runner
+from simulator.deckinput import build_spec
+from simulator.models import RunStatus, SimulationRun
+from simulator.runner import EngineUnavailable, SpecError
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read {what} {path}: {exc}", returncode=2) from exc
+
+
+class Command(BaseCommand):
+    help = "Simulate a deck: opening hands and setup, goldfish, or head-to-head (CONTRACTS §3)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", metavar="FILE", help="decklist text file (CONTRACTS §2)")
+        parser.add_argument("--mode", required=True, choices=runner.MODES)
+        parser.add_argument("--opponent", metavar="FILE", help="the opponent's decklist (versus)")
+        parser.add_argument("--games", type=int, help="games to play, or hands to sample for --mode hands")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        parser.add_argument("--queue", action="store_true", help="run on the Celery workers and wait")
+        parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait with --queue")
+
+    def handle(self, *args, file, mode, opponent=None, games=None, seed=1, json=False, queue=False,
+               timeout=3600, **options):
+        text = _read(file, "deck file")
+        opponent_text = _read(opponent, "opponent file") if opponent else None
+        if games is not None and games < 1:
+            raise CommandError(f"--games must be at least 1, not {games}", returncode=2)
+        try:
+            spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed,
+                              deck_name=Path(file).name, opponent_name=Path(opponent).name if opponent else None)
+        except (SpecError, EngineUnavailable) as exc:
+            raise CommandError(str(exc), returncode=2) from exc
+        if queue:
+            result = self._queued(spec, timeout)
+        else:
+            result = runner.run_in_process(spec)
+        self._print(result, as_json=json)
+
+    def _queued(self, spec: dict, timeout: float) -> dict:
+        from simulator import services
+
+        run = SimulationRun.objects.create(
+            mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
+            engine_version=spec["engine_version"], request_key=runner.request_key(spec),
+            deck_name=spec["deck"]["name"], deck_hash=spec["deck"]["hash"], deck_counts=spec["deck"]["counts"],
+            deck_legal=spec["deck"]["legal"],
+            opponent_name=(spec["opponent"] or {}).get("name") or "",
+            opponent_hash=(spec["opponent"] or {}).get("hash") or "",
+            opponent_counts=(spec["opponent"] or {}).get("counts"), spec=spec,
+            chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])))
+        try:
+            services.run_dispatch(run)
+        except services.BrokerUnavailable as exc:
+            raise CommandError(str(exc), returncode=3) from exc
+        deadline = time.monotonic() + timeout
+        shown = -1.0
+        while time.monotonic() < deadline:
+            run.refresh_from_db()
+            if run.status == RunStatus.DONE:
+                return run.result
+            if run.status == RunStatus.FAILED:
+                raise CommandError(f"run {run.pk} failed: {run.error}", returncode=1)
+            if run.progress != shown and sys.stderr.isatty():
+                shown = run.progress
+                self.stderr.write(f"\rrun {run.pk}: {run.progress:.0%}", ending="")
+            time.sleep(0.1)
+        raise CommandError(f"run {run.pk} did not finish within {timeout:g} s (is a worker running?)", returncode=1)
+
+    def _print(self, result: dict, *, as_json: bool) -> None:
+        if as_json:
+            self.stdout.write(json.dumps(result, sort_keys=True))
+            return
+        from simulator.text import report_text
+
+        self.stdout.write(report_text(result))

@@ -1,0 +1,222 @@
+"""Goldfish and head-to-head reports: per-chunk partials of GameResults, an exact merge, and the final JSON.
+
+A partial holds only counts and integer sums (histograms, per-round totals), never averages, so merging the
+chunks in any grouping gives exactly the numbers one big loop would have: the aggregate of 1,000,000 games is
+as small as the aggregate of 10 (memory does not grow with the number of games).
+"""
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> list[float] | None:
+    """95% Wilson score interval for a binomial proportion (better than the normal one near 0 and 1).
+
+    >>> [round(x, 4) for x in wilson_interval(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if n <= 0:
+        return None
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def hist_stats(hist: dict) -> dict:
+    """Mean, median, min and max of an integer histogram {"value": count}, exactly."""
+    n = sum(hist.values())
+    if not n:
+        return {"mean": None, "median": None, "min": None, "max": None}
+    values = sorted((int(k), v) for k, v in hist.items())
+
+    def nth(i: int) -> int:
+        seen = 0
+        for value, count in values:
+            seen += count
+            if i < seen:
+                return value
+        return values[-1][0]  # pragma: no cover - i < n always
+
+    median = nth((n - 1) // 2) if n % 2 else (nth(n // 2 - 1) + nth(n // 2)) / 2
+    return {"mean": sum(k * v for k, v in values) / n, "median": median, "min": values[0][0], "max": values[-1][0]}
+
+
+def sorted_hist(hist: dict) -> dict:
+    return {k: hist[k] for k in sorted(hist, key=int)}
+
+
+def _add_list(target: list, values: Sequence[int]) -> None:
+    if len(target) < len(values):
+        target.extend([0] * (len(values) - len(target)))
+    for i, v in enumerate(values):
+        target[i] += v
+
+
+def _add_counts(target: dict, values: dict) -> None:
+    for k, v in values.items():
+        target[k] = target.get(k, 0) + v
+
+
+# ---- goldfish --------------------------------------------------------------------------------------------
+PER_ROUND = ("influence", "wealth_spent", "cards_played", "struggles_won")
+
+
+def empty_goldfish() -> dict:
+    return {
+        "games": 0, "wins": 0, "eliminated": 0, "round_limit": 0, "win_round": {}, "rounds": {},
+        # per-round totals for player 0 over the games that played that round, and how many did
+        "round_games": [], **{f"sum_{k}": [] for k in PER_ROUND},
+        # Influence at the end of each round, a finished game keeping its final value (for the chart)
+        "influence_carried": [], "carried_final": {},
+        "stuck": {}, "played": {},
+    }
+
+
+def add_goldfish_game(part: dict, result) -> None:
+    """Count one GameResult (interface 1) into a goldfish partial."""
+    part["games"] += 1
+    rounds = result.rounds
+    part["rounds"][str(rounds)] = part["rounds"].get(str(rounds), 0) + 1
+    if result.winner == 0:
+        part["wins"] += 1
+        part["win_round"][str(rounds)] = part["win_round"].get(str(rounds), 0) + 1
+    elif result.reason == "elimination":
+        part["eliminated"] += 1
+    if result.reason == "round_limit":
+        part["round_limit"] += 1
+    played = len(result.influence_by_round)
+    _add_list(part["round_games"], [1] * played)
+    for key, series in (("influence", result.influence_by_round), ("wealth_spent", result.wealth_spent_by_round),
+                        ("cards_played", result.cards_played_by_round),
+                        ("struggles_won", result.struggles_won_by_round)):
+        _add_list(part[f"sum_{key}"], [pair[0] for pair in series])
+    influence = [pair[0] for pair in result.influence_by_round]
+    _add_list(part["influence_carried"], influence)
+    if influence:
+        # Games shorter than the longest one keep their final Influence in later rounds: stored as
+        # final value -> games per last round, expanded when reporting (so the partial stays small).
+        key = f"{len(influence)}:{influence[-1]}"
+        part["carried_final"][key] = part["carried_final"].get(key, 0) + 1
+    _add_counts(part["stuck"], result.stuck_in_hand or {})
+    _add_counts(part["played"], result.cards_played or {})
+
+
+def merge_goldfish(parts: Iterable[dict]) -> dict:
+    out = empty_goldfish()
+    for part in parts:
+        for key in ("games", "wins", "eliminated", "round_limit"):
+            out[key] += part[key]
+        for key in ("win_round", "rounds", "stuck", "played", "carried_final"):
+            _add_counts(out[key], part[key])
+        for key in ("round_games", "influence_carried", *(f"sum_{k}" for k in PER_ROUND)):
+            _add_list(out[key], part[key])
+    return out
+
+
+def goldfish_report(merged: dict, *, games: int, seed: int, unsupported: Sequence[str], top: int = 10) -> dict:
+    n = merged["games"]
+    per_round = []
+    for r, count in enumerate(merged["round_games"]):
+        per_round.append({
+            "round": r + 1, "games": count,
+            **{f"mean_{k}": merged[f"sum_{k}"][r] / count if count else None for k in PER_ROUND},
+        })
+    # Influence by round with finished games carried at their final value.
+    longest = len(merged["influence_carried"])
+    carried = list(merged["influence_carried"])
+    for key, count in merged["carried_final"].items():
+        last, value = (int(x) for x in key.split(":"))
+        for r in range(last, longest):
+            carried[r] += value * count
+    influence_by_round = [c / n for c in carried] if n else []
+    win_round = {**hist_stats(merged["win_round"]), "histogram": sorted_hist(merged["win_round"])}
+    stuck = sorted(merged["stuck"].items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    played = sorted(merged["played"].items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    return {
+        "mode": "goldfish", "games": n, "seed": seed,
+        "win_rate": merged["wins"] / n if n else None,
+        "win_rate_ci95": wilson_interval(merged["wins"], n),
+        "eliminated_rate": merged["eliminated"] / n if n else None,
+        "round_limit_rate": merged["round_limit"] / n if n else None,
+        "win_round": win_round,
+        "influence_by_round": influence_by_round,
+        "per_round": per_round,
+        "stuck_in_hand": [{"name": k, "games": v, "rate": v / n} for k, v in stuck],
+        "most_played": [{"name": k, "plays": v, "per_game": v / n} for k, v in played],
+        "unsupported_cards": sorted(unsupported),
+        "requested_games": games,
+    }
+
+
+# ---- versus ----------------------------------------------------------------------------------------------
+def empty_versus() -> dict:
+    return {"games": 0, "wins": 0, "losses": 0, "draws": 0, "rounds_sum": 0, "rounds": {},
+            "first_player_wins": 0, "a_first_games": 0, "a_first_wins": 0, "a_second_games": 0,
+            "a_second_wins": 0, "how": {}, "sample_log": None}
+
+
+def add_versus_game(part: dict, result) -> None:
+    part["games"] += 1
+    part["rounds_sum"] += result.rounds
+    part["rounds"][str(result.rounds)] = part["rounds"].get(str(result.rounds), 0) + 1
+    if result.winner == 0:
+        part["wins"] += 1
+    elif result.winner == 1:
+        part["losses"] += 1
+    else:
+        part["draws"] += 1
+    if result.winner is not None and result.winner == result.first_player:
+        part["first_player_wins"] += 1
+    if result.first_player == 0:
+        part["a_first_games"] += 1
+        part["a_first_wins"] += result.winner == 0
+    else:
+        part["a_second_games"] += 1
+        part["a_second_wins"] += result.winner == 0
+    side = {0: "wins", 1: "losses", None: "draws"}[result.winner]
+    key = f"{side}:{result.reason}"
+    part["how"][key] = part["how"].get(key, 0) + 1
+
+
+def merge_versus(parts: Iterable[dict]) -> dict:
+    out = empty_versus()
+    for part in parts:
+        for key in ("games", "wins", "losses", "draws", "rounds_sum", "first_player_wins", "a_first_games",
+                    "a_first_wins", "a_second_games", "a_second_wins"):
+            out[key] += part[key]
+        _add_counts(out["rounds"], part["rounds"])
+        _add_counts(out["how"], part["how"])
+        if out["sample_log"] is None and part.get("sample_log") is not None:
+            out["sample_log"] = part["sample_log"]
+    return out
+
+
+def versus_report(merged: dict, *, seed: int, unsupported: Sequence[str], opponent_unsupported: Sequence[str]) -> dict:
+    n = merged["games"]
+    how = {}
+    for key, count in sorted(merged["how"].items()):
+        side, reason = key.split(":")
+        how.setdefault(side, {})[reason] = count
+    return {
+        "mode": "versus", "games": n, "seed": seed,
+        "wins": merged["wins"], "losses": merged["losses"], "draws": merged["draws"],
+        "win_rate": merged["wins"] / n if n else None,
+        "ci95": wilson_interval(merged["wins"], n),
+        "mean_rounds": merged["rounds_sum"] / n if n else None,
+        "rounds": {**hist_stats(merged["rounds"]), "histogram": sorted_hist(merged["rounds"])},
+        "first_player_win_rate": merged["first_player_wins"] / n if n else None,
+        "first_player_ci95": wilson_interval(merged["first_player_wins"], n),
+        "win_rate_going_first": (merged["a_first_wins"] / merged["a_first_games"]
+                                 if merged["a_first_games"] else None),
+        "win_rate_going_second": (merged["a_second_wins"] / merged["a_second_games"]
+                                  if merged["a_second_games"] else None),
+        "how": how,
+        "sample_log": merged["sample_log"],
+        "unsupported_cards": sorted(unsupported),
+        "opponent_unsupported_cards": sorted(opponent_unsupported),
+    }

@@ -1,0 +1,215 @@
+"""Running a simulation: chunk plan, per-chunk seeds, one chunk's work, the exact merge and the final report.
+
+Everything here works on a *spec*, a JSON-able dict that holds everything the run needs (mode, games, seed,
+settings, and each deck's card dicts), so a worker needs no catalogue look-up and gives the same numbers as the
+web process. The same functions run in-process (`run_in_process`) and in Celery tasks (`simulator.tasks`):
+the chunks, their seeds and the merge are identical, so the JSON is identical except `elapsed_s`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import threading
+import time
+from typing import Callable
+
+from . import hands as hands_mod
+from . import reports
+
+MODES = ("hands", "goldfish", "versus")
+HANDS_VERSION = "hands-1"
+BASE_CHUNK = {"hands": 10_000, "goldfish": 200, "versus": 200}
+MAX_CHUNKS = 400  # a run never has more chunks than this: big runs get bigger chunks
+DEFAULT_GAMES = {"hands": 10_000, "goldfish": 1_000, "versus": 1_000}
+DEFAULT_MAX_ROUNDS = 50
+
+
+class EngineUnavailable(RuntimeError):
+    """The rules engine does not (yet) export what goldfish and head-to-head need (interface 1)."""
+
+
+class SpecError(ValueError):
+    """A request that cannot be run; the message says what to change."""
+
+
+def engine_module():
+    """simulator.engine when it exports build_deck and play_game, else EngineUnavailable."""
+    try:
+        from simulator import engine
+    except Exception as exc:  # a half-written engine must not take the hands report down with it
+        raise EngineUnavailable(f"The rules engine cannot be loaded ({exc}); goldfish and head-to-head "
+                                "simulations are not available.") from exc
+    if not all(hasattr(engine, name) for name in ("build_deck", "play_game")):
+        raise EngineUnavailable("Goldfish and head-to-head simulations are not available yet: the rules engine "
+                                "does not run games (simulator.engine has no play_game).")
+    return engine
+
+
+def engine_version(mode: str) -> str:
+    if mode == "hands":
+        return HANDS_VERSION
+    return str(getattr(engine_module(), "ENGINE_VERSION", "unknown"))
+
+
+# ---- seeds and chunks ------------------------------------------------------------------------------------
+def chunk_seed(run_seed: int, index: int) -> int:
+    """Each chunk's own seed, derived from the run's: independent of chunk order and of where it runs."""
+    digest = hashlib.sha256(f"roc-sim:{run_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def chunk_plan(mode: str, games: int) -> list[tuple[int, int, int]]:
+    """[(index, first game, games in chunk)]: depends only on the mode and the number of games."""
+    size = max(BASE_CHUNK[mode], math.ceil(games / MAX_CHUNKS))
+    return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
+
+
+# ---- specs -----------------------------------------------------------------------------------------------
+def canonical_json(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def request_key(spec: dict) -> str:
+    """What makes two requests identical: decks' card data, mode, games, seed, settings, engine version."""
+    body = {
+        "mode": spec["mode"], "games": spec["games"], "seed": spec["seed"], "settings": spec["settings"],
+        "engine_version": spec["engine_version"],
+        "deck": spec["deck"]["data_hash"],
+        "opponent": spec["opponent"]["data_hash"] if spec.get("opponent") else None,
+    }
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def deck_data_hash(entries: list) -> str:
+    return hashlib.sha256(canonical_json(sorted(([c, n] for c, n in entries),
+                                                key=lambda e: e[0]["code"])).encode()).hexdigest()
+
+
+def draw_entries(deck: dict) -> list[tuple[dict, int]]:
+    return [(c, n) for c, n in deck["entries"] if c.get("type") in ("unit", "location", "attachment", "deed")]
+
+
+# ---- per-process preparation (cached: a worker builds a deck once for all its chunks) --------------------
+_prepared: dict[str, object] = {}
+_prepared_lock = threading.Lock()
+
+
+def _cached(key: str, build: Callable[[], object]):
+    with _prepared_lock:
+        value = _prepared.get(key)
+    if value is None:
+        value = build()
+        with _prepared_lock:
+            if len(_prepared) > 64:
+                _prepared.clear()
+            _prepared[key] = value
+    return value
+
+
+def hands_deck(deck: dict) -> hands_mod.HandsDeck:
+    return _cached("hands:" + deck["data_hash"],
+                   lambda: hands_mod.HandsDeck.build(draw_entries(deck), deck["faction"]))
+
+
+def engine_deck(deck: dict):
+    engine = engine_module()
+    return _cached("engine:" + str(getattr(engine, "ENGINE_VERSION", "")) + deck["data_hash"],
+                   lambda: engine.build_deck([(c, n) for c, n in deck["entries"]]))
+
+
+# ---- one chunk -------------------------------------------------------------------------------------------
+def run_chunk(spec: dict, index: int) -> dict:
+    """The partial result of chunk `index` of the run `spec` (counts only; see reports.py)."""
+    plan = chunk_plan(spec["mode"], spec["games"])
+    _, start, size = plan[index]
+    seed = chunk_seed(spec["seed"], index)
+    mode = spec["mode"]
+    settings = spec["settings"]
+    if mode == "hands":
+        policy = hands_mod.MulliganPolicy.from_setting(settings.get("mulligan"))
+        return hands_mod.hands_chunk(hands_deck(spec["deck"]), size, random.Random(seed), policy, chunk=index)
+    engine = engine_module()
+    deck_a = engine_deck(spec["deck"])
+    deck_b = engine_deck(spec["opponent"]) if mode == "versus" else None
+    rng = random.Random(seed)
+    max_rounds = settings.get("max_rounds", DEFAULT_MAX_ROUNDS)
+    part = reports.empty_goldfish() if mode == "goldfish" else reports.empty_versus()
+    for g in range(start, start + size):
+        game_seed = rng.getrandbits(63)
+        want_log = mode == "versus" and g == 0
+        if mode == "goldfish":
+            result = engine.play_game(deck_a, None, seed=game_seed, max_rounds=max_rounds)
+            reports.add_goldfish_game(part, result)
+        else:
+            # Alternate who goes first (game 0: the first deck), so first-player advantage cancels out.
+            result = engine.play_game(deck_a, deck_b, seed=game_seed, first_player=g % 2,
+                                      max_rounds=max_rounds, log=want_log)
+            reports.add_versus_game(part, result)
+            if want_log:
+                part["sample_log"] = {"game": 0, "seed": game_seed, "first_player": result.first_player,
+                                      "winner": result.winner, "reason": result.reason,
+                                      "lines": list(result.log or [])[:400]}
+    return part
+
+
+# ---- merge and report ------------------------------------------------------------------------------------
+def merge(mode: str, parts: list[dict]) -> dict:
+    if mode == "hands":
+        return hands_mod.merge_hands(parts)
+    if mode == "goldfish":
+        return reports.merge_goldfish(parts)
+    return reports.merge_versus(parts)
+
+
+def finalize(spec: dict, merged: dict) -> dict:
+    """The report JSON of CONTRACTS §3 for this mode, without `elapsed_s` (added by whoever timed it)."""
+    mode = spec["mode"]
+    settings = spec["settings"]
+    if mode == "hands":
+        deck = hands_deck(spec["deck"])
+        draw = draw_entries(spec["deck"])
+        targets = hands_mod.card_targets(draw) + [
+            hands_mod.Target(label=t["label"], copies=t["copies"], k=t["k"], kind=t["kind"])
+            for t in settings.get("targets", [])
+        ]
+        result = hands_mod.hands_report(deck, merged, targets=targets,
+                                        policy=hands_mod.MulliganPolicy.from_setting(settings.get("mulligan")),
+                                        rounds=settings.get("rounds", hands_mod.DEFAULT_ROUNDS),
+                                        setup_refill=settings.get("setup_refill", hands_mod.DEFAULT_SETUP_REFILL))
+    elif mode == "goldfish":
+        result = reports.goldfish_report(merged, games=spec["games"], seed=spec["seed"],
+                                         unsupported=spec["deck"].get("unsupported_cards", []))
+    else:
+        result = reports.versus_report(merged, seed=spec["seed"],
+                                       unsupported=spec["deck"].get("unsupported_cards", []),
+                                       opponent_unsupported=spec["opponent"].get("unsupported_cards", []))
+    result["deck"] = deck_summary(spec["deck"])
+    if spec.get("opponent"):
+        result["opponent"] = deck_summary(spec["opponent"])
+    result["engine_version"] = spec["engine_version"]
+    result["settings"] = settings
+    if mode == "hands":
+        result["seed"] = spec["seed"]
+    return result
+
+
+def deck_summary(deck: dict) -> dict:
+    return {"name": deck.get("name"), "hash": deck.get("hash"), "faction": deck.get("faction"),
+            "legal": deck.get("legal"), "problems": deck.get("problems", []),
+            "draw_cards": sum(n for _, n in draw_entries(deck))}
+
+
+def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Every chunk in order in this process, merged exactly as the Celery chord does."""
+    started = time.perf_counter()
+    plan = chunk_plan(spec["mode"], spec["games"])
+    parts = []
+    for index, _, _ in plan:
+        parts.append(run_chunk(spec, index))
+        if progress:
+            progress(index + 1, len(plan))
+    result = finalize(spec, merge(spec["mode"], parts))
+    result["elapsed_s"] = round(time.perf_counter() - started, 3)
+    return result

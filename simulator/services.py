@@ -1,0 +1,196 @@
+"""Writes for simulation runs (STYLE §7): creating a run under the limits, dispatching it, storing results.
+
+Views, the API and the `simulate` command all go through `run_request`; Celery tasks go through
+`chunk_store`, `run_finish` and `run_fail`.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from django.conf import settings as django_settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import runner
+from .deckinput import build_spec
+from .models import IN_FLIGHT, RunStatus, SimulationChunk, SimulationRun
+
+log = logging.getLogger(__name__)
+
+# Limits (settings may override any of them: SIMULATOR_LIMITS = {"user": {...}, "anonymous": {...}}).
+DEFAULT_LIMITS = {
+    "user": {"hands": 1_000_000, "goldfish": 100_000, "versus": 100_000, "in_flight": 3},
+    "anonymous": {"hands": 100_000, "goldfish": 10_000, "versus": 10_000, "in_flight": 1},
+}
+
+
+class LimitExceeded(ValueError):
+    """Over a per-run or per-user limit (-> 400 naming the limit)."""
+
+
+class BrokerUnavailable(RuntimeError):
+    """The queue cannot be reached (-> 503). The run is saved as pending and nothing is lost."""
+
+    def __init__(self, message: str, run: SimulationRun):
+        super().__init__(message)
+        self.run = run
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_games: dict
+    in_flight: int
+    who: str
+
+
+def limits_for(user) -> Limits:
+    configured = getattr(django_settings, "SIMULATOR_LIMITS", {}) or {}
+    who = "user" if user is not None and getattr(user, "is_authenticated", False) else "anonymous"
+    merged = {**DEFAULT_LIMITS[who], **configured.get(who, {})}
+    return Limits(max_games={m: merged[m] for m in runner.MODES}, in_flight=merged["in_flight"], who=who)
+
+
+def _owner_filter(user, session_key: str) -> dict | None:
+    if user is not None and getattr(user, "is_authenticated", False):
+        return {"user": user}
+    if session_key:
+        return {"user__isnull": True, "session_key": session_key}
+    return None
+
+
+def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settings=None, user=None,
+                session_key: str = "", deck_version=None, opponent_version=None, deck_name=None,
+                opponent_name=None, dispatch: bool = True) -> tuple[SimulationRun, bool]:
+    """Validate, deduplicate and queue a simulation. Returns (run, created).
+
+    Raises SpecError / LimitExceeded (-> 400), EngineUnavailable (-> 400), BrokerUnavailable (-> 503).
+    An identical request (same decks' card data, settings, seed and engine version) gets the stored run.
+    """
+    limits = limits_for(user)
+    if mode in runner.MODES and isinstance(games, int) and not isinstance(games, bool):
+        cap = limits.max_games[mode]
+        if games > cap:
+            what = "hands per run" if mode == "hands" else "games per run"
+            raise LimitExceeded(f"Limit: at most {cap:,} {what} for {mode} "
+                                f"({'signed-in users' if limits.who == 'user' else 'anonymous users; sign in for more'})"
+                                f", you asked for {games:,}.")
+    spec = runner_spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed,
+                                    settings=settings, max_games=limits.max_games.get(mode),
+                                    deck_name=deck_name, opponent_name=opponent_name)
+    key = runner.request_key(runner_spec)
+    existing = (SimulationRun.objects.filter(request_key=key).exclude(status=RunStatus.FAILED)
+                .order_by("-created_at").first())
+    if existing is not None:
+        if existing.status == RunStatus.PENDING and dispatch:
+            run_dispatch(existing)  # the queue was down last time: try again now
+        return existing, False
+    owner = _owner_filter(user, session_key)
+    if owner is not None:
+        flying = SimulationRun.objects.filter(status__in=IN_FLIGHT, **owner).count()
+        if flying >= limits.in_flight:
+            raise LimitExceeded(f"Limit: at most {limits.in_flight} simulation(s) in progress at once for "
+                                f"{'a signed-in user' if limits.who == 'user' else 'an anonymous visitor'}; "
+                                f"wait for the running one to finish.")
+    run = SimulationRun.objects.create(
+        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
+        engine_version=spec["engine_version"], request_key=key,
+        deck_name=spec["deck"]["name"] or "", deck_hash=spec["deck"]["hash"], deck_counts=spec["deck"]["counts"],
+        deck_legal=spec["deck"]["legal"], deck_version=deck_version,
+        opponent_name=(spec["opponent"] or {}).get("name") or "",
+        opponent_hash=(spec["opponent"] or {}).get("hash") or "",
+        opponent_counts=(spec["opponent"] or {}).get("counts"), opponent_version=opponent_version,
+        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])),
+        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
+        session_key=session_key or "",
+    )
+    if dispatch:
+        run_dispatch(run)
+    return run, True
+
+
+def run_dispatch(run: SimulationRun) -> None:
+    """Hand the run to the workers. If the broker is down the run stays pending, with the reason noted."""
+    from .tasks import start_run
+
+    try:
+        start_run.apply_async(args=[run.pk], retry=True,
+                              retry_policy={"max_retries": 2, "interval_start": 0, "interval_step": 0.5,
+                                            "interval_max": 1})
+    except Exception as exc:  # kombu raises OperationalError and friends, depending on the transport
+        log.warning("broker unavailable for run %s: %s", run.pk, exc)
+        SimulationRun.objects.filter(pk=run.pk).update(
+            error=f"The simulation queue could not be reached ({exc.__class__.__name__}); the run is saved and "
+                  "starts when the same request is sent again once the queue is back.")
+        raise BrokerUnavailable("The simulation queue is unavailable right now; your run is saved "
+                                f"(id {run.pk}) and nothing is lost. Try again in a minute.", run) from exc
+    SimulationRun.objects.filter(pk=run.pk, status=RunStatus.PENDING).update(
+        status=RunStatus.QUEUED, queued_at=timezone.now(), error="")
+
+
+# ---- used by the tasks -----------------------------------------------------------------------------------
+def run_mark_started(run_id: int) -> SimulationRun | None:
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is None or run.is_finished:
+        return None
+    SimulationRun.objects.filter(pk=run_id, status__in=(RunStatus.PENDING, RunStatus.QUEUED)).update(
+        status=RunStatus.RUNNING, started_at=timezone.now())
+    return run
+
+
+def chunk_store(run_id: int, index: int) -> bool:
+    """Compute and store one chunk unless it is already stored (a redelivery). Returns True if it computed."""
+    if SimulationChunk.objects.filter(run_id=run_id, index=index).exists():
+        return False
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is None or run.status == RunStatus.FAILED:
+        return False
+    started = time.perf_counter()
+    part = runner.run_chunk(run.spec, index)
+    try:
+        with transaction.atomic():
+            SimulationChunk.objects.create(run_id=run_id, index=index, result=part,
+                                           elapsed_s=time.perf_counter() - started)
+    except IntegrityError:
+        return False  # another delivery of the same chunk got there first; its numbers are the same
+    done = SimulationChunk.objects.filter(run_id=run_id).count()
+    total = max(run.chunks_total, 1)
+    # Progress only moves forward, whatever order concurrent chunk updates land in.
+    SimulationRun.objects.filter(pk=run_id, chunks_done__lt=done).update(
+        chunks_done=done, progress=min(done / total, 1.0) * 0.999)
+    return True
+
+
+def run_finish(run_id: int) -> SimulationRun | None:
+    """Merge every chunk exactly (in index order) and store the report. Idempotent."""
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is None or run.status in (RunStatus.DONE, RunStatus.FAILED):
+        return run
+    parts = list(SimulationChunk.objects.filter(run_id=run_id).order_by("index").values_list("result", flat=True))
+    expected = len(runner.chunk_plan(run.mode, run.games))
+    if len(parts) != expected:
+        return run_fail(run_id, f"Only {len(parts)} of {expected} chunks finished.")
+    result = runner.finalize(run.spec, runner.merge(run.mode, parts))
+    now = timezone.now()
+    started = run.started_at or run.queued_at or run.created_at
+    elapsed = round((now - started).total_seconds(), 3)
+    result["elapsed_s"] = elapsed
+    SimulationRun.objects.filter(pk=run_id).update(status=RunStatus.DONE, result=result, progress=1.0,
+                                                   chunks_done=expected, finished_at=now, elapsed_s=elapsed, error="")
+    run.refresh_from_db()
+    return run
+
+
+def run_fail(run_id: int, reason: str) -> SimulationRun | None:
+    SimulationRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE).update(
+        status=RunStatus.FAILED, error=reason[:2000], finished_at=timezone.now())
+    return SimulationRun.objects.filter(pk=run_id).first()
+
+
+def run_execute_here(run: SimulationRun) -> SimulationRun:
+    """Run every chunk of a stored run in this process, through the same store/merge path as the workers."""
+    run_mark_started(run.pk)
+    for index, _, _ in runner.chunk_plan(run.mode, run.games):
+        chunk_store(run.pk, index)
+    return run_finish(run.pk)
