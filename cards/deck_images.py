@@ -41,6 +41,7 @@ from .images import (
     mix,
     render_card,
     text_width,
+    vertical_gradient,
 )
 from .images import RENDERER_VERSION as CARD_RENDERER_VERSION
 
@@ -208,12 +209,7 @@ def _draw(faction, destiny, quests, draws, title) -> Image.Image:
     left_h = grid_top + SIDE_H + 16 + QUEST_ROW + max(1, quest_rows) * QUEST_ROW + 6 + MARGIN
     height = max(MIN_HEIGHT, grid_top + grid_h + MARGIN, left_h)
 
-    img = Image.new("RGB", (WIDTH, height))
-    top, bottom = darken(color, 0.55), darken(color, 0.82)
-    column = Image.new("RGB", (1, height))
-    for y in range(height):
-        column.putpixel((0, y), mix(top, bottom, y / max(1, height - 1)))
-    img.paste(column.resize((WIDTH, height)))
+    img = vertical_gradient(WIDTH, height, darken(color, 0.55), darken(color, 0.82))
     d = ImageDraw.Draw(img)
 
     # ---- header ------------------------------------------------------------------------------------------

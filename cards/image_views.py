@@ -27,9 +27,10 @@ def card_image(request, code: str) -> HttpResponse:
     size = request.GET.get("size", "normal")
     if size not in SIZES:
         return JsonResponse({"detail": f"Unknown size {size!r}; use one of: {', '.join(SIZES)}."}, status=400)
-    card = Card.objects.select_related("faction", "card_set").filter(code=code).first()
-    if card is None:
-        raise Http404(f"No card with code {code!r}.")
+    try:
+        card = Card.objects.select_related("faction", "card_set").get(code=code)
+    except Card.DoesNotExist:
+        raise Http404(f"No card with code {code!r}.") from None
     key = card_cache_key(card)
     etag = f'"{key}-{size}"'
     if _matches(request.headers.get("If-None-Match", ""), etag):
