@@ -37,7 +37,13 @@ def card_image(request, code: str) -> HttpResponse:
         response = HttpResponseNotModified()
     else:
         image = card_png(card, size, key=key)
-        response = FileResponse(open(image.path, "rb"), content_type="image/png")
+        if image.png is not None:
+            response = HttpResponse(image.png, content_type="image/png")
+        else:
+            try:
+                response = FileResponse(open(image.path, "rb"), content_type="image/png")
+            except FileNotFoundError:  # removed between the check and the open (a concurrent edit's clean-up)
+                response = HttpResponse(card_png(card, size, key=key).read(), content_type="image/png")
     response["ETag"] = etag
     response["Cache-Control"] = CACHE_CONTROL
     return response

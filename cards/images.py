@@ -829,34 +829,59 @@ class CachedImage:
     key: str
     size: str
     rendered: bool  # False when it came from the disk cache
-    extra: dict = field(default_factory=dict)
+    png: bytes | None = None  # the bytes, when just rendered (also when the cache could not be written)
+    stored: bool = True  # False when the cache directory could not be written
 
     @property
     def etag(self) -> str:
         return f'"{self.key}-{self.size}"'
 
+    def read(self) -> bytes:
+        return self.png if self.png is not None else self.path.read_bytes()
+
 
 def card_png(card, size: str = "normal", *, key: str | None = None) -> CachedImage:
-    """The card's PNG on disk, rendering it if the cache has no file for the card's current key."""
+    """The card's PNG, from the disk cache or rendered (and then cached) when the cache has none for the card's
+    current key. An unwritable cache directory is logged and the image is still returned."""
     if size not in SIZES:
         raise ValueError(f"unknown image size {size!r}; sizes are {', '.join(SIZES)}")
     key = key or card_cache_key(card)
-    path = cache_path(card.code, key, size)
-    if path.exists():
+    try:
+        path = cache_path(card.code, key, size)
+    except OSError as exc:
+        log.warning("card image cache %s unusable (%s); rendering without it", _cache_setting(), exc)
+        path = None
+    if path is not None and path.exists():
         return CachedImage(path, key, size, rendered=False)
     png = card_to_png_bytes(render_card(face_for_card(card), size))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{card.code}_", suffix=".tmp")
+    if path is None:
+        return CachedImage(Path(), key, size, rendered=True, png=png, stored=False)
+    try:
+        _write_atomically(path, png, prefix=f".{card.code}_")
+    except OSError as exc:
+        log.warning("cannot write card image %s (%s); serving it uncached", path, exc)
+        return CachedImage(path, key, size, rendered=True, png=png, stored=False)
+    for stale in path.parent.glob(f"{card.code}_*_{size}.png"):
+        if stale != path:  # an edited card's old render: keep the cache from growing with every edit
+            stale.unlink(missing_ok=True)
+    return CachedImage(path, key, size, rendered=True, png=png)
+
+
+def _cache_setting():
+    from django.conf import settings
+
+    return settings.CARD_IMAGE_CACHE_DIR
+
+
+def _write_atomically(path: Path, data: bytes, *, prefix: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(png)
-        os.replace(tmp, path)  # atomic: a concurrent reader sees the old state or the whole file
+            fh.write(data)
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the whole new one
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    for stale in path.parent.glob(f"{card.code}_*_{size}.png"):
-        if stale != path:
-            stale.unlink(missing_ok=True)
-    return CachedImage(path, key, size, rendered=True)
 
 
 def contact_sheet(images: list[tuple[str, Path]], *, columns: int = 8, thumb: tuple[int, int] = (250, 350)):

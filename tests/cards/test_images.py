@@ -50,6 +50,10 @@ def card_dict(ctype="unit", **extra) -> dict:
     return base
 
 
+def body(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
 def near(a, b, tolerance=40) -> bool:
     return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
@@ -218,14 +222,14 @@ def test_card_image_is_served_as_png_with_caching_headers(image_dirs, db_card):
     assert response["Content-Type"] == "image/png"
     assert "public" in response["Cache-Control"] and "max-age=" in response["Cache-Control"]
     assert response["ETag"].startswith('"')
-    img = Image.open(io.BytesIO(b"".join(response.streaming_content)))
+    img = Image.open(io.BytesIO(body(response)))
     assert img.size == (500, 700)
 
 
 def test_small_size_is_a_thumbnail(image_dirs, db_card):
     response = Client().get("/cards/imgtest-gawain.png?size=small")
     assert response.status_code == 200
-    assert Image.open(io.BytesIO(b"".join(response.streaming_content))).size == (250, 350)
+    assert Image.open(io.BytesIO(body(response))).size == (250, 350)
 
 
 def test_unknown_size_is_a_400_naming_it(image_dirs, db_card):
@@ -264,20 +268,20 @@ def test_second_request_is_served_from_the_disk_cache(image_dirs, db_card, monke
     assert not second.rendered and second.path == first.path
     assert calls == []
     response = Client().get("/cards/imgtest-gawain.png")
-    assert response.status_code == 200 and calls == []
+    assert response.status_code == 200 and response.streaming and calls == []  # streamed from the file
 
 
 def test_editing_the_card_renders_anew_and_changes_the_etag(image_dirs, db_card):
     client = Client()
     before = client.get("/cards/imgtest-gawain.png")
-    old_etag, old_png = before["ETag"], b"".join(before.streaming_content)
+    old_etag, old_png = before["ETag"], body(before)
     old_path = images.card_png(db_card).path
     db_card.text = "Response: After Gawain wins a struggle, gain 2 Influence."
     db_card.save()
     after = client.get("/cards/imgtest-gawain.png", HTTP_IF_NONE_MATCH=old_etag)
     assert after.status_code == 200  # the old ETag no longer matches
     assert after["ETag"] != old_etag
-    assert b"".join(after.streaming_content) != old_png
+    assert body(after) != old_png
     assert not old_path.exists()  # the stale render is removed, the cache does not grow with every edit
 
 
@@ -301,6 +305,15 @@ def test_new_illustration_changes_the_image(image_dirs, db_card):
     assert after.key != before.key and after.rendered
     with Image.open(after.path) as img:
         assert near(img.getpixel((250, 240)), (0, 200, 0), 30)
+
+
+def test_an_unwritable_cache_still_serves_the_image(settings, tmp_path, db_card):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the cache directory should be")
+    settings.CARD_IMAGE_CACHE_DIR = blocker / "cache"
+    response = Client().get("/cards/imgtest-gawain.png")
+    assert response.status_code == 200
+    assert Image.open(io.BytesIO(body(response))).size == (500, 700)
 
 
 def test_a_missing_illustration_file_falls_back_to_the_placeholder(image_dirs, db_card):
