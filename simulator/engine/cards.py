@@ -95,7 +95,7 @@ class CardDef:
         "loyalty", "kw", "haste", "secret", "scout", "ravage", "text", "wealth", "momentum", "spoils", "levy",
         "abilities", "supported", "unsupported_reason", "statics", "actions", "triggers", "play_ability",
         "attach_ability", "enters", "embark", "is_token", "raw", "is_unit", "is_attachment", "is_deed",
-        "is_location", "max_per_round",
+        "is_location", "max_per_round", "field_events", "hand_event", "hand_action", "hooks",
     )
 
     def __init__(self, card: dict, *, is_token: bool = False):
@@ -181,6 +181,13 @@ class CardDef:
             self.play_ability = next((a for a in self.abilities if a.timing in
                                       ("action", "response", "halt", "disrupt")), None)
         self.max_per_round = next((a.max for a in self.abilities if a.max), None)
+        # What makes a card "listen" where it lies: triggers in play, a reaction or action deed in hand.
+        self.field_events = tuple(self.triggers) if not self.is_deed else ()
+        pa = self.play_ability
+        self.hand_event = pa.event if pa is not None and pa.timing in ("response", "halt", "disrupt") else None
+        self.hand_action = pa is not None and pa.timing == "action"
+        self.hooks = bool(self.field_events or self.hand_event or self.hand_action or
+                          (self.actions and not self.is_deed))
 
     def __repr__(self) -> str:
         return f"CardDef({self.name!r})"

@@ -198,8 +198,14 @@ class Game:
         self.kgrant: dict[int, list] = {}
         self._statics_cache = None
         self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
-        self.listen = frozenset().union(*(d.events for d in self.decks if d is not None))
-        self.any_actions = any(d is not None and d.has_actions for d in self.decks)
+        # live[event]: how many cards where they lie (field, hand for deeds, permanent slots) could react to it;
+        # n_act[p]: cards of p that could take an action in a window. Windows nobody can act in are skipped.
+        self.live: dict[str, int] = {}
+        self.n_act = [0, 0]
+        for p in (0, 1):
+            for i in (self.faction_iid[p], self.destiny_iid[p]):
+                if i >= 0 and cdef[i].hooks:
+                    self._hook(i, FIELD, 1, p)
         # statistics for GameResult
         self.stat_spent = [0, 0]
         self.stat_played = [0, 0]
@@ -293,9 +299,27 @@ class Game:
         return (self.deck, self.hand, self.field, self.discard, self.dead, self.secret, self.qdeck,
                 self.qused, self.out)[z][p]
 
+    def _hook(self, iid: int, z: int, delta: int, p: int) -> None:
+        """Keep `live` and `n_act` in step when a listening card enters or leaves the field / a hand."""
+        d = self.cdef[iid]
+        live = self.live
+        if z == HAND:
+            if d.hand_event:
+                live[d.hand_event] = live.get(d.hand_event, 0) + delta
+            if d.hand_action:
+                self.n_act[p] += delta
+        else:
+            for e in d.field_events:
+                live[e] = live.get(e, 0) + delta
+            if d.actions and not d.is_deed:
+                self.n_act[p] += delta
+
     def _move(self, iid: int, z: int, p: int | None = None, top: bool = True) -> None:
         """Take a card out of its zone and put it into zone z of player p (default: its owner)."""
         oz = self.zone[iid]
+        hooks = self.cdef[iid].hooks
+        if hooks and (oz == FIELD or oz == HAND):
+            self._hook(iid, oz, -1, self.ctrl[iid] if oz == FIELD else self.owner[iid])
         if oz <= OUT:
             lst = self._zone_list(self.ctrl[iid] if oz == FIELD else self.owner[iid], oz)
             lst.remove(iid)
@@ -322,6 +346,8 @@ class Game:
             self.ctrl[iid] = self.owner[iid]
         if oz == FIELD or z == FIELD:
             self._statics_cache = None
+        if hooks and (z == FIELD or z == HAND):
+            self._hook(iid, z, 1, p)
 
     def off_faction(self, p: int, d: CardDef) -> bool:
         """§9.3: a card whose faction is neither neutral nor its player's faction card's."""
@@ -507,7 +533,7 @@ class Game:
         if self.logs is not None:
             self._log(f"{why}: player {p} gains {n} Influence ({self.influence(p)})")
         self._check_win()
-        if "influence_gained" in self.listen:
+        if self.live.get("influence_gained"):
             yield from self._event("influence_gained", {"player": p, "amount": n})
 
     def _check_win(self) -> None:
@@ -550,6 +576,8 @@ class Game:
             i = deck.pop()
             hand.append(i)
             zone[i] = HAND
+            if self.cdef[i].hooks:
+                self._hook(i, HAND, 1, p)
         return n
 
     # ------------------------------------------------------------------ the game procedure
@@ -620,6 +648,8 @@ class Game:
                 self.hand[p] = []
                 for i in old:
                     self.zone[i] = ASIDE
+                    if self.cdef[i].hooks:
+                        self._hook(i, HAND, -1, p)
                 self._draw(p, HAND_SIZE)
                 deck = self.deck[p]
                 for i in old:
@@ -653,8 +683,7 @@ class Game:
                 used += cost
                 if self.cdef[iid].kw & KW_RESTRICTED and (kind == "hide" or self._setup_dup_target(p, iid, chosen) < 0):
                     restricted += 1   # §4: one Restricted card at setup; a duplicate does not use it (§3.7)
-                self.hand[p].remove(iid)
-                self.zone[iid] = ASIDE
+                self._move(iid, ASIDE)
                 chosen.append((iid, kind, host))
             placed[p] = chosen
             if self.logs is not None:
@@ -674,6 +703,8 @@ class Game:
                 self.field[p].append(iid)
                 self.zone[iid] = FIELD
                 self.ctrl[iid] = p
+                if self.cdef[iid].hooks:
+                    self._hook(iid, FIELD, 1, p)
                 if host >= 0:
                     self.host[iid] = host
             self._statics_cache = None
@@ -762,8 +793,8 @@ class Game:
                 d = cdef[iid]
                 if d.is_deed:
                     continue
-                if d.cost >= 0 and self.play_cost(p, iid) <= pool and self.can_enter(p, iid) \
-                        and self._max_ok(p, d):
+                if d.cost >= 0 and (self.play_cost(p, iid) <= pool or self.is_duplicate_entry(p, iid) >= 0) \
+                        and self.can_enter(p, iid) and self._max_ok(p, d):
                     opts.append(("play", iid))
                 if d.kw & KW_SECRET and pool >= SECRET_PLACE_COST:
                     opts.append(("secret", iid))
@@ -787,7 +818,7 @@ class Game:
                         opts.append(("reveal", iid))
                 elif self.can_enter(p, iid):
                     opts.append(("reveal", iid))
-        if self.any_actions:
+        if self.n_act[p]:
             for iid in (self.faction_iid[p], self.destiny_iid[p], *self.field[p]):
                 if iid < 0:
                     continue
@@ -859,7 +890,7 @@ class Game:
         if self.logs is not None:
             self._log(f"{'§9.3 Haste' if how == 'haste' else '§5.3 Kingdom'}: player {p} plays {d.name} for {cost}")
         cancelled = False
-        if "card_played" in self.listen:
+        if self.live.get("card_played"):
             info = {"card": iid, "player": p, "cancelled": False}
             yield from self._event("card_played", info, halt_only=True)
             cancelled = info["cancelled"]
@@ -867,7 +898,7 @@ class Game:
             self._move(iid, DISCARD)
             return
         yield from self._enter(p, iid, "played")
-        if "card_played" in self.listen:
+        if self.live.get("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     def _reveal(self, p: int, iid: int):
@@ -883,7 +914,7 @@ class Game:
         self._move(iid, LIMBO)
         self._note_played(p, iid)
         yield from self._enter(p, iid, "revealed")
-        if "card_played" in self.listen:
+        if self.live.get("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     def _enter(self, p: int, iid: int, how: str):
@@ -926,7 +957,7 @@ class Game:
             for ab in d.enters:
                 if self._usable(p, iid, ab, None, forced=True):
                     yield from self._use_ability(p, iid, ab, None)
-        if "enters_play" in self.listen:
+        if self.live.get("enters_play"):
             yield from self._event("enters_play", {"card": iid, "player": p})
 
     def _scout(self, p: int, n: int):
@@ -950,12 +981,12 @@ class Game:
         self.phase = ph
         if self.uses:
             self.uses = {k: v for k, v in self.uses.items() if k[2] != "phase"}
-        if "phase_start" in self.listen:
-            yield from self._event("phase_start", {"phase": PHASES[ph]})
+        if self.live.get("phase_start"):
+            yield from self._event("phase_start", {"phase": PHASES[ph]}, response_only=True)
 
     def _phase_end(self, ph: int):
-        if "phase_end" in self.listen:
-            yield from self._event("phase_end", {"phase": PHASES[ph]})
+        if self.live.get("phase_end"):
+            yield from self._event("phase_end", {"phase": PHASES[ph]}, response_only=True)
         self._expire("phase")   # §8.8
 
     def _quest_phase(self):
@@ -972,10 +1003,14 @@ class Game:
             if old >= 0:
                 self.zone[old] = QUSED
                 self.qused[p].append(old)
+                if self.cdef[old].hooks:
+                    self._hook(old, FIELD, -1, p)
             q = chosen[p]
             self.qdeck[p].remove(q)
             self.quest[p] = q
             self.zone[q] = QUEST
+            if self.cdef[q].hooks:
+                self._hook(q, FIELD, 1, p)
             if not self.qdeck[p]:   # §5.1/§10.5: the used-quest pile reshuffles into the quest deck
                 self.qdeck[p] = self.qused[p]
                 self.qused[p] = []
@@ -1006,7 +1041,7 @@ class Game:
         self.first = a[1]
         if self.logs is not None:
             self._log(f"§5.1 player {chooser} chooses player {self.first} as first player")
-        if "quest_revealed" in self.listen:
+        if self.live.get("quest_revealed"):
             for p in self.players():
                 yield from self._event("quest_revealed", {"player": p, "card": self.quest[p]})
         for p in self.players():
@@ -1019,7 +1054,8 @@ class Game:
 
     def _maybe_window(self, active: int = -1, kind: int = -1):
         """An action window, skipped outright when nobody could act in it."""
-        if kind < 0 and not self.any_actions and not self.secret[0] and not self.secret[1]:
+        if kind < 0 and not self.n_act[0] and not self.n_act[1] and not (self.secret[0] and self.pool[0]) \
+                and not (self.secret[1] and self.pool[1]):
             return
         yield from self._action_window(active, kind)
 
@@ -1088,7 +1124,7 @@ class Game:
             if self.logs is not None:
                 self._log(f"§5.5 Authority: {a0} vs {a1}, player {w} claims it")
             yield from self._gain_influence(w, 1, "§5.5 Authority")
-            if "authority_claimed" in self.listen:
+            if self.live.get("authority_claimed"):
                 yield from self._event("authority_claimed", {"player": w})
         yield from self._maybe_window()
         yield from self._phase_end(AUTHORITY_P)
@@ -1187,7 +1223,7 @@ class Game:
                         s.barred.add(a[1])
                         if self.logs is not None:
                             self._log(f"§9.1 Subtle: {self.name(i)} bars {self.name(a[1])} from defending")
-        if "struggle_declared" in self.listen:
+        if self.live.get("struggle_declared"):
             yield from self._event("struggle_declared", {"type": t, "attacker": p})
         # S.4–S.5
         yield from self._maybe_window()
@@ -1205,12 +1241,12 @@ class Game:
             s.declared_defenders = s.defenders[:]
             if self.logs is not None and s.defenders:
                 self._log(f"§6.2 S.6 player {opp} defends with " + ", ".join(self.name(j) for j in s.defenders))
-        if "defenders_declared" in self.listen:
+        if self.live.get("defenders_declared"):
             yield from self._event("defenders_declared", {"type": t, "attacker": p})
         # S.7
         yield from self._maybe_window()
         # S.8 determine the winner
-        if "struggle_resolving" in self.listen:
+        if self.live.get("struggle_resolving"):
             yield from self._event("struggle_resolving", {"type": t, "attacker": p})
         att, dfn = self.struggle_totals(s)
         s.att_total, s.def_total = att, dfn
@@ -1228,7 +1264,7 @@ class Game:
         if s.winner is not None:
             self.stat_won[s.winner] += 1
             # S.9 responses
-            if "struggle_won" in self.listen or "struggle_lost" in self.listen:
+            if self.live.get("struggle_won") or self.live.get("struggle_lost"):
                 info = {"type": t, "attacker": p, "winner": s.winner, "unopposed": s.unopposed}
                 yield from self._event("struggle_won", info)
                 yield from self._event("struggle_lost", info)
@@ -1383,9 +1419,11 @@ class Game:
             return
         saveable = how != "sacrificed" and not cannot_be_saved
         saved: set[int] = set()
-        if saveable and "would_leave_play" in self.listen:
-            info = {"cards": cards, "how": how, "saved": saved, "card": cards[0]}
-            yield from self._event("would_leave_play", info, halt_only=True)
+        if saveable and self.live.get("would_leave_play"):
+            # one Halt (save) window per card, so a save names the card it saves (§7.3)
+            for i in cards:
+                info = {"cards": [i], "card": i, "how": how, "saved": saved, "player": self.ctrl[i]}
+                yield from self._event("would_leave_play", info, halt_only=True)
         if saveable and self.dups:
             for i in cards:
                 if i in saved or not self.dups.get(i):
@@ -1399,12 +1437,13 @@ class Game:
                     if self.logs is not None:
                         self._log(f"§7.3 a duplicate is discarded to save {self.name(i)}")
         leaving = [i for i in cards if i not in saved]
+        prev_ctrl = {i: self.ctrl[i] for i in leaving}
         for i in leaving:
             self._remove_from_field(i, how, position)
         self._check_attachments()
-        if leaving and "leaves_play" in self.listen:
+        if leaving and self.live.get("leaves_play"):
             for i in leaving:
-                yield from self._event("leaves_play", {"card": i, "how": how, "player": self.owner[i]})
+                yield from self._event("leaves_play", {"card": i, "how": how, "player": prev_ctrl[i]})
 
     def _remove_from_field(self, i: int, how: str, position: str = "top") -> None:
         d = self.cdef[i]
@@ -1425,6 +1464,8 @@ class Game:
                 s.defenders.remove(i)
         if d.is_token:
             self.field[self.ctrl[i]].remove(i)
+            if d.hooks:
+                self._hook(i, FIELD, -1, self.ctrl[i])
             self.zone[i] = GONE    # §3.8 a token ceases to exist
             self.ctrl[i] = self.owner[i]
             self._statics_cache = None
@@ -1455,6 +1496,8 @@ class Game:
         self.host.pop(a, None)
         if self.cdef[a].is_token:
             self.field[self.ctrl[a]].remove(a)
+            if self.cdef[a].hooks:
+                self._hook(a, FIELD, -1, self.ctrl[a])
             self.zone[a] = GONE
         else:
             self._move(a, z)
@@ -1496,7 +1539,7 @@ class Game:
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
     def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
         """Halt → Disrupt → (the caller resolves) → Response windows for one event, only where someone listens."""
-        if name not in self.listen:
+        if not self.live.get(name):
             return
         if not response_only:
             yield from self._reaction_window("halt", name, info)
@@ -1571,7 +1614,7 @@ class Game:
                         return False
                 elif isinstance(v, dict):
                     cards = info.get("cards") or [card]
-                    if not any(c >= 0 and self._match_props(v, c, p, src) for c in cards):
+                    if not any(c >= 0 and self._event_card_matches(v, c, p, src, info) for c in cards):
                         return False
             elif k == "how":
                 if v != "any" and info.get("how") != v:
@@ -1605,6 +1648,15 @@ class Game:
             return False
         return True
 
+    def _event_card_matches(self, sel: dict, c: int, p: int, src: int, info: dict) -> bool:
+        """An event's card against a `when.card` selector: its controller at the time of the event (the card
+        may already have left play for leaves_play), then its characteristics."""
+        who = sel.get("controller", "you")
+        holder = info.get("player", self.ctrl[c])
+        if (who == "you" and holder != p) or (who == "opponent" and holder == p):
+            return False
+        return self._match_props(sel, c, p, src)
+
     # ------------------------------------------------------------------ the interpreter (docs/engine-abilities.md)
     def _limit_key(self, iid: int, ab):
         return (iid, ab.index, ab.limit_per)
@@ -1627,8 +1679,8 @@ class Game:
         if deed:
             if extra_cost >= 0:
                 if d.cost == COST_DASH:
-                    return False
-                pay = max(d.cost, 0) + self.loyalty_surcharge(p, d)
+                    return False   # §2.5: "–" cannot be played from hand
+                pay = max(d.cost, 0) + self.loyalty_surcharge(p, d)   # X costs: X = 0 is always payable
             if not self._max_ok(p, d):
                 return False
         if not self._costs_payable(p, iid, ab, pay):
@@ -1690,11 +1742,17 @@ class Game:
     def _use_ability(self, p: int, iid: int, ab, info, *, is_deed: bool = False, deed_pay: int = 0):
         """Initiate and resolve one ability: X, costs, targets, then effects (§8.4, Appendix A)."""
         ctx = Ctx(iid, ab, p, info, is_deed)
-        if ab.x is not None:
-            top = self._max_x(p, iid, ab, deed_pay)
+        x_cost_deed = is_deed and self.cdef[iid].cost == COST_X and deed_pay >= 0
+        if ab.x is not None or x_cost_deed:
+            # §8.7: X is chosen at initiation; never more than can be paid
+            top = self._max_x(p, iid, ab, 0) if (ab.x is not None or x_cost_deed) else 0
+            if ab.x is None:
+                top = 0   # a printed X the text never uses: X = 0 is the only sensible choice
             opts = [("x", n) for n in range(top + 1)]
             a = opts[0] if len(opts) == 1 else (yield Decision("x", p, opts, iid))
             ctx.x = a[1]
+            if x_cost_deed:
+                self._spend(p, ctx.x)   # a deed whose printed cost is X pays X
         if ab.limit is not None:
             key = self._limit_key(iid, ab)
             self.uses[key] = self.uses.get(key, 0) + 1
@@ -1763,13 +1821,14 @@ class Game:
         if self.logs is not None:
             self._log(f"§10.4 player {p} plays the deed {d.name} for {cost}")
         pinfo = {"card": iid, "player": p, "cancelled": False}
-        if "card_played" in self.listen:
+        if self.live.get("card_played"):
             yield from self._event("card_played", pinfo, halt_only=True)
         if not pinfo["cancelled"]:
-            yield from self._use_ability(p, iid, ab, info, is_deed=True, deed_pay=cost)
+            yield from self._use_ability(p, iid, ab, info, is_deed=True,
+                                         deed_pay=-1 if cost_override is not None else cost)
         if self.zone[iid] == LIMBO:
             self._move(iid, DISCARD)
-        if "card_played" in self.listen:
+        if self.live.get("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     # selectors -------------------------------------------------------------

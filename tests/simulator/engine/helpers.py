@@ -1,0 +1,168 @@
+"""Small card dicts and a driver for pinned rule scenarios (no database, no Django).
+
+Scenario tests build a `Game` without starting it, lay out the exact position they need with `field()`,
+`to_hand()` and `set_quest()`, then run one rule procedure (a struggle, a phase, leaving play) with `drive()`,
+which answers every decision from a script (and with a neutral default when the script has nothing to say).
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from simulator.engine import build_deck
+from simulator.engine.game import DECK, DONE, FIELD, HAND, NO, PASS, YES, Game
+
+ROOT = Path(__file__).resolve().parents[3]
+CORE = ROOT / "cards" / "data" / "core.json"
+STARTERS = ROOT / "cards" / "data" / "starters"
+
+
+def card(code: str, type: str = "unit", faction: str = "camelot", **kw) -> dict:
+    c = {"code": code, "name": kw.pop("name", code.replace("-", " ").title()), "type": type, "faction": faction}
+    if type == "unit":
+        c.update({"cost": 2, "power": 2, "icons": ["combat", "guile", "sorcery", "faith"]})
+    elif type in ("location", "attachment", "deed"):
+        c.update({"cost": 1})
+    elif type == "quest":
+        c.update({"wealth": 4, "momentum": 1, "spoils": 1, "levy": 7})
+    c.update(kw)
+    return c
+
+
+FACTION = card("camelot-faction", "faction", name="Camelot")
+QUEST = card("quest", "quest", name="Plain Quest")
+FILLER = card("filler", "unit", name="Filler", cost=9, power=1, icons=[])
+
+
+def make_deck(*entries, faction=FACTION, quests=None, destiny=None, filler=40):
+    """A deck of the given (card, count) pairs (or bare cards, count 3) plus filler units."""
+    pairs = [(faction, 1)]
+    if destiny is not None:
+        pairs.append((destiny, 1))
+    for q in quests or [QUEST]:
+        pairs.append((q, 7 if quests is None else 1))
+    for e in entries:
+        pairs.append(e if isinstance(e, tuple) else (e, 3))
+    if filler:
+        pairs.append((FILLER, filler))
+    return build_deck(pairs)
+
+
+def new_game(deck_a, deck_b=None, seed=0, first=0) -> Game:
+    """A game laid out but not started: decks unshuffled, hands empty, round 1, `first` is the first player."""
+    g = Game(deck_a, deck_b, seed=seed, first_player=first, autostart=False)
+    g.first = first
+    g.round_no = 1
+    return g
+
+
+def find(g: Game, p: int, code: str, zone: int = DECK) -> int:
+    for i, d in enumerate(g.cdef):
+        if d.code == code and g.owner[i] == p and g.zone[i] == zone:
+            return i
+    raise LookupError(f"no {code} for player {p} in zone {zone}")
+
+
+def field(g: Game, p: int, code: str, exhausted: bool = False) -> int:
+    i = find(g, p, code)
+    g._move(i, FIELD, p)
+    g.exh[i] = 1 if exhausted else 0
+    return i
+
+
+def to_hand(g: Game, p: int, code: str) -> int:
+    i = find(g, p, code)
+    g._move(i, HAND, p)
+    return i
+
+
+def set_quest(g: Game, p: int, code: str | None = None) -> int:
+    from simulator.engine.game import QUEST as QZONE
+    q = next(i for i in g.qdeck[p] if code is None or g.cdef[i].code == code)
+    g.qdeck[p].remove(q)
+    g.quest[p] = q
+    g.zone[q] = QZONE
+    g._statics_cache = None
+    return q
+
+
+def attach(g: Game, p: int, code: str, host: int) -> int:
+    i = field(g, p, code)
+    g.host[i] = host
+    return i
+
+
+def default_choice(dec):
+    opts = dec.options
+    if dec.kind in ("window", "react"):
+        return PASS
+    if dec.kind in ("attackers", "defenders", "search", "setup") and DONE in opts:
+        return DONE
+    if dec.kind in ("onwin", "dup_save"):
+        return YES
+    if dec.kind in ("mulligan", "subtle", "compel"):
+        return NO
+    return opts[0]
+
+
+def drive(gen, script=(), default=default_choice, seen=None):
+    """Run a rule procedure to its end. `script` items are actions or callables dec -> action | None; each
+    decision takes the first unused item that is legal for it. Returns the decisions seen."""
+    script = list(script)
+    seen = [] if seen is None else seen
+    try:
+        dec = next(gen)
+        while True:
+            seen.append(dec)
+            action = None
+            for k, item in enumerate(script):   # the first script item that fits this decision
+                cand = item(dec) if callable(item) else item
+                if cand is not None and cand in dec.options:
+                    action = cand
+                    del script[k]
+                    break
+            if action is None:
+                action = default(dec)
+            dec = gen.send(action)
+    except StopIteration as stop:
+        seen.append(("returned", stop.value))
+    return seen
+
+
+@lru_cache(maxsize=None)
+def core_cards() -> tuple:
+    return tuple(json.loads(CORE.read_text(encoding="utf-8"))["cards"])
+
+
+def core_by_name() -> dict:
+    out = {}
+    for c in core_cards():
+        out[c["name"].lower()] = c
+        if c.get("subtitle"):
+            out[f"{c['name']}, {c['subtitle']}".lower()] = c
+    return out
+
+
+def core_card(code: str) -> dict:
+    return next(c for c in core_cards() if c["code"] == code)
+
+
+def starter_entries(path: Path) -> list[tuple[dict, int]]:
+    """Resolve a starter decklist (`3x Name` lines under headers) against core.json, without the decks app."""
+    names = core_by_name()
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^\s*(\d+)\s*x\s+(.+?)\s*$", line)
+        if m:
+            key = m.group(2).lower().replace("\u2019", "'")
+            if key not in names:
+                raise LookupError(f"{path.name}: unknown card {m.group(2)!r}")
+            out.append((names[key], int(m.group(1))))
+    return out
+
+
+@lru_cache(maxsize=None)
+def starter_decks() -> dict:
+    return {p.stem: build_deck(starter_entries(p)) for p in sorted(STARTERS.glob("*.txt"))}
