@@ -10,6 +10,7 @@ builds the pool from the catalogue once per process and rebuilds it only when th
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import unicodedata
@@ -22,6 +23,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u20
 _SPACES = re.compile(r"\s+")
 
 
+@functools.lru_cache(maxsize=16384)
 def normalise_name(text: str) -> str:
     """The key names and titles are matched by: case-insensitive, apostrophes equal, spaces collapsed.
 

@@ -152,7 +152,7 @@ def pools_and_decks(draw):
     return cards, deck
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pools_and_decks())
 def test_contracts_2_property_import_of_export_gives_the_same_deck(case):
     cards, deck = case

@@ -267,7 +267,7 @@ decks = st.fixed_dictionaries({
 )).map(lambda t: {k: v for k, v in {**t[0], **t[1], **t[2]}.items() if v})
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deck=decks, added=st.sampled_from(["fac-camelot", "des-plain", *QUEST_CODES, *DRAW_CODES]))
 def test_s11_property_adding_a_card_never_makes_an_illegal_by_count_deck_legal_unless_it_fixes_the_count(
         deck, added):
@@ -283,7 +283,7 @@ def test_s11_property_adding_a_card_never_makes_an_illegal_by_count_deck_legal_u
     assert before_counts - {fixed_by_added} == after_counts - {fixed_by_added}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(deck=decks, data=st.data())
 def test_s11_property_verdict_does_not_depend_on_line_order(deck, data):
     from decks.decklist import export_decklist
