@@ -616,3 +616,54 @@ def test_loaded_catalogue_round_trips_to_the_file(cards):
     assert len(stored) == len(cards)
     for card in cards:
         assert stored[card["code"]] == card_to_json(card), card["code"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The same files through the other workstreams' public interfaces (decks: CONTRACTS §2/§3; engine: play_game)
+
+def starter_counts(faction, pool):
+    from decks.decklist import parse_decklist
+
+    parsed = parse_decklist((STARTERS_DIR / f"{faction}.txt").read_text(encoding="utf-8"), pool)
+    assert [p.message for p in parsed.problems] == []
+    return parsed.counts
+
+
+@pytest.fixture(scope="module")
+def pool(cards):
+    from decks.pool import CardPool
+
+    return CardPool.from_cards(cards)
+
+
+@pytest.mark.parametrize("faction", SEVEN)
+def test_starter_deck_passes_the_deck_legality_module(pool, faction):
+    from decks.legality import check_deck
+
+    verdict = check_deck(starter_counts(faction, pool), pool)
+    assert verdict.errors == [] and verdict.legal
+    assert verdict.to_json()["faction"] == faction
+
+
+def test_engine_executes_every_card_of_the_core_set(cards):
+    """docs/engine-abilities.md: no core card may show up in a simulation's `unsupported_cards`."""
+    from simulator.engine import build_deck
+
+    by_type = {t: [c for c in cards if c["type"] == t] for t in ("faction", "destiny")}
+    rest = [(c, 1) for c in cards if c["type"] not in ("faction", "destiny")]
+    unsupported = set()
+    for faction, destiny in zip(by_type["faction"] * 2, by_type["destiny"]):
+        unsupported |= set(build_deck([(faction, 1), (destiny, 1), *rest]).unsupported_cards)
+    assert sorted(unsupported) == []
+
+
+@pytest.mark.parametrize("faction", SEVEN)
+def test_starter_deck_beats_the_goldfish_within_ten_rounds(pool, faction):
+    """CONTRACTS §3 goldfish: a reasonable deck against an empty opponent reaches 15 Influence (§1.1) in a
+    handful of rounds, never by the round limit and never by drawing out (§12)."""
+    from simulator.engine import build_deck, play_game
+
+    deck = build_deck([(pool.get(code), n) for code, n in starter_counts(faction, pool).items()])
+    results = [play_game(deck, None, seed=seed) for seed in range(8)]
+    assert [(r.winner, r.reason) for r in results] == [(0, "influence")] * 8
+    assert all(3 <= r.rounds <= 10 for r in results), [r.rounds for r in results]
