@@ -1,0 +1,99 @@
+"""`/api/simulations/` (CONTRACTS §4): POST a run (202 with `id` and `url`), GET its status, progress and result.
+
+Views only translate: input checks here, the work in services.py.
+"""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.response import Response
+
+from . import runner, selectors, services
+from .deckinput import MAX_TEXT_CHARS
+from .models import SimulationRun
+
+
+class RunCreateSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=runner.MODES)
+    text = serializers.CharField(max_length=MAX_TEXT_CHARS, trim_whitespace=False,
+                                 help_text="the deck as decklist text (CONTRACTS §2)")
+    opponent = serializers.CharField(max_length=MAX_TEXT_CHARS, required=False, allow_blank=True,
+                                     trim_whitespace=False, help_text="the opponent's decklist (versus only)")
+    games = serializers.IntegerField(required=False, min_value=1,
+                                     help_text="games to play, or opening hands to sample for mode 'hands'")
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+    settings = serializers.DictField(required=False, help_text="mode settings, e.g. {\"mulligan\": {\"kind\": "
+                                                               "\"min_units\", \"value\": 2}}")
+    name = serializers.CharField(required=False, max_length=200, allow_blank=True)
+
+
+def run_json(run: SimulationRun, request=None) -> dict:
+    url = run.get_absolute_url()
+    api_url = f"/api/simulations/{run.pk}/"
+    if request is not None:
+        url = request.build_absolute_uri(url)
+        api_url = request.build_absolute_uri(api_url)
+    return {
+        "id": run.pk, "url": api_url, "page_url": url, "mode": run.mode, "status": run.status,
+        "progress": 1.0 if run.status == "done" else round(run.progress, 4),
+        "games": run.games, "seed": run.seed, "settings": run.settings, "engine_version": run.engine_version,
+        "deck": {"name": run.deck_name, "hash": run.deck_hash, "legal": run.deck_legal},
+        "opponent": ({"name": run.opponent_name, "hash": run.opponent_hash} if run.mode == "versus" else None),
+        "created_at": run.created_at, "finished_at": run.finished_at, "error": run.error or None,
+        "result": run.result if run.status == "done" else None,
+    }
+
+
+def anonymous_key(request) -> str:
+    """Who an anonymous visitor is, for the in-flight limit: their session, else their address."""
+    session = getattr(request, "session", None)
+    if session is not None and session.session_key:
+        return "s:" + session.session_key
+    return "ip:" + (request.META.get("REMOTE_ADDR") or "unknown")
+
+
+RUN_SCHEMA = inline_serializer("SimulationRun", fields={
+    "id": serializers.IntegerField(), "url": serializers.URLField(), "status": serializers.CharField(),
+    "progress": serializers.FloatField(), "result": serializers.JSONField(allow_null=True),
+})
+ERROR_SCHEMA = inline_serializer("SimulationError", fields={"detail": serializers.CharField()})
+
+
+class SimulationViewSet(viewsets.ViewSet):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: RUN_SCHEMA})
+    def list(self, request):
+        runs = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:50]
+        return Response({"count": len(runs), "results": [run_json(r, request) for r in runs]})
+
+    @extend_schema(responses={200: RUN_SCHEMA, 404: ERROR_SCHEMA})
+    def retrieve(self, request, pk=None):
+        run = selectors.run_get(pk)
+        if run is None:
+            return Response({"detail": f"No simulation run with id {pk!r}."}, status=status.HTTP_404_NOT_FOUND)
+        return Response(run_json(run, request))
+
+    @extend_schema(request=RunCreateSerializer,
+                   responses={202: RUN_SCHEMA, 400: ERROR_SCHEMA,
+                              503: OpenApiResponse(ERROR_SCHEMA, description="the queue is down; run saved")})
+    def create(self, request):
+        if not isinstance(request.data, dict):
+            return Response({"detail": "Send a JSON object with mode and text."}, status=status.HTTP_400_BAD_REQUEST)
+        serializer = RunCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        user = request.user if request.user.is_authenticated else None
+        try:
+            run, created = services.run_request(
+                mode=data["mode"], text=data["text"], opponent_text=data.get("opponent") or None,
+                games=data.get("games"), seed=data.get("seed"), settings=data.get("settings"), user=user,
+                session_key="" if user else anonymous_key(request), deck_name=data.get("name") or None)
+        except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        except services.BrokerUnavailable as exc:
+            return Response({"detail": str(exc), "id": exc.run.pk, "url": request.build_absolute_uri(
+                f"/api/simulations/{exc.run.pk}/")}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        body = run_json(run, request)
+        body["cached"] = not created
+        return Response(body, status=status.HTTP_202_ACCEPTED)
