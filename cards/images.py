@@ -29,12 +29,12 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from .cardfile import FACTION_NAMES
+from .cardfile import FACTION_NAMES, format_keyword, parse_keyword
 
 log = logging.getLogger(__name__)
 
 # Bump when the drawing changes, so every cached PNG is rendered again.
-RENDERER_VERSION = "4"
+RENDERER_VERSION = "5"
 
 BASE_W, BASE_H = 500, 700
 SIZES = {"normal": (500, 700), "small": (250, 350), "large": (1000, 1400)}
@@ -75,8 +75,9 @@ ICON_LABELS = {"combat": "Combat", "guile": "Guile", "sorcery": "Sorcery", "fait
 _ICON_TEXT = {"⚔": "combat", "🕷": "guile", "⭕": "sorcery", "✦": "faith"}
 _TOKEN_RE = re.compile(
     r"(?P<icon>⚔\ufe0f?|🕷\ufe0f?|⭕\ufe0f?|✦\ufe0f?|\[(?:combat|guile|sorcery|faith)\])"
-    r"|(?P<timing>(?:Forced )?(?:Action|Response|Disrupt|Halt|Embark|Reaction|Interrupt|Setup|When revealed)"
-    r"(?: \((?:[^()]*)\))?:)"
+    r"|(?<![A-Za-z])(?P<timing>(?:(?:(?:Quest|Draw|Kingdom|Confrontation|Authority|Refresh|Toll|Struggle) )?Action"
+    r"|Forced(?: (?:Response|Disrupt|Halt))?|Response|Disrupt|Halt|Embark|Deckbuilding|Reaction|Interrupt|Setup"
+    r"|When revealed)(?: \((?:[^()]*)\))?:)"
 )
 
 TYPE_LABELS = {
@@ -205,11 +206,26 @@ def _words(text: str, style: str, first_space: bool) -> list[Token]:
     return tokens
 
 
+def keyword_line(line: str) -> list[str] | None:
+    """The keywords of a line made only of §9 keywords ('Bound. Haste (2).'), else None."""
+    parts = [p.strip() for p in line.strip().rstrip(".").split(".")]
+    if not parts or not all(parts):
+        return None
+    try:
+        return [format_keyword(*parse_keyword(p)) for p in parts]
+    except ValueError:
+        return None
+
+
 def rules_paragraphs(text: str, *, style: str = "regular") -> list[Paragraph]:
-    """Rules text as paragraphs: timing words (Action:, Response:, …, §8.3) in bold, icon glyphs as icons."""
+    """Rules text as paragraphs: keyword lines and timing words (Action:, Response:, …, §8.3) in bold, icon
+    glyphs as icons."""
     paragraphs = []
     for line in (text or "").replace("\r\n", "\n").split("\n"):
         if not line.strip():
+            continue
+        if keyword_line(line):
+            paragraphs.append(Paragraph(_words(line.strip(), "bold", False)))
             continue
         tokens: list[Token] = []
         pos = 0
@@ -517,15 +533,23 @@ def text_box_paragraphs(data: dict) -> list[Paragraph]:
     if data.get("attributes"):
         paragraphs.append(Paragraph(_words(". ".join(data["attributes"]) + ".", "serif_italic", False),
                                     align="center", gap_before=0.2))
-    if data.get("keywords"):
-        paragraphs.append(Paragraph(_words(". ".join(data["keywords"]) + ".", "bold", False)))
+    text = data.get("text") or ""
+    # Cards usually print their keywords as the text's first line; any keyword the text does not print is
+    # shown in bold above it, so the image never hides a keyword the rules engine applies.
+    printed = {k.lower() for line in text.splitlines() for k in (keyword_line(line) or [])}
+    missing = [k for k in data.get("keywords") or [] if k.lower() not in printed]
+    if missing:
+        paragraphs.append(Paragraph(_words(". ".join(missing) + ".", "bold", False)))
     lines = _deckbuilding_lines(data.get("deckbuilding")) if data.get("type") == "destiny" else []
     if lines:
+        # The data's rules are what legality checks (§10.6, §11): show them, instead of a printed
+        # "Deckbuilding:" sentence that would say the same thing twice.
+        text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("Deckbuilding:"))
         paragraphs.append(Paragraph(_words("Deckbuilding:", "bold", False)))
-        for i, line in enumerate(lines):
+        for line in lines:
             paragraphs.append(Paragraph([Token("word", "–", "bold", False)] + _words(line, "regular", True),
                                         gap_before=0.1))
-    paragraphs += rules_paragraphs(data.get("text") or "")
+    paragraphs += rules_paragraphs(text)
     if data.get("flavor"):
         flavour = Paragraph(_words(data["flavor"].strip(), "serif_italic", False), align="center",
                             rule_before=True, optional=True, gap_before=0.35)

@@ -134,6 +134,38 @@ def test_attributes_are_italic_and_keywords_bold():
     assert {t.style for t in paragraphs[1].tokens} == {"bold"}
 
 
+def test_printed_keyword_line_is_bold_and_not_repeated():
+    data = card_dict("unit", keywords=["Bound", "Haste (2)"], text="Bound. Haste (2).\nAction: Draw 1 card.")
+    paragraphs = text_box_paragraphs(data)
+    texts = [" ".join(t.value for t in p.tokens) for p in paragraphs]
+    assert texts.count("Bound. Haste (2).") == 1
+    line = next(p for p in paragraphs if p.tokens[0].value == "Bound.")
+    assert {t.style for t in line.tokens} == {"bold"}
+
+
+def test_a_keyword_the_text_does_not_print_is_still_shown():
+    data = card_dict("unit", keywords=["Glory", "Subtle"], text="Glory.\nYour units gain Subtle.")
+    texts = [" ".join(t.value for t in p.tokens) for p in text_box_paragraphs(data)]
+    assert "Subtle." in texts  # its own bold line: "gain Subtle" in the text is not the card's keyword
+
+
+def test_phase_limited_actions_and_forced_abilities_are_bold():
+    for text, bold in (("Confrontation Action: Ready a unit.", ["Confrontation", "Action:"]),
+                       ("Forced: At the start of the Draw phase, draw 1 card.", ["Forced:"])):
+        tokens = rules_paragraphs(text)[0].tokens
+        assert [t.value for t in tokens if t.style == "bold"] == bold
+
+
+def test_destiny_shows_its_deckbuilding_data_once():
+    data = card_dict("destiny", deckbuilding={"max_copies": 2},
+                     text="Deckbuilding: Your deck cannot include more than 2 copies.\nYour Authority total gets +1.")
+    texts = [" ".join(t.value for t in p.tokens) for p in text_box_paragraphs(data)]
+    assert texts.count("Deckbuilding:") == 1
+    assert not any("cannot include more than 2" in t for t in texts)
+    assert "– At most 2 copies of each card name." in texts
+    assert "Your Authority total gets +1." in texts
+
+
 # ---- text fitting ----------------------------------------------------------------------------------------
 def _words_of(layout):
     return [t.value for line in layout.lines for _, t in line.items if t.kind == "word"]
