@@ -220,8 +220,8 @@ def check_deck(counts: Mapping[str, int], pool: CardPool, fmt: FormatRules | Non
                 # A destiny-permitted Bound card is off-faction all the same: it pays its Loyalty (§9.3).
                 surcharge = loyalty_surcharge(card, deck_faction)
                 warnings.append(Problem("loyalty_surcharge", "§9.3",
-                                        f"{title} is a {faction_name(faction)} card: in a "
-                                        f"{faction_name(deck_faction)} deck it costs {surcharge} more to play "
+                                        f"{title} ({faction_name(faction)}) is off-faction in a "
+                                        f"{faction_name(deck_faction)} deck: it costs {surcharge} more to play "
                                         f"(Loyalty {surcharge}), at setup too (§4).", (title,)))
 
     # §10.6: the destiny's other deckbuilding rules.
