@@ -20,7 +20,7 @@ from . import reports
 
 MODES = ("hands", "goldfish", "versus")
 HANDS_VERSION = "hands-1"
-BASE_CHUNK = {"hands": 10_000, "goldfish": 200, "versus": 200}
+BASE_CHUNK = {"hands": 2_000, "goldfish": 200, "versus": 200}
 MAX_CHUNKS = 400  # a run never has more chunks than this: big runs get bigger chunks
 DEFAULT_GAMES = {"hands": 10_000, "goldfish": 1_000, "versus": 1_000}
 DEFAULT_MAX_ROUNDS = 50

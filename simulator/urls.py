@@ -1,4 +1,9 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "simulator"
-urlpatterns: list = []
+urlpatterns = [
+    path("simulate/", views.simulate, name="simulate"),
+    path("simulate/runs/<int:pk>/", views.run_detail, name="run"),
+]

@@ -102,7 +102,7 @@ def test_same_request_same_numbers_and_a_new_seed_changes_them(sim_pool, camelot
 
 @pytest.mark.django_db
 def test_stored_chunks_merge_to_the_in_process_result(sim_db, camelot_text, inline_queue):
-    run, created = services.run_request(mode="hands", text=camelot_text, games=25_000, seed=9)
+    run, created = services.run_request(mode="hands", text=camelot_text, games=5_000, seed=9)
     assert created and run.chunks_total == 3
     run.refresh_from_db()
     assert run.status == RunStatus.DONE and run.progress == 1.0
@@ -128,7 +128,7 @@ def test_goldfish_and_versus_chunks_merge_exactly(sim_db, camelot_text, winter_t
 
 @pytest.mark.django_db
 def test_a_redelivered_chunk_changes_nothing(sim_db, camelot_text):
-    run, _ = services.run_request(mode="hands", text=camelot_text, games=12_000, seed=2, dispatch=False)
+    run, _ = services.run_request(mode="hands", text=camelot_text, games=3_000, seed=2, dispatch=False)
     assert services.chunk_store(run.pk, 0) is True
     first = SimulationChunk.objects.get(run=run, index=0).result
     assert services.chunk_store(run.pk, 0) is False  # acks_late redelivery: the stored row wins

@@ -1,0 +1,98 @@
+"""Server-rendered SVG charts of a report (pygal): no JavaScript build, readable without scripts."""
+from __future__ import annotations
+
+import math
+
+import pygal
+from pygal.style import Style
+
+STYLE = Style(background="transparent", plot_background="transparent", foreground="#333",
+              foreground_strong="#111", foreground_subtle="#999", opacity=".85", opacity_hover=".95",
+              colors=("#2f5fa8", "#b23a2a", "#2e7d32", "#d98b1a", "#6a2c91", "#4fa3c7", "#6b6b6b", "#8c7b62"),
+              font_family="system-ui, sans-serif", title_font_size=15, label_font_size=11,
+              major_label_font_size=11, legend_font_size=11)
+
+
+def _config(chart_class, title: str, **kwargs):
+    return chart_class(title=title, style=STYLE, width=640, height=320, disable_xml_declaration=True, js=[],
+                       explicit_size=False, show_legend=kwargs.pop("show_legend", False), print_values=False,
+                       **kwargs)
+
+
+def _render(chart) -> str:
+    return chart.render(is_unicode=True)
+
+
+def histogram(title: str, hist: dict, *, x_title: str, y_title: str = "share of samples") -> str:
+    """A bar chart of an integer histogram {"value": count}, as shares of the total."""
+    total = sum(hist.values()) or 1
+    if hist:
+        lo, hi = min(map(int, hist)), max(map(int, hist))
+    else:
+        lo, hi = 0, 0
+    xs = list(range(lo, hi + 1))
+    chart = _config(pygal.Bar, title, x_title=x_title, y_title=y_title,
+                    value_formatter=lambda v: f"{100 * v:.1f}%")
+    chart.x_labels = [str(x) for x in xs]
+    chart.add(y_title, [hist.get(str(x), 0) / total for x in xs])
+    return _render(chart)
+
+
+def line(title: str, series: dict[str, list[float | None]], *, x_labels: list[str], x_title: str, y_title: str,
+         percent: bool = False) -> str:
+    chart = _config(pygal.Line, title, x_title=x_title, y_title=y_title, show_legend=len(series) > 1,
+                    legend_at_bottom=True, dots_size=2,
+                    value_formatter=(lambda v: f"{100 * v:.1f}%") if percent else (lambda v: f"{v:.2f}"))
+    chart.x_labels = x_labels
+    for name, values in series.items():
+        chart.add(name, values)
+    return _render(chart)
+
+
+def hands_charts(result: dict) -> list[tuple[str, str]]:
+    setup = result["setup"]
+    charts = [
+        ("Setup budget used", histogram("Budget used by the best setup (§4, of 8)", setup["budget_used"],
+                                        x_title="budget used")),
+        ("Units placed", histogram("Units placed by the best setup", setup["units"], x_title="units")),
+    ]
+    rows = [r for r in result["cards"] if r["kind"] != "card"] + [r for r in result["cards"] if r["kind"] == "card"]
+    rows = rows[:8]
+    labels = ["opening 7"] + [f"round {i + 1}" for i in range(len(result["seen_cards_by_round"]))]
+    charts.append(("Hand probabilities by round", line(
+        "Chance to have seen at least k copies", {r["name"]: [r["p_opening"], *r["p_seen_by_round"]] for r in rows},
+        x_labels=labels, x_title="", y_title="probability", percent=True)))
+    return charts
+
+
+def goldfish_charts(result: dict) -> list[tuple[str, str]]:
+    charts = []
+    if result["win_round"]["histogram"]:
+        charts.append(("Winning round", histogram("Round of reaching 15 Influence", result["win_round"]["histogram"],
+                                                  x_title="round", y_title="share of wins")))
+    influence = result["influence_by_round"]
+    if influence:
+        charts.append(("Influence by round", line("Mean Influence at the end of each round",
+                                                  {"Influence": influence},
+                                                  x_labels=[str(i + 1) for i in range(len(influence))],
+                                                  x_title="round", y_title="Influence")))
+    return charts
+
+
+def versus_charts(result: dict) -> list[tuple[str, str]]:
+    charts = []
+    if result["rounds"]["histogram"]:
+        charts.append(("Game length", histogram("Game length", result["rounds"]["histogram"], x_title="rounds",
+                                                y_title="share of games")))
+    return charts
+
+
+def charts_for(result: dict) -> list[tuple[str, str]]:
+    return {"hands": hands_charts, "goldfish": goldfish_charts, "versus": versus_charts}[result["mode"]](result)
+
+
+def margin_95(p: float | None, n: int) -> float | None:
+    """Half-width of a normal 95% interval for a rate p over n samples (for the plain-words statement)."""
+    if p is None or not n:
+        return None
+    return 1.96 * math.sqrt(max(p * (1 - p), 0.0) / n)

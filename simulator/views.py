@@ -1,0 +1,98 @@
+"""Pages: /simulate/ (paste a list, pick a report; no login) and /simulate/runs/ID/ (live progress -> report).
+
+Views only translate (STYLE §8): read the form, call services, render. The run page polls with htmx and gets
+back only the `run-body` fragment; without JavaScript it refreshes itself until the report is ready.
+"""
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
+
+from . import charts, runner, selectors, services
+from .api import anonymous_key
+from .hands import POLICY_KINDS
+
+GAMES_CHOICES = {"hands": [1_000, 10_000, 100_000], "goldfish": [100, 1_000, 10_000], "versus": [100, 1_000, 10_000]}
+
+
+def _int_or_none(value):
+    value = (value or "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return value  # the service names the bad value in its message
+
+
+@require_http_methods(["GET", "POST"])
+def simulate(request):
+    form = {"mode": "hands", "text": "", "opponent": "", "games": "", "seed": "1", "mulligan_kind": "min_units",
+            "mulligan_value": "2", "query": "", "query_k": "1"}
+    error = None
+    status = 200
+    if request.method == "POST":
+        form.update({k: request.POST.get(k, v) for k, v in form.items()})
+        settings = {}
+        if form["mode"] == "hands":
+            settings["mulligan"] = {"kind": form["mulligan_kind"], "value": _int_or_none(form["mulligan_value"]) or 0}
+            if form["query"].strip():
+                settings["targets"] = [{"query": form["query"].strip(), "k": _int_or_none(form["query_k"]) or 1}]
+        user = request.user if request.user.is_authenticated else None
+        if user is None and not request.session.session_key:
+            request.session.save()
+        try:
+            run, _ = services.run_request(
+                mode=form["mode"], text=form["text"], opponent_text=form["opponent"] if form["mode"] == "versus"
+                else None, games=_int_or_none(form["games"]), seed=_int_or_none(form["seed"]), settings=settings,
+                user=user, session_key="" if user else anonymous_key(request))
+            return redirect(run.get_absolute_url(), permanent=False)
+        except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
+            error, status = str(exc), 400
+        except services.BrokerUnavailable as exc:
+            error, status = str(exc), 503
+    recent = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:10]
+    return render(request, "simulator/simulate.html", {
+        "form": form, "error": error, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
+        "policy_kinds": POLICY_KINDS, "recent": recent,
+    }, status=status)
+
+
+@vary_on_headers("HX-Request")
+def run_detail(request, pk: int):
+    run = selectors.run_get(pk)
+    if run is None:
+        raise Http404("No such simulation run.")
+    context = {"run": run, "result": run.result if run.status == "done" else None}
+    if context["result"]:
+        result = context["result"]
+        context["charts"] = charts.charts_for(result)
+        context["uncertainty"] = uncertainty_statement(result)
+    template = "simulator/run_body.html" if getattr(request, "htmx", False) else "simulator/run.html"
+    return render(request, template, context)
+
+
+def uncertainty_statement(result: dict) -> str:
+    """The sample size and what it means for the numbers, in plain words."""
+    mode = result["mode"]
+    if mode == "hands":
+        n = result["setup"]["samples"]
+        worst = charts.margin_95(0.5, n)
+        return (f"The card probabilities are exact (computed, not sampled). The setup figures come from {n:,} "
+                f"sampled opening hands, each with its exact best setup: any rate shown is within about "
+                f"±{100 * worst:.1f} percentage points of the true value (95% confidence, at worst).")
+    n = result["games"]
+    if mode == "goldfish":
+        lo, hi = result.get("win_rate_ci95") or (None, None)
+        margin = charts.margin_95(0.5, n)
+        text = f"Based on {n:,} games against the goldfish."
+        if lo is not None:
+            text += (f" The win rate is {100 * result['win_rate']:.1f}% (95% interval {100 * lo:.1f}%–"
+                     f"{100 * hi:.1f}%); other rates are within about ±{100 * margin:.1f} points.")
+        return text
+    lo, hi = result["ci95"] or (0, 0)
+    return (f"Based on {n:,} games, alternating who goes first. The win rate is {100 * result['win_rate']:.1f}% with "
+            f"a 95% Wilson interval of {100 * lo:.1f}%–{100 * hi:.1f}%: differences smaller than that interval "
+            f"are not evidence that one deck is better.")
