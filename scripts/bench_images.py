@@ -28,7 +28,6 @@ def main() -> str:
     import django
 
     django.setup()
-    from django.conf import settings
     from django.test import RequestFactory, override_settings
 
     from cards import images
@@ -93,7 +92,8 @@ def main() -> str:
         f"| deck image, cached | {deck_cached:.2f} ms |",
         "",
         f"PNG size of a card image: median {statistics.median(png_sizes) / 1024:.0f} KB "
-        f"(largest {png_sizes[-1] / 1024:.0f} KB). Cache directory in production: `{settings.CARD_IMAGE_CACHE_DIR}`.",
+        f"(largest {png_sizes[-1] / 1024:.0f} KB). Rendered images are kept in `settings.CARD_IMAGE_CACHE_DIR` "
+        "(default `var/card-images/`), so a card is drawn once per edit; the rest are file reads.",
         "",
     ]
     return "\n".join(lines)
