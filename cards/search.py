@@ -423,6 +423,13 @@ def _owned_codes_for(user, term: Term):
     return owned
 
 
+def _factions(*slugs: str):
+    # A subquery the database runs once, rather than a join to the faction table for every card row.
+    from .models import Faction
+
+    return Faction.objects.filter(slug__in=slugs).values("pk")
+
+
 _LOOKUP = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 
 
@@ -442,13 +449,16 @@ def _value_q(term: Term, value, user) -> Q:
     if key == "t":
         return Q(type=value)
     if key == "f":
-        return Q(faction__slug=value)
+        return Q(faction__in=_factions(value))
     if key == "i":
         return Q(**{f"icon_{value}": True})
     if key == "a":
-        return Q(attributes_index__icontains=f"|{value.lower()}|")
+        return Q(attributes_index__contains=f"|{value.lower()}|")  # the index is stored lower-case
     if key == "k":
-        return Q(keywords_index__icontains=f"|{value}|")
+        # Keywords with their own column are read from it (no LIKE); the others from the "|a|b|" index.
+        column = {"bound": Q(is_bound=True), "restricted": Q(is_restricted=True),
+                  "haste": Q(haste_cost__isnull=False), "secret": Q(secret_cost__isnull=False)}
+        return column.get(value) or Q(keywords_index__contains=f"|{value}|")
     if key == "x":
         return Q(text__icontains=value)
     if key == "s":
@@ -461,8 +471,8 @@ def _value_q(term: Term, value, user) -> Q:
     if key == "legal":
         # §11: in-faction and Neutral cards are always legal; off-faction cards unless Bound (§9.3).
         # A deck has its own faction card only (§2.1), never another faction's.
-        return ((Q(type="faction") & Q(faction__slug=value))
-                | (~Q(type="faction") & (Q(faction__slug__in=[value, "neutral"]) | Q(is_bound=False))))
+        return ((Q(type="faction") & Q(faction__in=_factions(value)))
+                | (~Q(type="faction") & (Q(faction__in=_factions(value, "neutral")) | Q(is_bound=False))))
     if key == "owned":
         owned = _owned_codes_for(user, term)
         q = owned if isinstance(owned, Q) else Q(code__in=list(owned))
@@ -521,6 +531,9 @@ def _order_by(sort: str) -> list:
 
     def field(f):
         expr = F(f) if isinstance(f, str) else f
+        if f in ("name", "subtitle"):
+            # Names are never null: a plain ORDER BY lets the database walk the search index in order.
+            return expr.desc() if desc else expr.asc()
         return expr.desc(nulls_last=True) if desc else expr.asc(nulls_last=True)
 
     keys = {
@@ -532,7 +545,11 @@ def _order_by(sort: str) -> list:
         "set": ["card_set__position", "number", "name"],
     }[name]
     # The code breaks ties so that pages never repeat or skip a card.
-    return [field(keys[0]), *[F(k).asc(nulls_last=True) if isinstance(k, str) else k for k in keys[1:]], "code"]
+    rest = [k if not isinstance(k, str) else (k if k in ("name", "subtitle") else F(k).asc(nulls_last=True))
+            for k in keys[1:]]
+    if name == "name":
+        rest = ["-subtitle" if desc else "subtitle"]
+    return [field(keys[0]), *rest, "-code" if desc and name == "name" else "code"]
 
 
 def sort_cards(qs: QuerySet, sort: str | None) -> QuerySet:
@@ -597,7 +614,7 @@ def _value_matches(term: Term, value, card: dict, owned) -> bool:
     if key == "i":
         return value in (card.get("icons") or [])
     if key == "a":
-        return value.casefold() in {a.casefold() for a in card.get("attributes") or []}
+        return value.lower() in {a.lower() for a in card.get("attributes") or []}
     if key == "k":
         return value in _keyword_names(card)
     if key == "x":

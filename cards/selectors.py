@@ -30,6 +30,18 @@ def card_search(*, q: str = "", faction: str | None = None, card_type: str | Non
     return sort_cards(Card.objects.filter(condition).select_related("faction", "card_set"), sort)
 
 
+def card_ids(cards: QuerySet[Card]) -> QuerySet:
+    """The primary keys of a search, in its order. Paginating these and then fetching one page of full rows
+    (`cards_by_ids`) keeps the database from sorting whole card rows: measured in docs/performance.md."""
+    return cards.values_list("pk", flat=True)
+
+
+def cards_by_ids(ids) -> list[Card]:
+    ids = list(ids)
+    found = Card.objects.select_related("faction", "card_set").in_bulk(ids)
+    return [found[pk] for pk in ids if pk in found]
+
+
 def card_get(*, code: str) -> Card | None:
     return Card.objects.select_related("faction", "card_set").filter(code=code).first()
 

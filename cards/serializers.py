@@ -44,15 +44,24 @@ class CardSerializer(serializers.Serializer):
     url = serializers.URLField(help_text="The card's page")
     image_url = serializers.URLField(help_text="The card's image, /cards/CODE.png")
 
+    def _url_templates(self) -> tuple[str, str]:
+        # Built once per response (the list serializer shares its context with every card), not per card.
+        cached = self.context.get("_card_url_templates")
+        if cached is None:
+            request = self.context.get("request")
+            root = request.build_absolute_uri("/")[:-1] if request is not None else ""
+            marker = "0code0"
+            page = reverse("cards:detail", kwargs={"code": marker})
+            image = reverse("cards:card-image", kwargs={"code": marker})
+            cached = (root + page.replace(marker, "{}"), root + image.replace(marker, "{}"))
+            self.context["_card_url_templates"] = cached
+        return cached
+
     def to_representation(self, card):
         data = card.to_data()
-        request = self.context.get("request")
-        page = card.get_absolute_url()
-        image = reverse("cards:card-image", kwargs={"code": card.code})
-        if request is not None:
-            page, image = request.build_absolute_uri(page), request.build_absolute_uri(image)
-        data["url"] = page
-        data["image_url"] = image
+        page, image = self._url_templates()
+        data["url"] = page.format(card.code)
+        data["image_url"] = image.format(card.code)
         return data
 
 

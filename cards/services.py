@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from .cardfile import CardFile, card_to_json
 from .models import Card, CardSet, Faction
@@ -71,4 +71,9 @@ def card_files_load(*, card_files: list[CardFile]) -> LoadSummary:
             card.save()
             summary.updated.append(card.code)
         summary.rewritten.extend(cf.rewritten)
+    if summary.created or summary.updated:
+        # Card search picks its index from table statistics, which SQLite only has after ANALYZE
+        # (docs/performance.md, card search).
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(Card._meta.db_table)}")
     return summary

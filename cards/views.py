@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 
 from .cardfile import CARD_TYPES, FACTION_NAMES, FACTIONS
 from .search import SORTS, SYNTAX_EXAMPLES, SearchError, search_cards
-from .selectors import card_count, card_get, card_search, card_versions
+from .selectors import card_count, card_get, card_ids, card_search, card_versions, cards_by_ids
 
 PAGE_SIZES = {"list": 50, "grid": 24}
 VIEWS = ("list", "grid")
@@ -56,8 +56,9 @@ def card_list(request):
     try:
         cards = card_search(q=state["q"], faction=state["f"] or None, card_type=state["t"] or None,
                             sort=state["sort"] or None, user=request.user)
-        paginator = Paginator(cards, PAGE_SIZES[state["view"]])
+        paginator = Paginator(card_ids(cards), PAGE_SIZES[state["view"]])
         page = paginator.get_page(request.GET.get("page"))
+        page.object_list = cards_by_ids(page.object_list)
     except SearchError as exc:
         error = {"message": exc.message, "position": exc.position,
                  "caret": " " * (max(exc.position, 1) - 1) + "^"}
