@@ -16,13 +16,16 @@ from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPart
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from .collection import export_collection_csv
 from .decklist import DecklistProblem, export_decklist
 from .legality import check_deck, check_decklist_text
-from .models import Deck
+from .models import Deck, Decklist
 from .pool import CardPool
-from .selectors import (deck_list_owned, deck_list_visible, deck_versions, format_active, format_by_slug,
-                        version_changes)
-from .services import DeckInputError, deck_create, deck_delete, deck_import_text, deck_restore_version, deck_update
+from .selectors import (collection_counts, deck_buildability, deck_list_owned, deck_list_visible, deck_versions,
+                        decklist_search, format_active, format_by_slug, version_changes)
+from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_create,
+                       deck_delete, deck_import_text, deck_restore_version, deck_update, decklist_copy,
+                       decklist_favourite, decklist_like, decklist_publish)
 from .stats import deck_stats
 
 MAX_TEXT_CHARS = 100_000  # a decklist is a few kilobytes
@@ -212,6 +215,39 @@ def _fmt_from_request(slug):
     return fmt
 
 
+class PublishRequestSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, max_length=20_000)
+
+
+class DecklistSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    page_url = serializers.SerializerMethodField()
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    faction = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    destiny = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    derived_from = serializers.PrimaryKeyRelatedField(read_only=True)
+    previous = serializers.PrimaryKeyRelatedField(read_only=True)
+    cards = serializers.DictField(child=serializers.IntegerField(), read_only=True)
+
+    class Meta:
+        model = Decklist
+        fields = ["id", "url", "page_url", "owner", "title", "slug", "description", "faction", "destiny", "cards",
+                  "content_hash", "derived_from", "previous", "like_count", "favourite_count", "published_at"]
+        read_only_fields = fields
+
+    def get_url(self, obj) -> str:
+        return f"/api/decklists/{obj.pk}/"
+
+    def get_page_url(self, obj) -> str:
+        return obj.get_absolute_url()
+
+
+class BuildableSerializer(serializers.Serializer):
+    buildable = serializers.BooleanField()
+    missing = serializers.DictField(child=serializers.IntegerField(), help_text="card code -> copies lacking")
+
+
 # ---- views -------------------------------------------------------------------------------------------------
 class IsOwnerForWrites(permissions.BasePermission):
     def has_object_permission(self, request, view, obj):
@@ -387,6 +423,29 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                          "destiny": deck.destiny.code if deck.destiny else None, "content_hash": deck.content_hash,
                          "version": deck.version, "cards": cards})
 
+    @extend_schema(request=PublishRequestSerializer,
+                   responses={201: DecklistSerializer, 400: DetailSerializer, 403: DetailSerializer,
+                              404: DetailSerializer})
+    @action(detail=True, methods=["post"])
+    def publish(self, request, pk=None):
+        """Publish the deck's latest version as a public, immutable decklist (the deck must be legal)."""
+        deck = self._owned()
+        data = PublishRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            decklist = decklist_publish(deck=deck, title=data.validated_data["title"],
+                                        description=data.validated_data.get("description", ""), fmt=format_active())
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+        return Response(DecklistSerializer(decklist).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: BuildableSerializer, 404: DetailSerializer})
+    @action(detail=True, methods=["get"])
+    def buildable(self, request, pk=None):
+        """The copies this deck needs beyond your collection."""
+        deck = self.get_object()
+        return Response(deck_buildability(deck_counts=deck.counts, user=request.user))
+
     @extend_schema(request=ValidateRequestSerializer,
                    responses={200: VerdictSerializer, 400: DetailSerializer},
                    description="Check decklist text (CONTRACTS §2) against §11 and the active format; no login.")
@@ -410,4 +469,193 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
         return Response(verdict.to_json())
 
 
-__all__ = ["DeckViewSet", "DecklistProblem"]
+
+
+# ---- publishing, decklists and the collection (issue 6) -------------------------------------------------------
+def _decklist_filters(params) -> dict:
+    from datetime import date
+
+    filters = {}
+    for key in ("faction", "destiny", "author", "q"):
+        value = params.get(key)
+        if value:
+            filters["query" if key == "q" else key] = value[:500]
+    cards = params.getlist("card")
+    if cards:
+        filters["cards"] = [c[:32] for c in cards[:20]]
+    for key in ("since", "until"):
+        value = params.get(key)
+        if value:
+            try:
+                filters[key] = date.fromisoformat(value[:10])
+            except ValueError as e:
+                raise ValidationError({"detail": f"{key} must be a date YYYY-MM-DD, not {value[:20]!r}."}) from e
+    filters["sort"] = params.get("sort") or "date"
+    return filters
+
+
+@extend_schema(tags=["decklists"])
+class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
+    """Published decklists: public, immutable snapshots of decks."""
+
+    serializer_class = DecklistSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    queryset = Decklist.objects.none()
+
+    def get_queryset(self):
+        from cards.search import SearchError
+
+        if self.action != "list":
+            return Decklist.objects.select_related("owner", "faction", "destiny")
+        try:
+            return decklist_search(user=self.request.user, **_decklist_filters(self.request.query_params))
+        except (ValueError, SearchError) as e:
+            raise ValidationError({"detail": str(e)}) from e
+
+    def get_object(self):
+        if not str(self.kwargs.get("pk", "")).isdigit():
+            raise Http404
+        return super().get_object()
+
+    @extend_schema(parameters=[
+        OpenApiParameter("faction", str), OpenApiParameter("destiny", str, description="destiny card code"),
+        OpenApiParameter("card", str, many=True, description="card code the list must hold (repeatable)"),
+        OpenApiParameter("q", str, description="card search (CONTRACTS §5): a card of the list matches"),
+        OpenApiParameter("author", str), OpenApiParameter("since", OpenApiTypes.DATE),
+        OpenApiParameter("until", OpenApiTypes.DATE), OpenApiParameter("sort", str, enum=["date", "likes"])],
+        responses={200: DecklistSerializer(many=True), 400: DetailSerializer})
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    def _toggle(self, request, service):
+        decklist = self.get_object()
+        decklist = service(decklist=decklist, user=request.user, on=request.method == "POST")
+        return Response(DecklistSerializer(decklist).data)
+
+    @extend_schema(request=None, responses={200: DecklistSerializer, 401: DetailSerializer, 404: DetailSerializer})
+    @action(detail=True, methods=["post", "delete"], permission_classes=[permissions.IsAuthenticated])
+    def like(self, request, pk=None):
+        """POST likes, DELETE takes the like back (idempotent)."""
+        return self._toggle(request, decklist_like)
+
+    @extend_schema(request=None, responses={200: DecklistSerializer, 401: DetailSerializer, 404: DetailSerializer})
+    @action(detail=True, methods=["post", "delete"], permission_classes=[permissions.IsAuthenticated])
+    def favourite(self, request, pk=None):
+        return self._toggle(request, decklist_favourite)
+
+    @extend_schema(request=None, responses={201: DeckSerializer, 401: DetailSerializer, 404: DetailSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def copy(self, request, pk=None):
+        """Copy to my decks (a new private deck whose later publication links back here)."""
+        result = decklist_copy(decklist=self.get_object(), owner=request.user)
+        deck = Deck.objects.prefetch_related("cards").get(pk=result.deck.pk)
+        return Response(DeckSerializer(deck).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(parameters=[OpenApiParameter("format", str, enum=["text", "json"], default="text")],
+                   responses={(200, "text/plain"): OpenApiTypes.STR, (200, "application/json"): DecklistSerializer,
+                              (400, "application/json"): DetailSerializer})
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, PlainTextRenderer],
+            content_negotiation_class=ExportNegotiation)
+    def export(self, request, pk=None):
+        fmt = request.query_params.get("format") or "text"
+        if fmt not in ("text", "json"):
+            raise ValidationError({"detail": f"format must be 'text' or 'json', not {fmt[:20]!r}."})
+        decklist = self.get_object()
+        if fmt == "json":
+            return Response(DecklistSerializer(decklist).data)
+        response = Response(export_decklist(decklist.cards, CardPool.from_db(), name=decklist.title),
+                            content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="decklist-{decklist.pk}.txt"'
+        return response
+
+
+class CollectionCountsSerializer(serializers.Serializer):
+    cards = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=999),
+                                  help_text="card code -> copies owned")
+
+
+class CollectionImportSerializer(serializers.Serializer):
+    csv = serializers.CharField(allow_blank=True, trim_whitespace=False,
+                                help_text="CSV with a card column (code/card/name/title) and a count column")
+    replace = serializers.BooleanField(default=True, help_text="false adds to the collection instead")
+
+    def validate_csv(self, value):
+        if len(value) > 2_000_000:
+            raise ValidationError("The CSV is too long (at most 2,000,000 characters).")
+        return value
+
+
+class CollectionSetSerializer(serializers.Serializer):
+    set = serializers.CharField(max_length=32)
+    copies = serializers.IntegerField(min_value=1, max_value=10, default=1)
+
+
+@extend_schema(tags=["collection"])
+class CollectionViewSet(viewsets.ViewSet):
+    """The signed-in player's collection: copies owned per card code."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _answer(self, counts):
+        return Response({"cards": counts})
+
+    @extend_schema(responses={200: CollectionCountsSerializer})
+    def list(self, request):
+        return self._answer(collection_counts(user=request.user))
+
+    def _write(self, request, *, replace: bool):
+        data = CollectionCountsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            return self._answer(collection_set(user=request.user, counts=data.validated_data["cards"],
+                                               replace=replace))
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+
+    @extend_schema(request=CollectionCountsSerializer, responses={200: CollectionCountsSerializer,
+                                                                 400: DetailSerializer})
+    @action(detail=False, methods=["put"], url_path="replace")
+    def replace(self, request):
+        """Make these counts the whole collection."""
+        return self._write(request, replace=True)
+
+    @extend_schema(request=CollectionCountsSerializer, responses={200: CollectionCountsSerializer,
+                                                                 400: DetailSerializer})
+    @action(detail=False, methods=["post"], url_path="cards")
+    def cards(self, request):
+        """Set the counts of these cards (0 removes one); the others stay."""
+        return self._write(request, replace=False)
+
+    @extend_schema(request=CollectionSetSerializer, responses={200: CollectionCountsSerializer,
+                                                              400: DetailSerializer})
+    @action(detail=False, methods=["post"])
+    def sets(self, request):
+        """Add whole boxes of a set."""
+        data = CollectionSetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            return self._answer(collection_add_set(user=request.user, set_code=data.validated_data["set"],
+                                                   copies=data.validated_data["copies"]))
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+
+    @extend_schema(request=CollectionImportSerializer, responses={200: CollectionCountsSerializer,
+                                                                 400: DetailSerializer})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_csv(self, request):
+        """Import CSV; any unreadable row saves nothing and every bad row is listed in `problems`."""
+        data = CollectionImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            return self._answer(collection_import_csv(user=request.user, text=data.validated_data["csv"],
+                                                      replace=data.validated_data["replace"]))
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=False, methods=["get"], renderer_classes=[PlainTextRenderer, JSONRenderer])
+    def export(self, request):
+        text = export_collection_csv(collection_counts(user=request.user), CardPool.from_db())
+        response = Response(text, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="collection.csv"'
+        return response

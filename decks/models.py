@@ -60,6 +60,8 @@ class Deck(models.Model):
     is_private = models.BooleanField(default=True)
     content_hash = models.CharField(max_length=64, db_index=True, help_text="sha256 of the sorted code:count lines")
     version = models.PositiveIntegerField(default=0, help_text="Number of the latest saved version")
+    copied_from = models.ForeignKey("Decklist", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="copies", help_text="The published decklist this deck was copied from")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -119,3 +121,95 @@ class DeckVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck_id} v{self.number}"
+
+
+class CollectionCard(models.Model):
+    """How many copies of a card a player owns (issue 6). Keyed by code, like DeckCard."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection")
+    card_code = models.CharField(max_length=32)
+    count = models.PositiveSmallIntegerField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["card_code"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "card_code"], name="decks_collection_unique_card"),
+            models.CheckConstraint(condition=Q(count__gte=1), name="decks_collection_count_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.count}x {self.card_code}"
+
+
+class Decklist(models.Model):
+    """A published, immutable snapshot of a deck (issue 6): public, with a readable URL /decklists/ID-slug/.
+
+    Re-publishing the same deck makes a new Decklist whose `previous` is the last one; a deck copied from a
+    decklist and then published links back through `derived_from`."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decklists")
+    source_deck = models.ForeignKey(Deck, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="publications")
+    source_version = models.PositiveIntegerField(null=True, blank=True)
+    title = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80)
+    description = models.TextField(blank=True, default="", help_text="Markdown; sanitised when shown")
+    faction = models.ForeignKey(Faction, on_delete=models.SET_NULL, null=True, blank=True, related_name="decklists")
+    destiny = models.ForeignKey(Card, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="destiny_of_decklists")
+    cards = models.JSONField(default=dict, help_text="card code -> count, frozen at publication")
+    content_hash = models.CharField(max_length=64, db_index=True)
+    derived_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="derivatives")
+    previous = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="next_versions")
+    like_count = models.PositiveIntegerField(default=0)
+    favourite_count = models.PositiveIntegerField(default=0)
+    published_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-published_at", "-id"]
+        indexes = [
+            models.Index(fields=["faction", "-published_at"]),
+            models.Index(fields=["-like_count", "-published_at"]),
+            models.Index(fields=["owner", "-published_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return f"/decklists/{self.pk}-{self.slug}/"
+
+
+class DecklistCard(models.Model):
+    """A published decklist's cards as rows: "decklists containing card X" is one scan of (card_code, decklist)."""
+
+    decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="card_rows")
+    card_code = models.CharField(max_length=32)
+    count = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["decklist", "card_code"], name="decks_decklistcard_unique_card"),
+        ]
+        indexes = [models.Index(fields=["card_code", "decklist"], name="decks_decklistcard_by_card")]
+
+
+class DecklistLike(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decklist_likes")
+    decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="likes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "decklist"], name="decks_like_once")]
+
+
+class DecklistFavourite(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decklist_favourites")
+    decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="favourites")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "decklist"], name="decks_favourite_once")]

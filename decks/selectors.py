@@ -1,10 +1,13 @@
 """Reads of decks and formats. Visibility is decided here, once: a private deck exists only for its owner."""
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from datetime import date
 
+from django.db.models import Q, QuerySet, Subquery
+
+from .collection import deck_shortfall
 from .legality import FormatRules
-from .models import Deck, DeckCard, DeckVersion, Format
+from .models import CollectionCard, Deck, DeckCard, Decklist, DecklistCard, DeckVersion, Format
 
 
 def deck_list_owned(*, user) -> QuerySet[Deck]:
@@ -47,3 +50,61 @@ def version_changes(old: dict[str, int] | None, new: dict[str, int]) -> dict[str
     added = {c: n - old.get(c, 0) for c, n in new.items() if n > old.get(c, 0)}
     removed = {c: n - new.get(c, 0) for c, n in old.items() if n > new.get(c, 0)}
     return {"added": added, "removed": removed}
+
+
+# ---- collection (issue 6) ------------------------------------------------------------------------------------
+def collection_counts(*, user) -> dict[str, int]:
+    if not user.is_authenticated:
+        return {}
+    return dict(CollectionCard.objects.filter(user=user).values_list("card_code", "count"))
+
+
+def owned_cards_q(user) -> Q | None:
+    """What `owned:` in card search (CONTRACTS §5) means for this user: None until they record a collection."""
+    if not user.is_authenticated or not CollectionCard.objects.filter(user=user).exists():
+        return None
+    return Q(code__in=Subquery(CollectionCard.objects.filter(user=user).values("card_code")))
+
+
+def deck_buildability(*, deck_counts: dict[str, int], user) -> dict:
+    """The copies a deck needs beyond the user's collection, and whether it can be built from it."""
+    missing = deck_shortfall(deck_counts, collection_counts(user=user))
+    return {"buildable": not missing, "missing": missing}
+
+
+# ---- published decklists (issue 6) ---------------------------------------------------------------------------
+DECKLIST_SORTS = {"date": ("-published_at", "-id"), "likes": ("-like_count", "-published_at", "-id")}
+
+
+def decklist_search(*, faction: str | None = None, destiny: str | None = None, cards: list[str] | None = None,
+                    query: str | None = None, author: str | None = None, since: date | None = None,
+                    until: date | None = None, sort: str = "date", user=None) -> QuerySet[Decklist]:
+    """Published decklists, filtered. `cards`: every code must be in the list; `query`: at least one card of the
+    list matches the card search (CONTRACTS §5). Raises ValueError for an unknown sort; SearchError for a bad query.
+    """
+    if sort not in DECKLIST_SORTS:
+        raise ValueError(f"sort must be one of {', '.join(DECKLIST_SORTS)}, not {sort[:20]!r}")
+    qs = Decklist.objects.select_related("owner", "faction", "destiny")
+    if faction:
+        qs = qs.filter(faction__slug=faction)
+    if destiny:
+        qs = qs.filter(destiny__code=destiny)
+    if author:
+        qs = qs.filter(owner__username__iexact=author)
+    if since:
+        qs = qs.filter(published_at__date__gte=since)
+    if until:
+        qs = qs.filter(published_at__date__lte=until)
+    for code in cards or ():
+        qs = qs.filter(pk__in=DecklistCard.objects.filter(card_code=code).values("decklist_id"))
+    if query:
+        from cards.search import search_cards
+
+        codes = search_cards(query, user=user).values("code")
+        qs = qs.filter(pk__in=DecklistCard.objects.filter(card_code__in=codes).values("decklist_id"))
+    return qs.order_by(*DECKLIST_SORTS[sort])
+
+
+def decklist_ids_containing_card(*, code: str) -> QuerySet:
+    """Ids of published decklists holding this card: one scan of the (card_code, decklist) index (issue 7)."""
+    return DecklistCard.objects.filter(card_code=code).values_list("decklist_id", flat=True)

@@ -10,11 +10,15 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.text import slugify
 
 from cards.models import Card, Faction
 
+from .collection import MAX_OWNED, parse_collection_csv
 from .decklist import DecklistProblem, content_hash, parse_decklist
-from .models import Deck, DeckCard, DeckVersion, Format
+from .legality import FormatRules, check_deck
+from .models import (CollectionCard, Deck, DeckCard, Decklist, DecklistCard, DecklistFavourite, DecklistLike,
+                     DeckVersion, Format)
 from .pool import CardPool
 
 MAX_NAME_CHARS = 200
@@ -245,3 +249,117 @@ def format_activate(*, fmt: Format) -> Format:
 def format_deactivate_all() -> int:
     """Back to the default: no organised-play list active, as pre-launch (§11)."""
     return Format.objects.filter(active=True).update(active=False)
+
+
+# ---- collection (issue 6) ------------------------------------------------------------------------------------
+@transaction.atomic
+def collection_set(*, user, counts: Mapping[str, int], replace: bool = False,
+                   pool: CardPool | None = None) -> dict[str, int]:
+    """Set owned copies per card code (0 removes the card). `replace=True` makes `counts` the whole collection."""
+    pool = pool or CardPool.from_db()
+    if not isinstance(counts, Mapping):
+        raise DeckInputError("The collection must be an object of card code -> copies owned.")
+    unknown = [str(c)[:40] for c in counts if not isinstance(c, str) or pool.get(c) is None]
+    if unknown:
+        raise DeckInputError(f"Unknown card code{'s' if len(unknown) > 1 else ''}: {', '.join(unknown[:10])}.")
+    for code, n in counts.items():
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_OWNED:
+            raise DeckInputError(f"{code}: copies owned must be a whole number from 0 to {MAX_OWNED}, "
+                                 f"not {str(n)[:20]!r}.")
+    if replace:
+        CollectionCard.objects.filter(user=user).delete()
+    else:
+        CollectionCard.objects.filter(user=user, card_code__in=list(counts)).delete()
+    CollectionCard.objects.bulk_create(
+        [CollectionCard(user=user, card_code=code, count=n) for code, n in counts.items() if n > 0])
+    return {row.card_code: row.count for row in CollectionCard.objects.filter(user=user)}
+
+
+@transaction.atomic
+def collection_add_set(*, user, set_code: str, copies: int = 1) -> dict[str, int]:
+    """Add `copies` boxes of a whole set: each card's box quantity (1 when unknown) times `copies`."""
+    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= 10:
+        raise DeckInputError("copies must be a whole number of boxes from 1 to 10.")
+    cards = list(Card.objects.filter(card_set__code=set_code).values_list("code", "quantity"))
+    if not cards:
+        raise DeckInputError(f"No set with code {str(set_code)[:32]!r}.")
+    owned = {row.card_code: row for row in CollectionCard.objects.filter(user=user, card_code__in=[c for c, _ in cards])}
+    for code, quantity in cards:
+        add = (quantity or 1) * copies
+        row = owned.get(code)
+        if row is None:
+            CollectionCard.objects.create(user=user, card_code=code, count=min(MAX_OWNED, add))
+        else:
+            row.count = min(MAX_OWNED, row.count + add)
+            row.save(update_fields=["count", "updated_at"])
+    return {row.card_code: row.count for row in CollectionCard.objects.filter(user=user)}
+
+
+def collection_import_csv(*, user, text: str, replace: bool = True, pool: CardPool | None = None) -> dict[str, int]:
+    """Import a collection CSV. Any unreadable row saves nothing; `DeckInputError.problems` lists every row."""
+    pool = pool or CardPool.from_db()
+    if not isinstance(text, str):
+        raise DeckInputError("The collection must be CSV text.")
+    parsed = parse_collection_csv(text, pool)
+    if parsed.problems:
+        first = parsed.problems[0].message
+        more = f" (and {len(parsed.problems) - 1} more)" if len(parsed.problems) > 1 else ""
+        raise DeckInputError(f"The CSV has rows that could not be read: {first}{more}", parsed.problems)
+    return collection_set(user=user, counts=parsed.counts, replace=replace, pool=pool)
+
+
+# ---- published decklists (issue 6) ---------------------------------------------------------------------------
+@transaction.atomic
+def decklist_publish(*, deck: Deck, title: str, description: str = "", pool: CardPool | None = None,
+                     fmt: FormatRules | None = None) -> Decklist:
+    """Publish the deck's latest version as an immutable, public decklist. Only a legal deck can be published
+    (§11, and the active format if one is given). Re-publishing links the new decklist to the previous one."""
+    pool = pool or CardPool.from_db()
+    latest = deck.versions.order_by("-number").first()
+    counts = dict(latest.cards) if latest else deck.counts
+    verdict = check_deck(counts, pool, fmt)
+    if not verdict.legal:
+        raise DeckInputError("Only a legal deck can be published: " + " ".join(e.message for e in verdict.errors[:5]))
+    title = _clean_name(title)
+    description = _clean_notes(description)
+    previous = Decklist.objects.filter(source_deck=deck).order_by("-published_at", "-id").first()
+    faction, destiny = _identity(counts, pool)
+    decklist = Decklist.objects.create(
+        owner=deck.owner, source_deck=deck, source_version=latest.number if latest else None, title=title,
+        slug=slugify(title)[:80] or "decklist", description=description, faction=faction, destiny=destiny,
+        cards=counts, content_hash=content_hash(counts), derived_from=deck.copied_from, previous=previous)
+    DecklistCard.objects.bulk_create(
+        [DecklistCard(decklist=decklist, card_code=code, count=n) for code, n in counts.items()])
+    return decklist
+
+
+def decklist_copy(*, decklist: Decklist, owner, pool: CardPool | None = None) -> SaveResult:
+    """Copy a published decklist into the user's decks; publishing the copy later links back (derived_from)."""
+    pool = pool or CardPool.from_db()
+    known = {code: n for code, n in decklist.cards.items() if pool.get(code) is not None}
+    with transaction.atomic():
+        result = deck_create(owner=owner, name=f"Copy of {decklist.title}"[:MAX_NAME_CHARS], counts=known,
+                             notes=decklist.description, pool=pool)
+        Deck.objects.filter(pk=result.deck.pk).update(copied_from=decklist)
+        result.deck.copied_from = decklist
+    return result
+
+
+def _toggle(model, field: str, *, decklist: Decklist, user, on: bool) -> Decklist:
+    with transaction.atomic():
+        if on:
+            model.objects.get_or_create(user=user, decklist=decklist)
+        else:
+            model.objects.filter(user=user, decklist=decklist).delete()
+        Decklist.objects.filter(pk=decklist.pk).update(**{field: model.objects.filter(decklist=decklist).count()})
+    decklist.refresh_from_db(fields=[field])
+    return decklist
+
+
+def decklist_like(*, decklist: Decklist, user, on: bool = True) -> Decklist:
+    """Like (or un-like) a decklist; idempotent. `like_count` is kept for sorting by popularity."""
+    return _toggle(DecklistLike, "like_count", decklist=decklist, user=user, on=on)
+
+
+def decklist_favourite(*, decklist: Decklist, user, on: bool = True) -> Decklist:
+    return _toggle(DecklistFavourite, "favourite_count", decklist=decklist, user=user, on=on)
