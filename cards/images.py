@@ -34,7 +34,7 @@ from .cardfile import FACTION_NAMES, format_keyword, parse_keyword
 log = logging.getLogger(__name__)
 
 # Bump when the drawing changes, so every cached PNG is rendered again.
-RENDERER_VERSION = "5"
+RENDERER_VERSION = "6"
 
 BASE_W, BASE_H = 500, 700
 SIZES = {"normal": (500, 700), "small": (250, 350), "large": (1000, 1400)}
@@ -557,6 +557,112 @@ def text_box_paragraphs(data: dict) -> list[Paragraph]:
     return paragraphs
 
 
+@dataclass
+class CardGeometry:
+    """Where everything goes on a card, in 500x700 design units; the text layouts are in canvas pixels."""
+
+    cost: str | None
+    plate_top: float
+    plate_bottom: float
+    plate_left: float
+    title_left: float
+    title_width: float
+    name_size: float
+    name_lines: list[str]
+    art_top: float
+    art_bottom: float
+    bar_top: float
+    bar_bottom: float
+    stats_top: float | None  # quests: the wealth/momentum/spoils/levy boxes
+    text_top: float
+    text_bottom: float
+    box_x: float
+    box_y: float
+    box_w: float
+    box_h: float
+    layout: TextLayout | None
+    k: float
+
+
+def card_geometry(data: dict, k: float = SUPERSAMPLE) -> CardGeometry:
+    """Lay a card out without drawing it: title plate, art box, type line, text box and the fitted text."""
+
+    def s(v: float) -> int:
+        return int(round(v * k))
+
+    ctype = data.get("type") or "unit"
+    cost = _cost_label(data.get("cost"))
+    has_cost = cost is not None
+    subtitle = data.get("subtitle")
+    plate_top = 20
+    plate_bottom = 100 if subtitle else 84
+    plate_left = 70 if has_cost else 22
+    title = ("• " if data.get("unique") else "") + (data.get("name") or "")
+    title_left = plate_left + (34 if has_cost else 14)
+    title_width = 478 - title_left - 14
+    name_size, name_lines = _title_lines(s, title, title_width)
+    if len(name_lines) > 1:
+        plate_bottom = plate_top + 12 + len(name_lines) * name_size * 1.18 + (24 if subtitle else 0) + 8
+    art_top = plate_bottom + 8
+    art_bottom = {"faction": 420, "quest": 340, "destiny": 330}.get(ctype, 372)
+    bar_top = art_bottom + 7
+    bar_bottom = bar_top + 28
+    text_top = bar_bottom + 7
+    stats_top = None
+    if ctype == "quest":
+        stats_top = text_top
+        text_top += 70
+    text_bottom = BASE_H - 46
+    pad_x, pad_y = 16, 10
+    is_unit = ctype == "unit"
+    box_w = 456 - 2 * pad_x
+    # Units leave room at the bottom for the Power shield's point.
+    box_h = text_bottom - text_top - 2 * pad_y - (14 if is_unit else 0)
+    paragraphs = text_box_paragraphs(data)
+    layout = None
+    if paragraphs:
+        layout = fit_paragraphs(paragraphs, s(box_w), s(box_h), max_size=s(21), min_size=s(12), floor_size=s(7))
+    return CardGeometry(
+        cost=cost, plate_top=plate_top, plate_bottom=plate_bottom, plate_left=plate_left, title_left=title_left,
+        title_width=title_width, name_size=name_size, name_lines=name_lines, art_top=art_top,
+        art_bottom=art_bottom, bar_top=bar_top, bar_bottom=bar_bottom, stats_top=stats_top, text_top=text_top,
+        text_bottom=text_bottom, box_x=22 + pad_x, box_y=text_top + pad_y + (4 if is_unit else 0), box_w=box_w,
+        box_h=box_h, layout=layout, k=k,
+    )
+
+
+@dataclass
+class Legibility:
+    """How a card's words come out on the standard 500x700 image, in pixels."""
+
+    name_px: float
+    text_px: float | None
+    truncated: bool
+    flavour_dropped: bool
+
+    @property
+    def problems(self) -> list[str]:
+        out = []
+        if self.name_px < 14:
+            out.append(f"name at {self.name_px:.0f} px")
+        if self.text_px is not None and self.text_px < 10:
+            out.append(f"rules text at {self.text_px:.1f} px")
+        if self.truncated:
+            out.append("rules text cut short (far too long for the text box)")
+        return out
+
+
+def card_legibility(data: dict) -> Legibility:
+    g = card_geometry(data, SUPERSAMPLE)
+    layout = g.layout
+    return Legibility(
+        name_px=g.name_size,
+        text_px=None if layout is None else layout.size / SUPERSAMPLE,
+        truncated=bool(layout and layout.truncated),
+        flavour_dropped=bool(layout and layout.dropped_optional and data.get("flavor")),
+    )
+
+
 def render_card(face: CardFace, size: str | tuple[int, int] = "normal") -> Image.Image:
     """Draw one card. `size` is a key of SIZES or a (width, height) pair; returns an RGB image."""
     out_w, out_h = SIZES[size] if isinstance(size, str) else size
@@ -564,43 +670,32 @@ def render_card(face: CardFace, size: str | tuple[int, int] = "normal") -> Image
     c = Canvas(BASE_W, BASE_H, k, background=(255, 255, 255))
     data = face.data
     ctype = data.get("type") or "unit"
+    is_unit = ctype == "unit"
     color = hex_to_rgb(face.color)
     frame_top, frame_bottom = lighten(color, 0.12), darken(color, 0.35)
     on_frame = (255, 255, 255) if luminance(frame_bottom) < 0.6 else INK
+    g = card_geometry(data, k)
+    cost, has_cost = g.cost, g.cost is not None
+    subtitle = data.get("subtitle")
+    plate_top, art_top, art_bottom = g.plate_top, g.art_top, g.art_bottom
 
     # Frame: dark outer border, faction colour inside.
     c.rect((0, 0, BASE_W, BASE_H), fill=BORDER, radius=24)
     c.gradient((9, 9, BASE_W - 9, BASE_H - 9), frame_top, frame_bottom, radius=17)
     c.rect((9, 9, BASE_W - 9, BASE_H - 9), outline=lighten(color, 0.4), width=1.2, radius=17)
 
-    cost = _cost_label(data.get("cost"))
-    has_cost = cost is not None
-    subtitle = data.get("subtitle")
-
-    # ---- title plate -------------------------------------------------------------------------------------
-    plate_top = 20
-    plate_bottom = 100 if subtitle else 84
-    plate_left = 70 if has_cost else 22
-    name = data.get("name") or ""
-    title = ("• " if data.get("unique") else "") + name
-    title_left = plate_left + (34 if has_cost else 14)
-    title_width = 478 - title_left - 14
-    name_size, name_lines = _title_lines(c, title, title_width)
+    # ---- title plate: • unique mark (§3.7), name, subtitle -----------------------------------------------
+    c.rect((g.plate_left, plate_top, 478, g.plate_bottom), fill=PARCHMENT, outline=darken(color, 0.5),
+           width=1.5, radius=10)
+    name_size, name_lines = g.name_size, g.name_lines
     name_line_h = name_size * 1.18
-    if len(name_lines) > 1:
-        plate_bottom = plate_top + 12 + len(name_lines) * name_line_h + (24 if subtitle else 0) + 8
-    c.rect((plate_left, plate_top, 478, plate_bottom), fill=PARCHMENT, outline=darken(color, 0.5), width=1.5,
-           radius=10)
-    if len(name_lines) == 1:
-        name_y = plate_top + (34 if subtitle else 44)
-    else:
-        name_y = plate_top + 12 + name_line_h / 2
+    name_y = plate_top + (34 if subtitle else 44) if len(name_lines) == 1 else plate_top + 12 + name_line_h / 2
     for i, line in enumerate(name_lines):
-        c.text((title_left, name_y + i * name_line_h), line, "name", name_size, INK, anchor="lm")
+        c.text((g.title_left, name_y + i * name_line_h), line, "name", name_size, INK, anchor="lm")
     if subtitle:
-        sub_size = fit_font_size("serif_italic", subtitle, c.s(title_width), c.s(18), c.s(8)) / c.k
+        sub_size = fit_font_size("serif_italic", subtitle, c.s(g.title_width), c.s(18), c.s(8)) / c.k
         sub_y = name_y + (len(name_lines) - 1) * name_line_h + (36 if len(name_lines) == 1 else name_line_h / 2 + 13)
-        c.text((title_left, sub_y), _ellipsize("serif_italic", c.s(sub_size), subtitle, c.s(title_width)),
+        c.text((g.title_left, sub_y), _ellipsize("serif_italic", c.s(sub_size), subtitle, c.s(g.title_width)),
                "serif_italic", sub_size, mix(INK, PARCHMENT, 0.25), anchor="lm")
 
     # ---- cost coin and Loyalty ---------------------------------------------------------------------------
@@ -612,27 +707,17 @@ def render_card(face: CardFace, size: str | tuple[int, int] = "normal") -> Image
         c.ellipse((cx - r + 9, cy - r + 7, cx + r - 9, cy + r - 12), fill=lighten(GOLD, 0.25))
         size = 40 if len(cost) == 1 else 32
         c.text((cx, cy + 2), cost, "number", size, INK, anchor="mm")
-    loyalty = data.get("loyalty")
-    if loyalty:
-        # Loyalty (§9.3): a small banner of diamonds under the cost coin, or at the title's left when no cost.
-        lx, ly = (58, plate_top + 90) if has_cost else (60, plate_bottom + 18)
-        bw = 16 + 15 * loyalty
-        c.rect((lx - bw / 2, ly - 12, lx + bw / 2, ly + 12), fill=BORDER, outline=GOLD, width=1.2, radius=6)
-        for i in range(loyalty):
-            px = lx - (loyalty - 1) * 7.5 + i * 15
-            c.polygon([(px, ly - 7.5), (px + 6, ly), (px, ly + 7.5), (px - 6, ly)], fill=GOLD)
-
     # ---- art box and the stat areas that depend on the type ----------------------------------------------
-    art_top = plate_bottom + 8
-    art_bottom = {"faction": 420, "quest": 340, "destiny": 330}.get(ctype, 372)
     art_w, art_h = 456, art_bottom - art_top
     art = _art_image(face, color, int(round(art_w * k)), int(round(art_h * k)), ctype)
     mask = Image.new("L", art.size, 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, art.size[0] - 1, art.size[1] - 1), radius=c.s(8), fill=255)
     c.image.paste(art, (c.s(22), c.s(art_top)), mask)
     c.rect((22, art_top, 478, art_bottom), outline=darken(color, 0.55), width=1.5, radius=8)
-    if loyalty and has_cost:  # redraw the Loyalty banner over the art
-        lx, ly = 58, plate_top + 90
+    loyalty = data.get("loyalty")
+    if loyalty:
+        # Loyalty (§9.3): a banner of 1-3 diamonds under the cost coin (over the art's corner).
+        lx, ly = (58, plate_top + 90) if has_cost else (60, art_top + 20)
         bw = 16 + 15 * loyalty
         c.rect((lx - bw / 2, ly - 12, lx + bw / 2, ly + 12), fill=BORDER, outline=GOLD, width=1.2, radius=6)
         for i in range(loyalty):
@@ -651,20 +736,18 @@ def render_card(face: CardFace, size: str | tuple[int, int] = "normal") -> Image
             iy += 54
 
     # ---- type line ---------------------------------------------------------------------------------------
-    bar_top = art_bottom + 7
-    bar_bottom = bar_top + 28
+    bar_top, bar_bottom = g.bar_top, g.bar_bottom
     c.rect((22, bar_top, 478, bar_bottom), fill=darken(color, 0.55), outline=lighten(color, 0.2), width=1,
            radius=6)
     type_label = TYPE_LABELS.get(ctype, ctype).upper() + "  ·  " + face.faction_name.upper()
-    is_unit = ctype == "unit"
     type_left = 110 if is_unit else 30
     type_size = fit_font_size("bold", type_label, 478 - type_left - 10, 15, 9)
     c.text(((type_left + 470) / 2, (bar_top + bar_bottom) / 2 + 1), type_label, "bold", type_size,
            (255, 255, 255), anchor="mm")
 
     # ---- quest stats (§2.4) ------------------------------------------------------------------------------
-    text_top = bar_bottom + 7
-    if ctype == "quest":
+    if g.stats_top is not None:
+        text_top = g.stats_top
         stats = [("Wealth", data.get("wealth")), ("Momentum", data.get("momentum")),
                  ("Spoils", data.get("spoils")), ("Levy", data.get("levy"))]
         sw = (456 - 3 * 6) / 4
@@ -676,21 +759,11 @@ def render_card(face: CardFace, size: str | tuple[int, int] = "normal") -> Image
                    anchor="mm")
             c.text((x0 + sw / 2, text_top + 51), label.upper(), "bold", 12, mix(INK, PARCHMENT, 0.2),
                    anchor="mm")
-        text_top += 70
 
-    # ---- text box ----------------------------------------------------------------------------------------
-    text_bottom = BASE_H - 46
-    c.rect((22, text_top, 478, text_bottom), fill=PARCHMENT, outline=darken(color, 0.5), width=1.5, radius=9)
-    pad_x, pad_y = 16, 10
-    box_x, box_y = 22 + pad_x, text_top + pad_y
-    # Units leave room at the bottom left for the Power shield.
-    box_w = 456 - 2 * pad_x
-    box_h = text_bottom - text_top - 2 * pad_y - (14 if is_unit else 0)
-    paragraphs = text_box_paragraphs(data)
-    if paragraphs:
-        layout = fit_paragraphs(paragraphs, c.s(box_w), c.s(box_h), max_size=c.s(21), min_size=c.s(12),
-                                floor_size=c.s(7))
-        _draw_layout_scaled(c, layout, box_x, box_y + (4 if is_unit else 0), box_w)
+    # ---- text box: attributes, keywords, rules text, flavour (fitted by card_geometry) -------------------
+    c.rect((22, g.text_top, 478, g.text_bottom), fill=PARCHMENT, outline=darken(color, 0.5), width=1.5, radius=9)
+    if g.layout is not None:
+        _draw_layout_scaled(c, g.layout, g.box_x, g.box_y, g.box_w)
 
     # ---- Power shield (units) ----------------------------------------------------------------------------
     if is_unit:
@@ -722,22 +795,23 @@ def render_card(face: CardFace, size: str | tuple[int, int] = "normal") -> Image
     return c.image.resize((out_w, out_h), Image.Resampling.LANCZOS)
 
 
-def _title_lines(c: Canvas, title: str, width: float) -> tuple[float, list[str]]:
-    """The card name on one line (30 down to 19 units), else on two lines (24 down to 10): never cut a word."""
-    w = c.s(width)
+def _title_lines(s, title: str, width: float) -> tuple[float, list[str]]:
+    """The card name on one line (30 down to 19 units), else on two lines (24 down to 10): never cut a word.
+    `s` scales design units to canvas pixels."""
+    w = s(width)
     for size in range(30, 18, -1):
-        if text_width("name", c.s(size), title) <= w:
+        if text_width("name", s(size), title) <= w:
             return size, [title]
     words = title.split()
     for size in range(24, 9, -1):
         for i in range(len(words) - 1, 0, -1):
             first, second = " ".join(words[:i]), " ".join(words[i:])
-            if text_width("name", c.s(size), first) <= w and text_width("name", c.s(size), second) <= w:
+            if text_width("name", s(size), first) <= w and text_width("name", s(size), second) <= w:
                 return size, [first, second]
     size = 10
-    while size > 5 and text_width("name", c.s(size), title) > w:
+    while size > 5 and text_width("name", s(size), title) > w:
         size -= 0.5
-    return size, [_ellipsize("name", c.s(size), title, w)]
+    return size, [_ellipsize("name", s(size), title, w)]
 
 
 def _ellipsize(style: str, size: int, text: str, width: float) -> str:

@@ -372,3 +372,26 @@ def test_rendercards_unknown_set_is_an_error_naming_it(image_dirs, db):
 def test_rendercards_bad_size_is_an_error(image_dirs, db):
     with pytest.raises(CommandError, match="huge"):
         call_command("rendercards", "--size", "huge", verbosity=0)
+
+
+def test_rendercards_strict_fails_on_an_illegible_card(image_dirs, db_card):
+    db_card.text = "Action: " + "Draw a card and then draw another card. " * 200
+    db_card.save()
+    with pytest.raises(CommandError, match="not legible"):
+        call_command("rendercards", "--code", "imgtest-gawain", "--strict", verbosity=0)
+
+
+# ---- the core set ----------------------------------------------------------------------------------------
+def test_every_core_card_is_legible(core_card_data):
+    """Issue 2, done when: every card of the core set renders as a legible image."""
+    assert core_card_data, "the core set is empty"
+    problems = {c["code"]: images.card_legibility(c).problems for c in core_card_data}
+    assert {code: p for code, p in problems.items() if p} == {}
+    sizes = [images.card_legibility(c).text_px for c in core_card_data]
+    assert min(s for s in sizes if s is not None) >= 11
+
+
+def test_core_faction_and_quest_cards_render(core_card_data):
+    for ctype in ("faction", "quest", "destiny", "unit"):
+        data = next(c for c in core_card_data if c["type"] == ctype)
+        assert render_card(face_from_dict(data, set_name="Core Set"), "small").size == (250, 350)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cards.images import SIZES, card_png, contact_sheet
+from cards.images import SIZES, card_legibility, card_png, contact_sheet
 from cards.models import Card, CardSet
 
 
@@ -27,8 +27,11 @@ class Command(BaseCommand):
         parser.add_argument("--sheet", metavar="FILE", help="also write a contact sheet PNG of all rendered cards")
         parser.add_argument("--size", default="normal", help=f"image size: {', '.join(SIZES)} (default normal)")
         parser.add_argument("--columns", type=int, default=8, help="contact sheet columns (default 8)")
+        parser.add_argument("--strict", action="store_true",
+                            help="exit 1 when a card's name or text comes out too small to read, or is cut short")
 
-    def handle(self, *args, set_code=None, codes=None, out=None, sheet=None, size="normal", columns=8, **options):
+    def handle(self, *args, set_code=None, codes=None, out=None, sheet=None, size="normal", columns=8,
+               strict=False, **options):
         if size not in SIZES:
             raise CommandError(f"--size {size!r} is not a size; sizes are {', '.join(SIZES)}.", returncode=2)
         if columns < 1:
@@ -74,3 +77,22 @@ class Command(BaseCommand):
             sheet_path.parent.mkdir(parents=True, exist_ok=True)
             contact_sheet(paths, columns=columns).save(sheet_path, format="PNG")
             self.stdout.write(f"Contact sheet of {len(paths)} cards: {sheet_path}")
+
+        # Legibility on the standard 500x700 image, whatever size was rendered.
+        problems = []
+        dropped = []
+        for card in cards:
+            check = card_legibility(card.to_data())
+            if check.problems:
+                problems.append(f"  {card.code} ({card.title}): {'; '.join(check.problems)}")
+            if check.flavour_dropped:
+                dropped.append(card.code)
+        if dropped:
+            self.stdout.write(f"Flavour text left out for lack of room on {len(dropped)} card(s): "
+                              + ", ".join(dropped))
+        if problems:
+            self.stderr.write(f"{len(problems)} card(s) hard to read:\n" + "\n".join(problems))
+            if strict:
+                raise CommandError("Some cards are not legible (see above).", returncode=1)
+        else:
+            self.stdout.write("Every card is legible: names at 14 px or more, rules text at 10 px or more.")
