@@ -18,7 +18,8 @@ from .selectors import card_count, card_get, card_ids, card_search, card_version
 
 PAGE_SIZES = {"list": 50, "grid": 24}
 VIEWS = ("list", "grid")
-TYPE_LABELS = {t: t.capitalize() + ("s" if t != "faction" else " cards") for t in CARD_TYPES}
+TYPE_LABELS = {"unit": "Units", "location": "Locations", "attachment": "Attachments", "deed": "Deeds",
+               "quest": "Quests", "destiny": "Destinies", "faction": "Faction cards"}
 
 
 def search_url(query: str) -> str:
