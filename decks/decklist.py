@@ -160,15 +160,15 @@ def _read_line(line: str, number: int, reader: _Reader, counts: dict[str, int]) 
     count_text = match.group("count")
     digits = count_text.lstrip("+-")
     if count_text.startswith("-"):
-        return DecklistProblem(number, "bad_line", f"Line {number}: a count cannot be negative ({_short(count_text, 12)})"
-                               f" in '{shown}'.", text=shown)
+        return DecklistProblem(number, "bad_line", f"Line {number}: '{shown}': a count cannot be negative; give a "
+                               f"count from 1 to {MAX_LINE_COUNT}.", text=shown)
     if len(digits) > 6 or int(digits) > MAX_LINE_COUNT:
-        return DecklistProblem(number, "bad_line", f"Line {number}: {_short(digits, 12)} copies is not a real count "
-                               f"(at most {MAX_LINE_COUNT} per line) in '{shown}'.", text=shown)
+        return DecklistProblem(number, "bad_line", f"Line {number}: '{shown}': {_short(digits, 12)} copies is not a "
+                               f"real count (at most {MAX_LINE_COUNT} per line).", text=shown)
     count = int(digits)
     if count == 0:
-        return DecklistProblem(number, "bad_line", f"Line {number}: a count of 0 adds nothing; remove the line or write"
-                               f" how many copies you want in '{shown}'.", text=shown)
+        return DecklistProblem(number, "bad_line", f"Line {number}: '{shown}' has a count of 0, which adds nothing: "
+                               f"remove the line or give a count from 1 to {MAX_LINE_COUNT}.", text=shown)
     rest = (match.group("rest") + tail).strip().lstrip(_BULLETS).strip()
     attempts = [(rest, None, None)]
     suffix = _SET_SUFFIX.match(rest)

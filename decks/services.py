@@ -81,13 +81,16 @@ def _clean_tags(tags: Iterable[str]) -> list[str]:
     return out
 
 
-def _clean_counts(counts: Mapping[str, int], pool: CardPool) -> dict[str, int]:
+def _clean_counts(counts: Mapping[str, int], pool: CardPool, *, kept: Iterable[str] = ()) -> dict[str, int]:
+    """Check a code -> count mapping. Codes in `kept` (already in the deck) may be missing from the catalogue:
+    a card deleted from the catalogue stays in the decks that hold it until their owner removes it."""
     if not isinstance(counts, Mapping):
         raise DeckInputError("Cards must be an object of card code -> number of copies.")
+    kept = set(kept)
     clean: dict[str, int] = {}
     unknown = []
     for code, n in counts.items():
-        if not isinstance(code, str) or pool.get(code) is None:
+        if not isinstance(code, str) or (pool.get(code) is None and code not in kept):
             unknown.append(str(code)[:40])
             continue
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_COPIES_PER_CARD:
@@ -105,8 +108,9 @@ def _clean_counts(counts: Mapping[str, int], pool: CardPool) -> dict[str, int]:
 
 def _identity(counts: Mapping[str, int], pool: CardPool) -> tuple[Faction | None, Card | None]:
     """The deck's faction (from its faction card) and destiny, when there is exactly one of each."""
-    faction_slugs = {pool.get(c)["faction"] for c in counts if pool.get(c)["type"] == "faction"}
-    destiny_codes = [c for c in counts if pool.get(c)["type"] == "destiny"]
+    known = [pool.get(c) for c in counts if pool.get(c) is not None]
+    faction_slugs = {card["faction"] for card in known if card["type"] == "faction"}
+    destiny_codes = [card["code"] for card in known if card["type"] == "destiny"]
     faction = Faction.objects.filter(slug=next(iter(faction_slugs))).first() if len(faction_slugs) == 1 else None
     destiny = Card.objects.filter(code=destiny_codes[0]).first() if len(destiny_codes) == 1 else None
     return faction, destiny
@@ -157,7 +161,7 @@ def deck_update(*, deck: Deck, name: str | None = None, counts: Mapping[str, int
     locked = Deck.objects.select_for_update().get(pk=deck.pk)  # serialise concurrent saves of one deck
     latest = locked.versions.order_by("-number").first()
     current = dict(latest.cards) if latest else locked.counts
-    clean = _clean_counts(counts, pool) if counts is not None else current
+    clean = _clean_counts(counts, pool, kept=current) if counts is not None else current
     if name is not None:
         locked.name = _clean_name(name)
     if notes is not None:
@@ -220,9 +224,8 @@ def deck_restore_version(*, deck: Deck, number: int) -> SaveResult:
     locked = Deck.objects.select_for_update().get(pk=deck.pk)
     latest_number = locked.version
     counts = dict(old.cards)
-    known = CardPool.from_db()
     locked.name, locked.notes, locked.tags = old.name, old.notes, list(old.tags)
-    locked.faction, locked.destiny = _identity({c: n for c, n in counts.items() if c in known}, known)
+    locked.faction, locked.destiny = _identity(counts, CardPool.from_db())
     locked.content_hash = content_hash(counts)
     locked.save()
     _write_cards(locked, counts)

@@ -103,6 +103,13 @@ def test_deck_keeps_cards_deleted_from_the_catalogue(small_catalogue, alice):
     deck.refresh_from_db()
     assert deck.counts["u01"] == 3
     assert "u01" not in CardPool.from_db()  # the pool noticed the catalogue changed
+    # Saving the deck keeps the deleted card (the owner removes it when they choose); new unknown codes are refused.
+    saved = deck_update(deck=deck, counts=dict(LEGAL_BASE, u02=2), base_version=1)
+    assert saved.version.cards["u01"] == 3 and saved.deck.faction.slug == "camelot"
+    assert deck_update(deck=deck, name="Renamed").version.number == 3
+    with pytest.raises(DeckInputError, match="Unknown card code: u99"):
+        deck_update(deck=deck, counts=dict(LEGAL_BASE, u99=1))
+    assert deck_update(deck=deck, counts=dict(LEGAL_BASE, u01=0)).deck.counts.get("u01") is None
 
 
 def test_selectors_visibility_and_cards_index(small_catalogue, alice):
