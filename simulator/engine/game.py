@@ -129,7 +129,7 @@ class Game:
     """
 
     def __init__(self, deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_player: int | None = None,
-                 max_rounds: int = 50, log: bool = False, autostart: bool = True):
+                 max_rounds: int = 50, log: bool = False, autostart: bool = True, observer=None):
         if first_player not in (None, 0, 1):
             raise ValueError("first_player must be 0, 1 or None")
         self.decks = (deck_a, deck_b)
@@ -180,6 +180,7 @@ class Game:
         self.qused: list[list[int]] = [[], []]
         self.out: list[list[int]] = [[], []]
         self.limbo: list[int] = []
+        self.aside: list[list[int]] = [[], []]   # §4: the facedown opening board / a mulliganed hand
         self.quest = [-1, -1]
         self.infl = [0, 0]
         self.pool = [0, 0]
@@ -219,6 +220,7 @@ class Game:
         self._gen = self._run()
         self.pending: Decision | None = None
         self.round1_first = first_player if first_player is not None else 0
+        self.observer = observer   # tests: observer(game, "phase_end", phase) before each phase closes
         if autostart:
             self._advance(None, first=True)
 
@@ -325,6 +327,8 @@ class Game:
             lst.remove(iid)
         elif oz == LIMBO:
             self.limbo.remove(iid)
+        elif oz == ASIDE:
+            self.aside[self.owner[iid]].remove(iid)
         elif oz == DUP:
             for k, v in self.dups.items():
                 if iid in v:
@@ -339,6 +343,8 @@ class Game:
                 self._zone_list(p, z).append(iid)
         elif z == LIMBO:
             self.limbo.append(iid)
+        elif z == ASIDE:
+            self.aside[p].append(iid)
         self.zone[iid] = z
         if z == FIELD:
             self.ctrl[iid] = p
@@ -644,18 +650,13 @@ class Game:
         for p in self.players():
             a = yield Decision("mulligan", p, [YES, NO])
             if a == YES:
-                old = self.hand[p]
-                self.hand[p] = []
+                old = list(self.hand[p])
                 for i in old:
-                    self.zone[i] = ASIDE
-                    if self.cdef[i].hooks:
-                        self._hook(i, HAND, -1, p)
+                    self._move(i, ASIDE)
                 self._draw(p, HAND_SIZE)
-                deck = self.deck[p]
                 for i in old:
-                    deck.append(i)
-                    self.zone[i] = DECK
-                fisher_yates(rng, deck)
+                    self._move(i, DECK)
+                fisher_yates(rng, self.deck[p])
                 if self.logs is not None:
                     self._log(f"§4 player {p} mulligans")
         # §4 opening board: placed facedown within the 8-wealth budget, first player first.
@@ -691,6 +692,7 @@ class Game:
         # §4 reveal simultaneously: no "enters play" triggers; attachments and duplicates resolve.
         for p in self.players():
             for iid, kind, host in placed[p]:
+                self.aside[p].remove(iid)
                 if kind == "hide":
                     self.secret[p].append(iid)
                     self.zone[iid] = SECRET
@@ -966,11 +968,12 @@ class Game:
         n = min(n, len(deck))
         if n <= 0:
             return
-        looked = [deck.pop() for _ in range(n)]
+        looked = deck[-n:][::-1]   # top first; they stay in the deck while being looked at (§8.10)
         top, bottom = [], []
         for iid in looked:
             a = yield Decision("scout", p, [("top", iid), ("bottom", iid)], iid)
             (top if a[0] == "top" else bottom).append(iid)
+        del deck[-n:]
         for iid in reversed(top):
             deck.append(iid)
         for iid in bottom:
@@ -985,6 +988,8 @@ class Game:
             yield from self._event("phase_start", {"phase": PHASES[ph]}, response_only=True)
 
     def _phase_end(self, ph: int):
+        if self.observer is not None:
+            self.observer(self, "phase_end", ph)
         if self.live.get("phase_end"):
             yield from self._event("phase_end", {"phase": PHASES[ph]}, response_only=True)
         self._expire("phase")   # §8.8
@@ -1162,8 +1167,11 @@ class Game:
                 self._move(a[1], DISCARD)
             if self.logs is not None:
                 self._log(f"§5.7 Toll: player {p} keeps {len(hand)} card(s) (levy {levy})")
+        if self.observer is not None:
+            self.observer(self, "toll_done", TOLL_P)
         yield from self._maybe_window()
         yield from self._phase_end(TOLL_P)
+        self.pool[0] = self.pool[1] = 0   # §3.4: wealth gained in Toll's closing window never carries over
         # End of round (§5.7, §8.8): "until end of round" effects expire; per-round counters reset.
         self._expire("round")
         self.restricted_used = [0, 0]
