@@ -398,16 +398,18 @@ def _validate_value(key: str, spec: KeySpec, op: str, value: str, where: str, po
 _owned_resolver: Callable | None = None
 
 
-def register_owned_resolver(fn: Callable) -> None:
+def register_owned_resolver(fn: Callable | None) -> Callable | None:
     """Let the collection feature answer `owned:`. `fn(user)` returns the codes the user owns (any iterable of
-    card codes) or a Q over Card, or None when the user has no collection yet."""
+    card codes) or a Q over Card, or None when the user has no collection yet. Returns the resolver it replaces
+    (so that a test can put it back)."""
     global _owned_resolver
-    _owned_resolver = fn
+    previous, _owned_resolver = _owned_resolver, fn
+    return previous
 
 
-def unregister_owned_resolver() -> None:
-    global _owned_resolver
-    _owned_resolver = None
+def unregister_owned_resolver() -> Callable | None:
+    """Forget the resolver (owned: then answers "no collection yet"); returns it."""
+    return register_owned_resolver(None)
 
 
 def _owned_codes_for(user, term: Term):
