@@ -1,6 +1,7 @@
 """A deck as one image for sharing (issue 6, "A deck image for sharing"), sized for Open Graph (1200x630 or taller).
 
     png = render_deck_image(faction_card, destiny, quests, [(card, 3), (other, 2), ...], title="Knights of Summer")
+    png = render_deck_image_from_counts({"core-001": 1, "core-002": 3, ...}, pool, title="Knights of Summer")
 
 Cards may be `Card` rows or CONTRACTS §1 dicts (what `decks.pool.CardPool` holds). A dict whose code is in the
 catalogue is drawn from the catalogue's cached card image, so the deck shows exactly what the card pages show;
@@ -141,6 +142,29 @@ def render_deck_image(faction_card, destiny, quests, draw_cards_with_counts, *, 
     if cached is not None:
         _store(cached, png)
     return png
+
+
+def render_deck_image_from_counts(counts: dict[str, int], pool, *, title: str | None = None) -> bytes:
+    """The deck image for a deck given as card code -> count (what decks keep) and anything with
+    `.get(code) -> card dict` (a `decks.pool.CardPool`, or a plain dict). Codes the pool does not know are
+    skipped: reporting them is the legality check's job, not the picture's."""
+    faction = destiny = None
+    quests: list[tuple[dict, int]] = []
+    draws: list[tuple[dict, int]] = []
+    for code, count in counts.items():
+        card = pool.get(code)
+        if card is None or count <= 0:
+            continue
+        ctype = card.get("type")
+        if ctype == "faction":
+            faction = faction or card
+        elif ctype == "destiny":
+            destiny = destiny or card
+        elif ctype == "quest":
+            quests.append((card, count))
+        else:
+            draws.append((card, count))
+    return render_deck_image(faction, destiny, quests, draws, title=title)
 
 
 def _cost_sort(cost) -> tuple[int, int]:

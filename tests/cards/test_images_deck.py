@@ -103,3 +103,13 @@ def test_catalogue_cards_use_their_cached_card_images_and_follow_edits(cache):
     row.save()
     after = render_deck_image(FACTION, DESTINY, QUESTS, [(Card.objects.get(pk=row.pk), 3)])
     assert after != before
+
+
+@pytest.mark.django_db
+def test_from_counts_sorts_the_cards_into_their_places():
+    pool = {c["code"]: c for c in [FACTION, DESTINY, *QUESTS, *(c for c, _ in draw_deck(6))]}
+    counts = {FACTION["code"]: 1, DESTINY["code"]: 1, **{q["code"]: 1 for q in QUESTS},
+              **{f"deck-draw-{i}": 3 for i in range(6)}, "not-in-the-pool": 2}
+    from_counts = deck_images.render_deck_image_from_counts(counts, pool, title="Oathkeepers")
+    explicit = render_deck_image(FACTION, DESTINY, QUESTS, draw_deck(6), title="Oathkeepers")
+    assert from_counts == explicit
