@@ -7,7 +7,7 @@ import hashlib
 from django.db.models import Count, Q, QuerySet
 
 from .cardfile import CARD_TYPES, FACTIONS
-from .models import Card, Faction
+from .models import Card, CardSet, Faction
 from .search import SearchError, compile_q, parse_query, sort_cards
 
 
@@ -37,9 +37,22 @@ def card_ids(cards: QuerySet[Card]) -> QuerySet:
 
 
 def cards_by_ids(ids) -> list[Card]:
+    """Full cards for one page of ids, in that order. Factions and sets (a handful of rows) are fetched once
+    and shared rather than joined and rebuilt for every card; the timestamps are not needed to show a card."""
     ids = list(ids)
-    found = Card.objects.select_related("faction", "card_set").in_bulk(ids)
-    return [found[pk] for pk in ids if pk in found]
+    if not ids:
+        return []
+    found = Card.objects.defer("created_at", "updated_at").in_bulk(ids)
+    factions = {f.pk: f for f in Faction.objects.all()}
+    sets = {s.pk: s for s in CardSet.objects.filter(pk__in={c.card_set_id for c in found.values()})}
+    cards = []
+    for pk in ids:
+        card = found.get(pk)
+        if card is not None:
+            card.faction = factions[card.faction_id]
+            card.card_set = sets[card.card_set_id]
+            cards.append(card)
+    return cards
 
 
 def card_get(*, code: str) -> Card | None:

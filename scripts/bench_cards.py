@@ -141,7 +141,9 @@ def _run(which: str) -> dict:
 
 
 def main() -> str:
+    load_before = os.getloadavg()[0]
     core, big = _run("core"), _run("big")
+    load_after = os.getloadavg()[0]
     lines = [
         "## Card search (API)",
         "",
@@ -164,7 +166,8 @@ def main() -> str:
     worst = max(big["results"], key=lambda r: r["median_ms"])
     lines += ["", f"Median over these queries: {core_med:.1f} ms on the core set ({core['cards']} cards), "
               f"{big_med:.1f} ms on {big['cards']:,} cards; slowest: `{worst['q'] or '(empty)'}` at "
-              f"{worst['median_ms']:.1f} ms."]
+              f"{worst['median_ms']:.1f} ms. Load average during the run: {load_before:.1f} → {load_after:.1f} "
+              f"on {os.cpu_count()} cores (other people's tests share the machine; figures are wall-clock)."]
     return "\n".join(lines) + "\n"
 
 
