@@ -46,7 +46,7 @@ from .images import (
 )
 from .images import RENDERER_VERSION as CARD_RENDERER_VERSION
 
-DECK_IMAGE_VERSION = "2"
+DECK_IMAGE_VERSION = "3"
 WIDTH, MIN_HEIGHT = 1200, 630
 MAX_CACHED_DECK_IMAGES = 2000
 TYPE_ORDER = {"unit": 0, "location": 1, "attachment": 2, "deed": 3}
@@ -197,14 +197,14 @@ def _store(path: Path, png: bytes) -> None:
 # ---------------------------------------------------------------------------------------------------------------
 # Drawing
 # ---------------------------------------------------------------------------------------------------------------
-HEADER_H = 96
+HEADER_H = 84
 MARGIN = 24
-LEFT_W = 344  # faction + destiny side by side (160 + 24 + 160)
-SIDE_W, SIDE_H = 160, 224
+SIDE_W, SIDE_H = 138, 193
+LEFT_W = 2 * SIDE_W + 24  # faction + destiny side by side
 QUEST_ROW = 30
-GRID_X = MARGIN + LEFT_W + 28
+GRID_X = MARGIN + LEFT_W + 24
 GRID_W = WIDTH - GRID_X - MARGIN
-GAP = 10
+GAP = 8
 
 
 def _grid_geometry(n: int, available_h: int) -> tuple[int, int, int, int]:
@@ -225,7 +225,7 @@ def _grid_geometry(n: int, available_h: int) -> tuple[int, int, int, int]:
 
 def _draw(faction, destiny, quests, draws, title) -> Image.Image:
     color = hex_to_rgb(faction.color if faction else destiny.color if destiny else "#8c7b62")
-    grid_top = HEADER_H + 20
+    grid_top = HEADER_H + 16
     grid_available = MIN_HEIGHT - grid_top - MARGIN
     tw, th, cols, rows = _grid_geometry(len(draws), grid_available)
     grid_h = rows * (th + GAP) - GAP if draws else 0
@@ -241,10 +241,10 @@ def _draw(faction, destiny, quests, draws, title) -> Image.Image:
     d.rectangle((0, HEADER_H - 4, WIDTH, HEADER_H), fill=GOLD)
     faction_name = (faction.data.get("name") if faction else None) or "No faction card"
     heading = title or faction_name
-    size = 38
+    size = 34
     while size > 16 and text_width("name", size, heading) > WIDTH - 2 * MARGIN - 260:
         size -= 1
-    d.text((MARGIN, 40), heading, font=font("name", size), fill=(255, 255, 255), anchor="lm")
+    d.text((MARGIN, 34), heading, font=font("name", size), fill=(255, 255, 255), anchor="lm")
     draw_total = sum(n for _, n in draws)
     quest_total = sum(n for _, n in quests)
     bits = []
@@ -257,8 +257,8 @@ def _draw(faction, destiny, quests, draws, title) -> Image.Image:
     sub_size = 18
     while sub_size > 11 and text_width("bold", sub_size, sub) > WIDTH - 2 * MARGIN - 200:
         sub_size -= 1
-    d.text((MARGIN, HEADER_H - 16), sub, font=font("bold", sub_size), fill=lighten(color, 0.75), anchor="ls")
-    d.text((WIDTH - MARGIN, 40), "Reign of Kings DB", font=font("name", 20), fill=GOLD, anchor="rm")
+    d.text((MARGIN, HEADER_H - 14), sub, font=font("bold", sub_size), fill=lighten(color, 0.75), anchor="ls")
+    d.text((WIDTH - MARGIN, 34), "Reign of Kings DB", font=font("name", 20), fill=GOLD, anchor="rm")
 
     # ---- faction and destiny -----------------------------------------------------------------------------
     x = MARGIN
@@ -276,7 +276,7 @@ def _draw(faction, destiny, quests, draws, title) -> Image.Image:
     qy = grid_top + SIDE_H + 16
     d.rounded_rectangle((MARGIN, qy, MARGIN + LEFT_W, qy + QUEST_ROW + max(1, quest_rows) * QUEST_ROW + 6),
                         radius=10, fill=PARCHMENT)
-    stat_x = [MARGIN + LEFT_W - 146 + i * 36 for i in range(4)]
+    stat_x = [MARGIN + LEFT_W - 138 + i * 33 for i in range(4)]
     half = QUEST_ROW // 2
     d.text((MARGIN + 12, qy + half + 2), "Quests", font=font("bold", 17), fill=INK, anchor="lm")
     for sx, label in zip(stat_x, ("W", "M", "S", "L")):
@@ -292,7 +292,7 @@ def _draw(faction, destiny, quests, draws, title) -> Image.Image:
         if count > 1:
             name = f"{count}× {name}"
         name_w = stat_x[0] - MARGIN - 22
-        name_size = 16
+        name_size = 15
         while name_size > 10 and text_width("regular", name_size, name) > name_w:
             name_size -= 1
         while text_width("regular", name_size, name) > name_w and len(name) > 2:
