@@ -34,7 +34,7 @@ from .cardfile import FACTION_NAMES, format_keyword, parse_keyword
 log = logging.getLogger(__name__)
 
 # Bump when the drawing changes, so every cached PNG is rendered again.
-RENDERER_VERSION = "6"
+RENDERER_VERSION = "7"
 
 BASE_W, BASE_H = 500, 700
 SIZES = {"normal": (500, 700), "small": (250, 350), "large": (1000, 1400)}
@@ -849,11 +849,19 @@ def _draw_icon_px(c: Canvas, name: str, cx: float, cy: float, d: float) -> None:
 
 
 def _art_image(face: CardFace, color, w: int, h: int, ctype: str) -> Image.Image:
-    """The illustration cover-cropped to the art box, or the generated placeholder."""
+    """The illustration cover-cropped to the art box (transparent parts show the placeholder beneath), or the
+    generated placeholder when there is none."""
     if face.illustration is not None:
         try:
-            return ImageOps.fit(face.illustration.convert("RGB"), (w, h), Image.Resampling.LANCZOS,
-                                centering=(0.5, 0.4))
+            ill = face.illustration
+            has_alpha = ill.mode in ("RGBA", "LA", "PA") or "transparency" in ill.info
+            fitted = ImageOps.fit(ill.convert("RGBA" if has_alpha else "RGB"), (w, h), Image.Resampling.LANCZOS,
+                                  centering=(0.5, 0.4))
+            if not has_alpha:
+                return fitted
+            base = placeholder_art(color, faction_initial(face.faction_name), w, h, ctype)
+            base.paste(fitted, (0, 0), fitted)
+            return base
         except (OSError, ValueError) as exc:  # a damaged stored file must not break the card
             log.warning("card %s: illustration unusable (%s); drawing the placeholder", face.data.get("code"), exc)
     return placeholder_art(color, faction_initial(face.faction_name), w, h, ctype)

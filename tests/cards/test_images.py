@@ -395,3 +395,22 @@ def test_core_faction_and_quest_cards_render(core_card_data):
     for ctype in ("faction", "quest", "destiny", "unit"):
         data = next(c for c in core_card_data if c["type"] == ctype)
         assert render_card(face_from_dict(data, set_name="Core Set"), "small").size == (250, 350)
+
+
+def test_transparent_parts_of_an_illustration_show_the_placeholder():
+    art = Image.new("RGBA", (400, 300), (0, 0, 0, 0))
+    art.paste((0, 0, 230, 255), (150, 100, 250, 200))  # an opaque blue square in the middle
+    face = CardFace(data=card_dict("location", faction="summer"), color=images.FALLBACK_COLORS["summer"],
+                    faction_name="The Summer Court", illustration=art)
+    img = render_card(face)
+    assert near(img.getpixel((250, 240)), (0, 0, 230), 30)  # the opaque part
+    assert near(img.getpixel((60, 130)), hex_to_rgb(images.FALLBACK_COLORS["summer"]), 90)  # not black
+
+
+def test_deck_grid_fits_open_graph_size_up_to_36_different_cards():
+    from cards.deck_images import MIN_HEIGHT, _grid_geometry
+
+    for n in (1, 20, 30, 36):
+        w, h, cols, rows = _grid_geometry(n, MIN_HEIGHT - 100 - 24)
+        assert rows * (h + 8) - 8 <= MIN_HEIGHT - 100 - 24 and w >= 84, n
+    assert _grid_geometry(37, MIN_HEIGHT - 100 - 24)[0] == 112  # beyond that the image grows taller
