@@ -84,7 +84,7 @@ def card_list(request):
             "active": state["t"] == t} for t in CARD_TYPES],
         "view_links": [{"name": v, "url": _url(state, view=v), "active": state["view"] == v} for v in VIEWS],
         "sorts": [(s, f"{label}") for s, label in SORTS.items()],
-        "hidden": {k: v for k, v in state.items() if k in ("f", "t", "view") and v},
+        "hidden": {k: v for k, v in state.items() if k in ("f", "t", "view") and v and v != "list"},
     }
     partial = request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request
     template = "cards/_results.html" if partial else "cards/list.html"

@@ -1,0 +1,63 @@
+"""The card search page in a real browser (Debian's Chromium): live search with htmx, and the same page with
+JavaScript switched off."""
+import os
+import shutil
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from .factories import load_search_set
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def chromium():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Debian's chromium is not installed at {CHROMIUM}; run `make browser-deps`.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+def test_live_search_updates_results_without_reloading(live_server, chromium):
+    load_search_set()
+    page = chromium.new_page(viewport={"width": 390, "height": 800})  # a phone
+    page.set_default_timeout(15_000)
+    page.goto(live_server.url + "/cards/?q=s%3Asrch")
+    page.evaluate("window.__same_page = true")
+    page.get_by_label("Search cards").fill("s:srch k:haste")
+    page.wait_for_function("document.querySelector('.result-count').innerText.startsWith('1 card')")
+    assert page.evaluate("window.__same_page") is True  # results swapped in place, no page load
+    assert parse_qs(urlsplit(page.url).query)["q"] == ["s:srch k:haste"]  # the address can be shared
+    assert page.get_by_role("link", name="Lord of the Marches").is_visible()
+    page.get_by_label("Search cards").fill("s:srch c:seven")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert "cost must be a whole number" in alert.inner_text()
+    page.close()
+
+
+def test_search_filters_and_card_page_work_without_javascript(live_server, chromium):
+    load_search_set()
+    context = chromium.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(live_server.url + "/cards/")
+    page.get_by_label("Search cards").fill("s:srch a:knight")
+    page.get_by_role("button", name="Search").click()
+    page.wait_for_url("**q=s%3Asrch+a%3Aknight**")
+    assert page.locator(".result-count").inner_text().startswith("4 cards")
+    page.get_by_role("navigation", name="Filter by faction").get_by_role("link", name="Saracen Envoy").click()
+    assert page.locator(".result-count").inner_text().startswith("1 card")
+    page.get_by_role("link", name="Desert Rider").click()
+    assert page.get_by_role("heading", name="Desert Rider").is_visible()
+    page.get_by_role("link", name="Ravage (1)").click()
+    assert "k%3Aravage" in page.url
+    context.close()
