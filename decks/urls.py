@@ -1,4 +1,18 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "decks"
-urlpatterns: list = []
+urlpatterns = [
+    path("decks/", views.deck_list, name="list"),
+    path("decks/import/", views.deck_import, name="import"),
+    path("decks/<int:pk>/", views.deck_detail, name="detail"),
+    path("decks/<int:pk>/versions/<int:number>/restore/", views.deck_restore, name="restore"),
+    path("decks/<int:pk>/publish/", views.deck_publish, name="publish"),
+    path("decklists/", views.decklist_list, name="decklists"),
+    path("decklists/<int:pk>/image.png", views.decklist_image, name="decklist-image"),
+    path("decklists/<int:pk>/copy/", views.decklist_copy_view, name="decklist-copy"),
+    path("decklists/<int:pk>/like/", views.decklist_like_view, name="decklist-like"),
+    path("decklists/<int:pk>-<slug:slug>/", views.decklist_detail, name="decklist"),
+    path("decklists/<int:pk>/", views.decklist_detail, name="decklist-short"),
+]

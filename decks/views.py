@@ -1,0 +1,210 @@
+"""Deck and decklist pages. Views only translate: read the request, call a selector or service, render.
+
+/decks/ (your decks + import a list), /decks/ID/ (one deck: legality, cards, statistics, versions, publish),
+/decklists/ (published lists, filtered), /decklists/ID-slug/ (one published list, no login), and its image.
+Every page works with plain links and forms; permissions are checked here, never by hiding template parts.
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from cards.cardfile import FACTION_NAMES
+
+from .legality import check_deck, effective_cost
+from .markdown import render_markdown
+from .models import Deck, Decklist
+from .pool import CardPool, card_title
+from .selectors import (DECKLIST_SORTS, deck_buildability, deck_list_owned, deck_list_visible, deck_versions,
+                        decklist_search, format_active, version_changes)
+from .services import (DeckInputError, deck_import_text, deck_restore_version, decklist_copy, decklist_like,
+                       decklist_publish)
+from .stats import deck_stats
+
+GROUPS = (("faction", "Faction"), ("destiny", "Destiny"), ("quest", "Quests"), ("unit", "Units"),
+          ("location", "Locations"), ("attachment", "Attachments"), ("deed", "Deeds"))
+
+
+def _grouped(counts: dict[str, int], pool: CardPool, deck_faction: str | None) -> list[dict]:
+    """The deck's cards by type, each with its effective cost (§9.3); unknown codes flagged at the end."""
+    groups = {kind: [] for kind, _ in GROUPS}
+    unknown = []
+    for code, n in counts.items():
+        card = pool.get(code)
+        if card is None:
+            unknown.append({"code": code, "count": n, "title": code, "unknown": True})
+            continue
+        cost = effective_cost(card, deck_faction) if card["type"] not in ("faction", "destiny", "quest") else None
+        groups.setdefault(card["type"], []).append({
+            "code": code, "count": n, "title": card_title(card), "cost": cost, "printed": card.get("cost"),
+            "surcharge": isinstance(cost, int) and isinstance(card.get("cost"), int) and cost != card["cost"],
+            "faction": card["faction"]})
+    out = [{"label": label, "total": sum(c["count"] for c in groups[kind]),
+            "cards": sorted(groups[kind], key=lambda c: c["title"].casefold())}
+           for kind, label in GROUPS if groups[kind]]
+    if unknown:
+        out.append({"label": "No longer in the catalogue", "total": sum(c["count"] for c in unknown),
+                    "cards": unknown})
+    return out
+
+
+def _visible_deck(request, pk: int) -> Deck:
+    deck = deck_list_visible(user=request.user).filter(pk=pk).first()
+    if deck is None:
+        raise Http404("No such deck.")  # another user's private deck does not exist for you
+    return deck
+
+
+@login_required
+def deck_list(request):
+    decks = deck_list_owned(user=request.user)
+    return render(request, "decks/list.html", {"decks": decks, "text": "", "name": "", "problems": []})
+
+
+@login_required
+@require_POST
+def deck_import(request):
+    text = request.POST.get("text", "")[:100_001]
+    name = request.POST.get("name", "").strip() or "Imported deck"
+    try:
+        if len(text) > 100_000:
+            raise DeckInputError("The decklist is too long: at most 100,000 characters.")
+        result = deck_import_text(owner=request.user, text=text, name=name)
+    except DeckInputError as e:
+        context = {"decks": deck_list_owned(user=request.user), "text": text, "name": name,
+                   "error": e.message, "problems": e.problems}
+        return render(request, "decks/list.html", context, status=400)
+    messages.success(request, f"Imported “{result.deck.name}”.")
+    return redirect(result.deck.get_absolute_url())
+
+
+def deck_detail(request, pk: int):
+    deck = _visible_deck(request, pk)
+    pool = CardPool.from_db()
+    counts = deck.counts
+    verdict = check_deck(counts, pool, format_active())
+    versions = list(deck_versions(deck=deck)[:50])
+    history = [{"version": v, "changes": version_changes(versions[i + 1].cards if i + 1 < len(versions) else None,
+                                                         v.cards)} for i, v in enumerate(versions)]
+    for row in history:
+        row["changes"] = {side: {_title(pool, c): n for c, n in cards.items()}
+                          for side, cards in row["changes"].items()}
+    context = {
+        "deck": deck, "is_owner": deck.owner_id == request.user.pk, "verdict": verdict.to_json(),
+        "groups": _grouped(counts, pool, verdict.faction), "stats": deck_stats(counts, pool), "history": history,
+        "faction_name": FACTION_NAMES.get(verdict.faction or "", ""),
+        "buildable": deck_buildability(deck_counts=counts, user=request.user)
+        if request.user.is_authenticated else None,
+        "publications": deck.publications.order_by("-published_at")[:10],
+    }
+    context["cost_curve"] = _bars(context["stats"]["cost_curve"])
+    return render(request, "decks/detail.html", context)
+
+
+def _title(pool: CardPool, code: str) -> str:
+    card = pool.get(code)
+    return card_title(card) if card else code
+
+
+def _bars(curve: dict[str, int]) -> list[dict]:
+    top = max(curve.values(), default=0) or 1
+    return [{"label": k, "n": v, "pct": round(100 * v / top)} for k, v in curve.items()]
+
+
+@login_required
+@require_POST
+def deck_restore(request, pk: int, number: int):
+    deck = _visible_deck(request, pk)
+    if deck.owner_id != request.user.pk:
+        raise Http404("No such deck.")
+    try:
+        result = deck_restore_version(deck=deck, number=number)
+    except DeckInputError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, f"Version {number} restored as version {result.version.number}.")
+    return redirect(deck.get_absolute_url())
+
+
+@login_required
+@require_POST
+def deck_publish(request, pk: int):
+    deck = _visible_deck(request, pk)
+    if deck.owner_id != request.user.pk:
+        raise Http404("No such deck.")
+    try:
+        decklist = decklist_publish(deck=deck, title=request.POST.get("title", "")[:300],
+                                    description=request.POST.get("description", "")[:20_001], fmt=format_active())
+    except DeckInputError as e:
+        messages.error(request, e.message)
+        return redirect(deck.get_absolute_url())
+    messages.success(request, "Published. Anyone with the link can see this decklist.")
+    return redirect(decklist.get_absolute_url())
+
+
+# ---- published decklists -----------------------------------------------------------------------------------
+def decklist_list(request):
+    from cards.search import SearchError
+
+    get = request.GET
+    state = {"faction": get.get("faction", "") if get.get("faction", "") in FACTION_NAMES else "",
+             "q": get.get("q", "").strip()[:500], "author": get.get("author", "").strip()[:150],
+             "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date"}
+    error = None
+    try:
+        qs = decklist_search(faction=state["faction"] or None, query=state["q"] or None,
+                             author=state["author"] or None, sort=state["sort"], user=request.user)
+        page = Paginator(qs, 30).get_page(get.get("page"))
+    except SearchError as e:
+        error, page = str(e), None
+    context = {"state": state, "page": page, "error": error,
+               "factions": [(slug, name) for slug, name in FACTION_NAMES.items() if slug != "neutral"]}
+    return render(request, "decks/decklists.html", context, status=400 if error else 200)
+
+
+def decklist_detail(request, pk: int, slug: str = ""):
+    decklist = get_object_or_404(Decklist.objects.select_related("owner", "faction", "destiny"), pk=pk)
+    if slug != decklist.slug:
+        return redirect(decklist.get_absolute_url(), permanent=True)
+    pool = CardPool.from_db()
+    verdict = check_deck(decklist.cards, pool)
+    context = {
+        "decklist": decklist, "groups": _grouped(decklist.cards, pool, verdict.faction),
+        "description": render_markdown(decklist.description), "verdict": verdict.to_json(),
+        "next_versions": decklist.next_versions.order_by("published_at"),
+        "image_url": f"/decklists/{decklist.pk}/image.png",
+        "absolute_image_url": request.build_absolute_uri(f"/decklists/{decklist.pk}/image.png"),
+    }
+    return render(request, "decks/decklist_detail.html", context)
+
+
+def decklist_image(request, pk: int):
+    from cards.deck_images import render_deck_image_from_counts
+
+    decklist = get_object_or_404(Decklist, pk=pk)
+    png = render_deck_image_from_counts(
+        {c: n for c, n in decklist.cards.items()}, CardPool.from_db(), title=decklist.title)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "public, max-age=86400"  # a decklist never changes
+    return response
+
+
+@login_required
+@require_POST
+def decklist_copy_view(request, pk: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    result = decklist_copy(decklist=decklist, owner=request.user)
+    messages.success(request, f"Copied to your decks as “{result.deck.name}” (private).")
+    return redirect(result.deck.get_absolute_url())
+
+
+@login_required
+@require_POST
+def decklist_like_view(request, pk: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    decklist_like(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
+    return redirect(decklist.get_absolute_url())

@@ -1,0 +1,74 @@
+"""Deck and decklist pages: permissions in views (404 for another user's private deck), forms without JS."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from decks.decklist import export_decklist
+from decks.models import Deck, Decklist
+from decks.services import deck_create, decklist_publish
+
+from .cardsets import LEGAL_BASE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def gina(db):
+    return get_user_model().objects.create_user("gina", password="pw-gina-1234")
+
+
+def test_import_form_creates_a_deck_or_lists_problems_and_saves_nothing(client, gina, small_catalogue):
+    client.force_login(gina)
+    assert client.get("/decks/").status_code == 200
+    bad = client.post("/decks/import/", {"name": "X", "text": "3x Gawian\n3x Knight 1"})
+    assert bad.status_code == 400 and "Did you mean" in bad.content.decode() and Deck.objects.count() == 0
+    ok = client.post("/decks/import/", {"name": "Knights", "text": export_decklist(LEGAL_BASE, small_catalogue)})
+    deck = Deck.objects.get()
+    assert ok.status_code == 302 and ok["Location"] == f"/decks/{deck.pk}/"
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert "Legal deck" in page and "Knight 1" in page and "Publish a snapshot" in page
+
+
+def test_deck_page_shows_problems_surcharge_and_is_private(client, gina, small_catalogue):
+    deck = deck_create(owner=gina, name="Mixed", counts=dict(LEGAL_BASE, spy=1, u01=4)).deck
+    client.force_login(gina)
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert "Not legal" in page and "4 copies of Knight 1" in page and "Loyalty" in page
+    other = get_user_model().objects.create_user("hal", password="pw-hal-12345")
+    client.force_login(other)
+    assert client.get(f"/decks/{deck.pk}/").status_code == 404
+    assert client.post(f"/decks/{deck.pk}/versions/1/restore/").status_code == 404
+    assert client.post(f"/decks/{deck.pk}/publish/", {"title": "x"}).status_code == 404
+    client.logout()
+    assert client.get(f"/decks/{deck.pk}/").status_code == 404
+    assert client.get("/decks/").status_code == 302  # to the login page
+
+
+def test_publish_and_public_decklist_page(client, gina, small_catalogue):
+    deck = deck_create(owner=gina, name="Pub", counts=LEGAL_BASE).deck
+    client.force_login(gina)
+    response = client.post(f"/decks/{deck.pk}/publish/", {"title": "Round Table", "description": "**bold** <script>x()</script>"})
+    decklist = Decklist.objects.get()
+    assert response["Location"] == decklist.get_absolute_url()
+    client.logout()
+    page = client.get(decklist.get_absolute_url()).content.decode()
+    assert "Round Table" in page and "<strong>bold</strong>" in page and "<script>x()" not in page
+    assert 'property="og:image"' in page and "3×" in page
+    assert client.get(f"/decklists/{decklist.pk}-wrong-slug/").status_code == 301
+    listing = client.get("/decklists/?faction=camelot").content.decode()
+    assert "Round Table" in listing
+    assert client.get("/decklists/?q=zz:1").status_code == 400
+    assert client.post(f"/decklists/{decklist.pk}/copy/").status_code == 302  # to login
+    client.force_login(gina)
+    client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"})
+    assert Decklist.objects.get().like_count == 1
+    copied = client.post(f"/decklists/{decklist.pk}/copy/")
+    assert copied.status_code == 302 and Deck.objects.count() == 2
+
+
+def test_decklist_image_is_a_png(client, gina, small_catalogue):
+    decklist = decklist_publish(deck=deck_create(owner=gina, name="I", counts=LEGAL_BASE).deck, title="Img")
+    response = client.get(f"/decklists/{decklist.pk}/image.png")
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    assert response.content[:8] == b"\x89PNG\r\n\x1a\n"
