@@ -5,6 +5,7 @@ naming the card and the problem, and nothing is stored.
 """
 from django import forms
 from django.core.files.base import ContentFile
+from django.db import transaction
 from django.core.files.uploadedfile import UploadedFile
 
 from .models import Card
@@ -35,6 +36,19 @@ class CardAdminForm(forms.ModelForm):
     class Meta:
         model = Card
         fields = "__all__"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._previous_illustration = self.instance.illustration.name if self.instance.illustration else None
+
+    def save(self, commit=True):
+        card = super().save(commit)
+        old = self._previous_illustration
+        if old and self.cleaned_data.get("illustration") is not None and "illustration" in self.changed_data:
+            # Replaced or cleared: remove the old file once the new state is committed.
+            storage = card.illustration.storage
+            transaction.on_commit(lambda: old != card.illustration.name and storage.delete(old))
+        return card
 
     def clean_illustration(self):
         value = self.cleaned_data.get("illustration")

@@ -1006,3 +1006,24 @@ def contact_sheet(images: list[tuple[str, Path]], *, columns: int = 8, thumb: tu
             sheet.paste(im.convert("RGB").resize((tw, th), Image.Resampling.LANCZOS), (x, y))
         draw.text((x + tw / 2, y + th + 4), code, font=label_font, fill=INK, anchor="ma")
     return sheet
+
+
+def prune_cache(cards) -> int:
+    """Delete cached card images that no card shows any more (deleted cards, old keys, abandoned temp files).
+    `cards` must be every card in the catalogue. Returns the number of files removed."""
+    import time
+
+    current = {card.code: card_cache_key(card) for card in cards}
+    removed = 0
+    folder = cache_dir()
+    for path in folder.glob("*.png"):
+        code, _, rest = path.stem.partition("_")
+        key = rest.rsplit("_", 1)[0] if "_" in rest else None
+        if current.get(code) != key:
+            path.unlink(missing_ok=True)
+            removed += 1
+    for tmp in folder.glob(".*.tmp"):
+        if tmp.stat().st_mtime < time.time() - 3600:  # a render that died half-way
+            tmp.unlink(missing_ok=True)
+            removed += 1
+    return removed

@@ -414,3 +414,15 @@ def test_deck_grid_fits_open_graph_size_up_to_36_different_cards():
         w, h, cols, rows = _grid_geometry(n, MIN_HEIGHT - 100 - 24)
         assert rows * (h + 8) - 8 <= MIN_HEIGHT - 100 - 24 and w >= 84, n
     assert _grid_geometry(37, MIN_HEIGHT - 100 - 24)[0] == 112  # beyond that the image grows taller
+
+
+def test_prune_removes_images_of_deleted_and_edited_cards(image_dirs, db_card):
+    current = images.card_png(db_card).path
+    cache = current.parent
+    orphan = cache / f"deleted-card_{'0' * 32}_normal.png"
+    orphan.write_bytes(b"old")
+    stale = cache / f"{db_card.code}_{'1' * 32}_small.png"
+    stale.write_bytes(b"old")
+    call_command("rendercards", "--code", db_card.code, "--prune", verbosity=0)
+    assert current.exists()
+    assert not orphan.exists() and not stale.exists()

@@ -202,7 +202,7 @@ def test_admin_form_refuses_a_bad_illustration(media, card):
     assert "Morgan, Queen of Air (imgtest-morgan)" in form.errors["illustration"][0]
 
 
-def test_admin_upload_through_the_change_page(media, card):
+def test_admin_upload_through_the_change_page(media, card, django_capture_on_commit_callbacks):
     admin = get_user_model().objects.create_superuser("imgadmin", "a@example.com", "pw-imgadmin-123")
     client = Client()
     client.force_login(admin)
@@ -219,3 +219,15 @@ def test_admin_upload_through_the_change_page(media, card):
     card.refresh_from_db()
     assert card.illustration.name.endswith(".jpg")
     assert len(stored_files(media)) == 1
+
+    # A replacement removes the old file once saved; clearing removes the file too.
+    with django_capture_on_commit_callbacks(execute=True):
+        again = client.post(url, {**data, "illustration": upload(png_bytes(color=(9, 9, 9)))})
+    assert again.status_code == 302
+    card.refresh_from_db()
+    assert [p.name for p in stored_files(media)] == [card.illustration.name.split("/")[-1]]
+    with django_capture_on_commit_callbacks(execute=True):
+        cleared = client.post(url, {**data, "illustration-clear": "on"})
+    assert cleared.status_code == 302
+    card.refresh_from_db()
+    assert not card.illustration and stored_files(media) == []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cards.images import SIZES, card_legibility, card_png, contact_sheet
+from cards.images import SIZES, card_legibility, card_png, contact_sheet, prune_cache
 from cards.models import Card, CardSet
 
 
@@ -27,11 +27,13 @@ class Command(BaseCommand):
         parser.add_argument("--sheet", metavar="FILE", help="also write a contact sheet PNG of all rendered cards")
         parser.add_argument("--size", default="normal", help=f"image size: {', '.join(SIZES)} (default normal)")
         parser.add_argument("--columns", type=int, default=8, help="contact sheet columns (default 8)")
+        parser.add_argument("--prune", action="store_true",
+                            help="first delete cached images of deleted cards and of cards edited since")
         parser.add_argument("--strict", action="store_true",
                             help="exit 1 when a card's name or text comes out too small to read, or is cut short")
 
     def handle(self, *args, set_code=None, codes=None, out=None, sheet=None, size="normal", columns=8,
-               strict=False, **options):
+               strict=False, prune=False, **options):
         if size not in SIZES:
             raise CommandError(f"--size {size!r} is not a size; sizes are {', '.join(SIZES)}.", returncode=2)
         if columns < 1:
@@ -51,6 +53,9 @@ class Command(BaseCommand):
         if not cards:
             raise CommandError("No cards to render (is a card file loaded? `manage.py loadcards FILE`).",
                                returncode=2)
+        if prune:
+            removed = prune_cache(Card.objects.select_related("faction", "card_set"))
+            self.stdout.write(f"Pruned {removed} stale cached image(s).")
         out_dir = Path(out) if out else None
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
