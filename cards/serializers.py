@@ -2,29 +2,37 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .cardfile import CARD_TYPES, FACTIONS, ICONS
 
 
-class CostField(serializers.Field):
-    """An integer ≥ 0, "X", "-" or null (§2.5)."""
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["X", "-"]}],
+                      "nullable": True, "description": 'Integer ≥ 0, "X", "-" (§2.5) or null'})
+class CostField(serializers.JSONField):
+    pass
 
-    def to_representation(self, value):  # pragma: no cover - the serializer writes dicts directly
-        return value
+
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["X"]}],
+                      "nullable": True, "description": 'Integer ≥ 0, "X" or null; units only'})
+class PowerField(serializers.JSONField):
+    pass
 
 
 class CardSerializer(serializers.Serializer):
-    """Read-only. The declared fields document the API schema; `to_representation` builds the JSON directly
-    from `Card.to_data()` (the same dict `exportcards` writes), so the API and the card files never differ."""
+    """A card: every field of a card data file (CONTRACTS §1), plus `url` (its page) and `image_url`."""
+
+    # The declared fields document the schema; to_representation builds the JSON straight from Card.to_data()
+    # (the dict exportcards writes), so the API and the card files never differ.
 
     code = serializers.CharField(help_text="Stable id, [a-z0-9-]{1,32}")
     name = serializers.CharField()
     subtitle = serializers.CharField(allow_null=True)
     type = serializers.ChoiceField(choices=CARD_TYPES)
     faction = serializers.ChoiceField(choices=FACTIONS)
-    cost = serializers.JSONField(allow_null=True, help_text='Integer ≥ 0, "X", "-" (§2.5) or null')
-    power = serializers.JSONField(allow_null=True, help_text='Integer ≥ 0, "X" or null; units only')
+    cost = CostField(allow_null=True)
+    power = PowerField(allow_null=True)
     icons = serializers.ListField(child=serializers.ChoiceField(choices=ICONS))
     attributes = serializers.ListField(child=serializers.CharField())
     unique = serializers.BooleanField()
