@@ -23,7 +23,7 @@ import math
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -68,7 +68,6 @@ ICON_COLORS = {
     "sorcery": (88, 44, 140),
     "faith": (176, 128, 20),
 }
-ICON_LABELS = {"combat": "Combat", "guile": "Guile", "sorcery": "Sorcery", "faith": "Faith"}
 
 # Icons as they may appear inside rules text: the rulebook's glyphs (with or without an emoji variation
 # selector) or a bracketed name.

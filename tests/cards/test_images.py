@@ -426,3 +426,9 @@ def test_prune_removes_images_of_deleted_and_edited_cards(image_dirs, db_card):
     call_command("rendercards", "--code", db_card.code, "--prune", verbosity=0)
     assert current.exists()
     assert not orphan.exists() and not stale.exists()
+
+
+def test_head_request_gets_the_headers(image_dirs, db_card):
+    response = Client().head("/cards/imgtest-gawain.png")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png" and response["ETag"]
