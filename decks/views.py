@@ -19,8 +19,8 @@ from .legality import check_deck, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title
-from .selectors import (DECKLIST_SORTS, deck_buildability, deck_list_owned, deck_list_visible, deck_versions,
-                        decklist_search, format_active, version_changes)
+from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, deck_list_owned, deck_list_visible,
+                        deck_versions, decklist_search, format_active, version_changes)
 from .services import (DeckInputError, deck_import_text, deck_restore_version, decklist_copy, decklist_like,
                        decklist_publish)
 from .stats import deck_stats
@@ -40,7 +40,8 @@ def _grouped(counts: dict[str, int], pool: CardPool, deck_faction: str | None) -
             continue
         cost = effective_cost(card, deck_faction) if card["type"] not in ("faction", "destiny", "quest") else None
         groups.setdefault(card["type"], []).append({
-            "code": code, "count": n, "title": card_title(card), "cost": cost, "printed": card.get("cost"),
+            "code": code, "count": n, "title": card_title(card), "cost": "\u2013" if cost == "-" else cost,
+            "printed": card.get("cost"),
             "surcharge": isinstance(cost, int) and isinstance(card.get("cost"), int) and cost != card["cost"],
             "faction": card["faction"]})
     out = [{"label": label, "total": sum(c["count"] for c in groups[kind]),
@@ -97,12 +98,20 @@ def deck_detail(request, pk: int):
         "deck": deck, "is_owner": deck.owner_id == request.user.pk, "verdict": verdict.to_json(),
         "groups": _grouped(counts, pool, verdict.faction), "stats": deck_stats(counts, pool), "history": history,
         "faction_name": FACTION_NAMES.get(verdict.faction or "", ""),
-        "buildable": deck_buildability(deck_counts=counts, user=request.user)
-        if request.user.is_authenticated else None,
+        "buildable": _buildable(request.user, counts, pool),
         "publications": deck.publications.order_by("-published_at")[:10],
     }
     context["cost_curve"] = _bars(context["stats"]["cost_curve"])
     return render(request, "decks/detail.html", context)
+
+
+def _buildable(user, counts: dict[str, int], pool: CardPool) -> dict | None:
+    """What the deck lacks beyond the user's collection; None until they record one."""
+    if not collection_counts(user=user):
+        return None
+    result = deck_buildability(deck_counts=counts, user=user)
+    result["missing_titles"] = [(code, _title(pool, code), n) for code, n in result["missing"].items()]
+    return result
 
 
 def _title(pool: CardPool, code: str) -> str:

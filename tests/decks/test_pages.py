@@ -72,3 +72,15 @@ def test_decklist_image_is_a_png(client, gina, small_catalogue):
     response = client.get(f"/decklists/{decklist.pk}/image.png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
     assert response.content[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_deck_page_lists_missing_cards_once_a_collection_exists(client, gina, small_catalogue):
+    from decks.services import collection_set
+
+    deck = deck_create(owner=gina, name="C", counts=LEGAL_BASE).deck
+    client.force_login(gina)
+    assert "Missing from your collection" not in client.get(f"/decks/{deck.pk}/").content.decode()
+    collection_set(user=gina, counts={f"u{i:02d}": 3 for i in range(1, 21)})
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    missing = page.split("Missing from your collection", 1)[1].split("</ul>", 1)[0]
+    assert "Quest 1" in missing and "The Long Reign" in missing and "Knight 1<" not in missing
