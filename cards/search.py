@@ -716,7 +716,7 @@ SYNTAX_EXAMPLES: tuple[SyntaxExample, ...] = (
     SyntaxExample("c!=0 t:deed", "deeds that do not cost 0 (X, – and costs above 0)",
                   lambda c: c["type"] == "deed" and c["cost"] != 0),
     SyntaxExample("p>=4", "units with Power 4 or more", lambda c: (_num(c, "power") or 0) >= 4),
-    SyntaxExample("p:x", "units with Power X", lambda c: c["power"] == "X"),
+    SyntaxExample("p:0", "units with 0 Power (§10.1: they stay in play)", lambda c: c["power"] == 0),
     SyntaxExample("i:sorcery", "units with the sorcery struggle icon", lambda c: "sorcery" in c["icons"]),
     SyntaxExample("t:unit (i:combat or i:guile) -i:faith", "units with a combat or guile icon but no faith icon",
                   lambda c: c["type"] == "unit" and bool({"combat", "guile"} & set(c["icons"]))

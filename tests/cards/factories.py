@@ -12,7 +12,7 @@ from cards.services import card_files_load
 SEARCH_SET = {"code": "srch", "name": "Search Test Set"}
 SEARCH_CARDS = [
     {"code": "srch-squire", "name": "Squire of the Vale", "type": "unit", "faction": "camelot", "cost": 1,
-     "power": 1, "icons": ["combat"], "attributes": ["Knight"], "text": "Response: After you win a struggle, draw 1 card.",
+     "power": 0, "icons": ["combat"], "attributes": ["Knight"], "text": "Response: After you win a struggle, draw 1 card.",
      "number": 1},
     {"code": "srch-squire-vet", "name": "Squire of the Vale", "subtitle": "Veteran", "type": "unit",
      "faction": "camelot", "cost": 2, "power": 2, "icons": ["combat", "guile"], "attributes": ["Knight"],
