@@ -34,7 +34,7 @@ from .cardfile import FACTION_NAMES, format_keyword, parse_keyword
 log = logging.getLogger(__name__)
 
 # Bump when the drawing changes, so every cached PNG is rendered again.
-RENDERER_VERSION = "7"
+RENDERER_VERSION = "8"
 
 BASE_W, BASE_H = 500, 700
 SIZES = {"normal": (500, 700), "small": (250, 350), "large": (1000, 1400)}
@@ -477,25 +477,75 @@ def _cost_label(cost) -> str | None:
 
 
 def placeholder_art(color_rgb, initial: str, w: int, h: int, card_type: str) -> Image.Image:
-    """Generated art for a card without an illustration: faction gradient, rings and the faction initial."""
+    """Generated art for a card without an illustration: a faction-coloured gradient, a faint emblem of the card
+    type behind the faction's initial, so that cards stay recognisable as thumbnails."""
     top, bottom = lighten(color_rgb, 0.35), darken(color_rgb, 0.45)
     img = vertical_gradient(w, h, top, bottom)
     overlay = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(overlay)
     cx, cy = w / 2, h / 2
     big = min(w, h)
-    for i, rad in enumerate((0.62, 0.5, 0.38)):
-        r = big * rad
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(255, 255, 255, 34 + i * 10), width=max(1, big // 90))
     # Diagonal sheen for depth.
     for i in range(-h, w, max(6, big // 18)):
         d.line([(i, h), (i + h, 0)], fill=(255, 255, 255, 10), width=max(1, big // 60))
-    size = int(big * 0.52)
+    r = big * 0.6
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(255, 255, 255, 30), width=max(1, big // 90))
+    _type_emblem(d, card_type, cx, cy, big * 0.46, (255, 255, 255, 46), max(2, big // 45))
+    size = int(big * 0.46)
     f = ImageFont.truetype(str(FONT_DIR / FONT_FILES["name"]), size, layout_engine=ImageFont.Layout.BASIC)
     d.text((cx + big * 0.012, cy + big * 0.02), initial, font=f, fill=(0, 0, 0, 70), anchor="mm")
-    d.text((cx, cy), initial, font=f, fill=(255, 255, 255, 150), anchor="mm")
+    d.text((cx, cy), initial, font=f, fill=(255, 255, 255, 160), anchor="mm")
     img.paste(overlay, (0, 0), overlay)
     return img
+
+
+def _type_emblem(d: ImageDraw.ImageDraw, card_type: str, cx: float, cy: float, r: float, fill, width: int) -> None:
+    """A faint outline emblem per card type: shield (unit), tower (location), sword (attachment), scroll (deed),
+    compass star (quest), crown (destiny), banner (faction)."""
+    if card_type == "unit":
+        d.polygon(shield_points(cx - r * 0.8, cy - r * 0.9, cx + r * 0.8, cy + r), outline=fill, width=width)
+    elif card_type == "location":
+        x0, x1, y0, y1 = cx - r * 0.7, cx + r * 0.7, cy - r * 0.7, cy + r
+        merlon = (x1 - x0) / 5
+        pts = [(x0, y1), (x0, y0)]
+        for i in range(5):
+            top = y0 if i % 2 == 0 else y0 + merlon * 0.8
+            pts += [(x0 + i * merlon, top), (x0 + (i + 1) * merlon, top)]
+        pts += [(x1, y0), (x1, y1)]
+        d.line(pts, fill=fill, width=width, joint="curve")
+        d.arc((cx - r * 0.25, cy + r * 0.35, cx + r * 0.25, cy + r * 0.85), 180, 360, fill=fill, width=width)
+        d.line([(cx - r * 0.25, cy + r * 0.6), (cx - r * 0.25, y1)], fill=fill, width=width)
+        d.line([(cx + r * 0.25, cy + r * 0.6), (cx + r * 0.25, y1)], fill=fill, width=width)
+    elif card_type == "attachment":
+        d.polygon([(cx, cy - r), (cx + r * 0.12, cy - r * 0.8), (cx + r * 0.12, cy + r * 0.45),
+                   (cx - r * 0.12, cy + r * 0.45), (cx - r * 0.12, cy - r * 0.8)], outline=fill, width=width)
+        d.line([(cx - r * 0.45, cy + r * 0.5), (cx + r * 0.45, cy + r * 0.5)], fill=fill, width=width * 2)
+        d.line([(cx, cy + r * 0.5), (cx, cy + r * 0.85)], fill=fill, width=width * 2)
+        d.ellipse((cx - r * 0.1, cy + r * 0.85, cx + r * 0.1, cy + r * 1.05), outline=fill, width=width)
+    elif card_type == "deed":
+        x0, x1, y0, y1 = cx - r * 0.75, cx + r * 0.75, cy - r * 0.6, cy + r * 0.6
+        d.rectangle((x0, y0, x1, y1), outline=fill, width=width)
+        for x in (x0, x1):
+            d.ellipse((x - r * 0.12, y0 - r * 0.12, x + r * 0.12, y1 + r * 0.12), outline=fill, width=width)
+        for i in range(1, 4):
+            y = y0 + (y1 - y0) * i / 4
+            d.line([(x0 + r * 0.25, y), (x1 - r * 0.25, y)], fill=fill, width=max(1, width // 2))
+    elif card_type == "quest":
+        pts = []
+        for i in range(16):
+            ang = -math.pi / 2 + i * math.pi / 8
+            rad = r * (1.0 if i % 4 == 0 else 0.55 if i % 2 == 0 else 0.22)
+            pts.append((cx + rad * math.cos(ang), cy + rad * math.sin(ang)))
+        d.polygon(pts, outline=fill, width=width)
+    elif card_type == "destiny":
+        x0, x1, y0, y1 = cx - r * 0.85, cx + r * 0.85, cy - r * 0.6, cy + r * 0.5
+        pts = [(x0, y1), (x0, y0), (cx - r * 0.42, cy), (cx, y0 - r * 0.2), (cx + r * 0.42, cy), (x1, y0), (x1, y1)]
+        d.polygon(pts, outline=fill, width=width)
+        d.line([(x0, y1 + r * 0.2), (x1, y1 + r * 0.2)], fill=fill, width=width)
+    elif card_type == "faction":
+        x0, x1, y0, y1 = cx - r * 0.55, cx + r * 0.55, cy - r * 0.85, cy + r
+        d.polygon([(x0, y0), (x1, y0), (x1, y1), (cx, y1 - r * 0.35), (x0, y1)], outline=fill, width=width)
+        d.line([(x0 - r * 0.2, y0), (x1 + r * 0.2, y0)], fill=fill, width=width * 2)
 
 
 def _deckbuilding_lines(rules: dict | None) -> list[str]:
