@@ -21,11 +21,11 @@ from .decklist import DecklistProblem, export_decklist
 from .legality import check_deck, check_decklist_text
 from .models import Deck, Decklist
 from .pool import CardPool
-from .selectors import (collection_counts, deck_buildability, deck_list_owned, deck_list_visible, deck_versions,
-                        decklist_search, format_active, format_by_slug, version_changes)
-from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_create,
-                       deck_delete, deck_import_text, deck_restore_version, deck_update, decklist_copy,
-                       decklist_favourite, decklist_like, decklist_publish)
+from .selectors import (collection_counts, deck_buildability, deck_list_deleted, deck_list_owned, deck_list_visible,
+                        deck_versions, decklist_search, format_active, format_by_slug, version_changes)
+from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_copy,
+                       deck_create, deck_delete, deck_import_text, deck_restore_version, deck_undelete, deck_update,
+                       decklist_copy, decklist_favourite, decklist_like, decklist_publish)
 from .stats import deck_stats
 
 MAX_TEXT_CHARS = 100_000  # a decklist is a few kilobytes
@@ -268,6 +268,8 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
     def get_queryset(self):
         if self.action == "list":
             return deck_list_owned(user=self.request.user).prefetch_related("cards")
+        if self.action == "undelete":
+            return deck_list_deleted(user=self.request.user)
         return deck_list_visible(user=self.request.user).prefetch_related("cards")
 
     def get_serializer_context(self):
@@ -349,6 +351,21 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
         if instance.owner_id != self.request.user.pk:
             raise PermissionDenied("Only the deck's owner can delete it.")
         deck_delete(deck=instance)
+
+    @extend_schema(request=None, responses={200: DeckSerializer, 404: DetailSerializer})
+    @action(detail=True, methods=["post"])
+    def undelete(self, request, pk=None):
+        """Undo a DELETE: the deck comes back with all its versions."""
+        deck = deck_undelete(deck=self.get_object())
+        return Response(DeckSerializer(deck).data)
+
+    @extend_schema(request=None, responses={201: DeckSerializer, 404: DetailSerializer})
+    @action(detail=True, methods=["post"])
+    def copy(self, request, pk=None):
+        """Copy this deck (yours or a public one) into a new private deck of yours."""
+        result = deck_copy(deck=self.get_object(), owner=request.user)
+        return Response(DeckSerializer(Deck.objects.prefetch_related("cards").get(pk=result.deck.pk)).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: DeckVersionSerializer(many=True), 404: DetailSerializer})
     @action(detail=True, methods=["get"])

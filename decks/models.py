@@ -60,6 +60,8 @@ class Deck(models.Model):
     is_private = models.BooleanField(default=True)
     content_hash = models.CharField(max_length=64, db_index=True, help_text="sha256 of the sorted code:count lines")
     version = models.PositiveIntegerField(default=0, help_text="Number of the latest saved version")
+    deleted_at = models.DateTimeField(null=True, blank=True, db_index=True,
+                                      help_text="Set when the owner deletes the deck; they can undo it")
     copied_from = models.ForeignKey("Decklist", on_delete=models.SET_NULL, null=True, blank=True,
                                     related_name="copies", help_text="The published decklist this deck was copied from")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -13,7 +13,14 @@ from .models import CollectionCard, Deck, DeckCard, Decklist, DecklistCard, Deck
 def deck_list_owned(*, user) -> QuerySet[Deck]:
     if not user.is_authenticated:
         return Deck.objects.none()
-    return Deck.objects.filter(owner=user).select_related("faction", "destiny")
+    return Deck.objects.filter(owner=user, deleted_at__isnull=True).select_related("faction", "destiny")
+
+
+def deck_list_deleted(*, user) -> QuerySet[Deck]:
+    """The user's deleted decks, newest deletion first: what "undo" can bring back."""
+    if not user.is_authenticated:
+        return Deck.objects.none()
+    return Deck.objects.filter(owner=user, deleted_at__isnull=False).order_by("-deleted_at")
 
 
 def deck_list_visible(*, user) -> QuerySet[Deck]:
@@ -21,7 +28,7 @@ def deck_list_visible(*, user) -> QuerySet[Deck]:
     visible = Q(is_private=False)
     if user.is_authenticated:
         visible |= Q(owner=user)
-    return Deck.objects.filter(visible).select_related("faction", "destiny", "owner")
+    return Deck.objects.filter(visible, deleted_at__isnull=True).select_related("faction", "destiny", "owner")
 
 
 def deck_versions(*, deck: Deck) -> QuerySet[DeckVersion]:
@@ -30,7 +37,7 @@ def deck_versions(*, deck: Deck) -> QuerySet[DeckVersion]:
 
 def deck_ids_containing_card(*, code: str) -> QuerySet:
     """Ids of decks whose current list holds this card: one scan of the (card_code, deck) index."""
-    return DeckCard.objects.filter(card_code=code).values_list("deck_id", flat=True)
+    return DeckCard.objects.filter(card_code=code, deck__deleted_at__isnull=True).values_list("deck_id", flat=True)
 
 
 def format_active() -> FormatRules | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.text import slugify
 
 from cards.models import Card, Faction
@@ -137,11 +138,16 @@ def deck_create(*, owner, name: str, counts: Mapping[str, int], notes: str = "",
                 is_private: bool = True, pool: CardPool | None = None) -> SaveResult:
     """Create a deck and its version 1. The deck need not be legal yet: players save work in progress."""
     pool = pool or CardPool.from_db()
-    clean = _clean_counts(counts, pool)
+    return _create(owner=owner, name=name, clean=_clean_counts(counts, pool), notes=notes, tags=tags,
+                   is_private=is_private, pool=pool)
+
+
+def _create(*, owner, name: str, clean: dict[str, int], notes: str, tags: Iterable[str], is_private: bool,
+            pool: CardPool, copied_from=None) -> SaveResult:
     faction, destiny = _identity(clean, pool)
     deck = Deck.objects.create(owner=owner, name=_clean_name(name), notes=_clean_notes(notes),
                                tags=_clean_tags(tags), is_private=bool(is_private), faction=faction,
-                               destiny=destiny, content_hash=content_hash(clean))
+                               destiny=destiny, content_hash=content_hash(clean), copied_from=copied_from)
     _write_cards(deck, clean)
     version = _new_version(deck, clean, based_on=None)
     return SaveResult(deck=deck, version=version)
@@ -234,8 +240,30 @@ def deck_restore_version(*, deck: Deck, number: int) -> SaveResult:
 
 
 @transaction.atomic
-def deck_delete(*, deck: Deck) -> None:
-    deck.delete()
+def deck_delete(*, deck: Deck) -> Deck:
+    """Delete a deck, undoably: it disappears everywhere but stays restorable by `deck_undelete`."""
+    if deck.deleted_at is None:
+        deck.deleted_at = timezone.now()
+        deck.save(update_fields=["deleted_at"])
+    return deck
+
+
+@transaction.atomic
+def deck_undelete(*, deck: Deck) -> Deck:
+    if deck.deleted_at is not None:
+        deck.deleted_at = None
+        deck.save(update_fields=["deleted_at"])
+    return deck
+
+
+@transaction.atomic
+def deck_copy(*, deck: Deck, owner) -> SaveResult:
+    """A new private deck with the same list, name, notes and tags; the copy's history starts at version 1."""
+    pool = CardPool.from_db()
+    counts = deck.counts
+    return _create(owner=owner, name=f"Copy of {deck.name}"[:MAX_NAME_CHARS],
+                   clean=_clean_counts(counts, pool, kept=counts), notes=deck.notes, tags=deck.tags,
+                   is_private=True, pool=pool, copied_from=deck.copied_from)
 
 
 @transaction.atomic
@@ -339,13 +367,11 @@ def decklist_publish(*, deck: Deck, title: str, description: str = "", pool: Car
 def decklist_copy(*, decklist: Decklist, owner, pool: CardPool | None = None) -> SaveResult:
     """Copy a published decklist into the user's decks; publishing the copy later links back (derived_from)."""
     pool = pool or CardPool.from_db()
-    known = {code: n for code, n in decklist.cards.items() if pool.get(code) is not None}
+    counts = dict(decklist.cards)
     with transaction.atomic():
-        result = deck_create(owner=owner, name=f"Copy of {decklist.title}"[:MAX_NAME_CHARS], counts=known,
-                             notes=decklist.description, pool=pool)
-        Deck.objects.filter(pk=result.deck.pk).update(copied_from=decklist)
-        result.deck.copied_from = decklist
-    return result
+        return _create(owner=owner, name=f"Copy of {decklist.title}"[:MAX_NAME_CHARS],
+                       clean=_clean_counts(counts, pool, kept=counts), notes=decklist.description, tags=(),
+                       is_private=True, pool=pool, copied_from=decklist)
 
 
 def _toggle(model, field: str, *, decklist: Decklist, user, on: bool) -> Decklist:

@@ -19,10 +19,10 @@ from .legality import check_deck, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title
-from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, deck_list_owned, deck_list_visible,
-                        deck_versions, decklist_search, format_active, version_changes)
-from .services import (DeckInputError, deck_import_text, deck_restore_version, decklist_copy, decklist_like,
-                       decklist_publish)
+from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, deck_list_deleted, deck_list_owned,
+                        deck_list_visible, deck_versions, decklist_search, format_active, version_changes)
+from .services import (DeckInputError, deck_copy, deck_delete, deck_import_text, deck_restore_version, deck_undelete,
+                       decklist_copy, decklist_like, decklist_publish)
 from .stats import deck_stats
 
 GROUPS = (("faction", "Faction"), ("destiny", "Destiny"), ("quest", "Quests"), ("unit", "Units"),
@@ -60,10 +60,46 @@ def _visible_deck(request, pk: int) -> Deck:
     return deck
 
 
+def _list_context(request, **extra) -> dict:
+    return {"decks": deck_list_owned(user=request.user), "deleted": deck_list_deleted(user=request.user)[:10],
+            "text": "", "name": "", "problems": []} | extra
+
+
 @login_required
 def deck_list(request):
-    decks = deck_list_owned(user=request.user)
-    return render(request, "decks/list.html", {"decks": decks, "text": "", "name": "", "problems": []})
+    return render(request, "decks/list.html", _list_context(request))
+
+
+def _owned_deck(request, pk: int) -> Deck:
+    deck = _visible_deck(request, pk)
+    if deck.owner_id != request.user.pk:
+        raise Http404("No such deck.")
+    return deck
+
+
+@login_required
+@require_POST
+def deck_delete_view(request, pk: int):
+    deck = deck_delete(deck=_owned_deck(request, pk))
+    messages.success(request, f"Deleted “{deck.name}”. Undo it from “Recently deleted” below.")
+    return redirect("/decks/")
+
+
+@login_required
+@require_POST
+def deck_undelete_view(request, pk: int):
+    deck = get_object_or_404(deck_list_deleted(user=request.user), pk=pk)
+    deck_undelete(deck=deck)
+    messages.success(request, f"“{deck.name}” is back, with all its versions.")
+    return redirect(deck.get_absolute_url())
+
+
+@login_required
+@require_POST
+def deck_copy_view(request, pk: int):
+    result = deck_copy(deck=_visible_deck(request, pk), owner=request.user)
+    messages.success(request, f"Copied as “{result.deck.name}” (private).")
+    return redirect(result.deck.get_absolute_url())
 
 
 @login_required
@@ -76,8 +112,7 @@ def deck_import(request):
             raise DeckInputError("The decklist is too long: at most 100,000 characters.")
         result = deck_import_text(owner=request.user, text=text, name=name)
     except DeckInputError as e:
-        context = {"decks": deck_list_owned(user=request.user), "text": text, "name": name,
-                   "error": e.message, "problems": e.problems}
+        context = _list_context(request, text=text, name=name, error=e.message, problems=e.problems)
         return render(request, "decks/list.html", context, status=400)
     messages.success(request, f"Imported “{result.deck.name}”.")
     return redirect(result.deck.get_absolute_url())
@@ -100,6 +135,7 @@ def deck_detail(request, pk: int):
         "faction_name": FACTION_NAMES.get(verdict.faction or "", ""),
         "buildable": _buildable(request.user, counts, pool),
         "publications": deck.publications.order_by("-published_at")[:10],
+        "notes": render_markdown(deck.notes),
     }
     context["cost_curve"] = _bars(context["stats"]["cost_curve"])
     return render(request, "decks/detail.html", context)
@@ -127,9 +163,7 @@ def _bars(curve: dict[str, int]) -> list[dict]:
 @login_required
 @require_POST
 def deck_restore(request, pk: int, number: int):
-    deck = _visible_deck(request, pk)
-    if deck.owner_id != request.user.pk:
-        raise Http404("No such deck.")
+    deck = _owned_deck(request, pk)
     try:
         result = deck_restore_version(deck=deck, number=number)
     except DeckInputError as e:
@@ -142,9 +176,7 @@ def deck_restore(request, pk: int, number: int):
 @login_required
 @require_POST
 def deck_publish(request, pk: int):
-    deck = _visible_deck(request, pk)
-    if deck.owner_id != request.user.pk:
-        raise Http404("No such deck.")
+    deck = _owned_deck(request, pk)
     try:
         decklist = decklist_publish(deck=deck, title=request.POST.get("title", "")[:300],
                                     description=request.POST.get("description", "")[:20_001], fmt=format_active())

@@ -219,3 +219,20 @@ def test_openapi_schema_describes_the_decks_api(client):
     validate = paths["/api/decks/validate/"]["post"]
     assert validate["security"] == [{}] or {} in validate["security"]
     assert "Verdict" in json.dumps(validate["responses"]["200"])
+
+
+def test_delete_is_undoable_and_copy_makes_a_private_deck(as_alice, bob, small_catalogue):
+    deck_id = as_alice.post("/api/decks/", {"name": "Undo me", "cards": LEGAL_BASE}, format="json").json()["id"]
+    as_alice.patch(f"/api/decks/{deck_id}/", {"cards": {"u01": 1}}, format="json")
+    assert as_alice.delete(f"/api/decks/{deck_id}/").status_code == 204
+    assert as_alice.get(f"/api/decks/{deck_id}/").status_code == 404
+    assert as_alice.get("/api/decks/").json()["count"] == 0
+    other = APIClient()
+    other.force_authenticate(bob)
+    assert other.post(f"/api/decks/{deck_id}/undelete/").status_code == 404
+    back = as_alice.post(f"/api/decks/{deck_id}/undelete/")
+    assert back.status_code == 200 and back.json()["version"] == 2
+    assert len(as_alice.get(f"/api/decks/{deck_id}/versions/").json()) == 2
+    copy = as_alice.post(f"/api/decks/{deck_id}/copy/")
+    assert copy.status_code == 201 and copy.json()["cards"] == {"u01": 1} and copy.json()["is_private"] is True
+    assert other.post(f"/api/decks/{deck_id}/copy/").status_code == 404  # private: not even visible

@@ -84,3 +84,19 @@ def test_deck_page_lists_missing_cards_once_a_collection_exists(client, gina, sm
     page = client.get(f"/decks/{deck.pk}/").content.decode()
     missing = page.split("Missing from your collection", 1)[1].split("</ul>", 1)[0]
     assert "Quest 1" in missing and "The Long Reign" in missing and "Knight 1<" not in missing
+
+
+def test_delete_with_undo_and_copy(client, gina, small_catalogue):
+    deck = deck_create(owner=gina, name="Gone", counts=LEGAL_BASE, notes="Play *fast*. <img src=x onerror=alert(1)>").deck
+    client.force_login(gina)
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert "<em>fast</em>" in page and "onerror" not in page  # notes are Markdown, sanitised
+    assert client.post(f"/decks/{deck.pk}/delete/").status_code == 302
+    assert client.get(f"/decks/{deck.pk}/").status_code == 404
+    listing = client.get("/decks/").content.decode()
+    assert "Recently deleted" in listing and "Gone" in listing
+    assert client.post(f"/decks/{deck.pk}/undelete/").status_code == 302
+    assert client.get(f"/decks/{deck.pk}/").status_code == 200
+    copied = client.post(f"/decks/{deck.pk}/copy/")
+    copy = Deck.objects.exclude(pk=deck.pk).get()
+    assert copied["Location"] == f"/decks/{copy.pk}/" and copy.counts == LEGAL_BASE and copy.name == "Copy of Gone"
