@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw
 from .cardfile import FACTION_NAMES
 from .images import (
     BORDER,
+    RENDER_LOCK,
     GOLD,
     INK,
     PARCHMENT,
@@ -135,7 +136,8 @@ def render_deck_image(faction_card, destiny, quests, draw_cards_with_counts, *, 
     if cached is not None and cached.exists():
         return cached.read_bytes()
 
-    image = _draw(faction_entry, destiny_entry, quest_entries, draw_entries, title)
+    with RENDER_LOCK:
+        image = _draw(faction_entry, destiny_entry, quest_entries, draw_entries, title)
     buf = io.BytesIO()
     image.save(buf, format="PNG", compress_level=6)
     png = buf.getvalue()

@@ -23,6 +23,7 @@ import math
 import os
 import re
 import tempfile
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -712,8 +713,22 @@ def card_legibility(data: dict) -> Legibility:
     )
 
 
+# FreeType faces are shared (font() caches them) and are not safe to use from two threads at once.
+RENDER_LOCK = threading.RLock()
+
+
 def render_card(face: CardFace, size: str | tuple[int, int] = "normal") -> Image.Image:
-    """Draw one card. `size` is a key of SIZES or a (width, height) pair; returns an RGB image."""
+    """Draw one card. `size` is a key of SIZES or a (width, height) pair; returns an RGB image.
+
+        >>> render_card(face_from_dict({"code": "c1", "name": "Gawain", "type": "unit", "faction": "camelot",
+        ...                             "cost": 3, "power": 4, "icons": ["combat"]}), "small").size
+        (250, 350)
+    """
+    with RENDER_LOCK:
+        return _render_card(face, size)
+
+
+def _render_card(face: CardFace, size) -> Image.Image:
     out_w, out_h = SIZES[size] if isinstance(size, str) else size
     k = SUPERSAMPLE * out_w / BASE_W
     c = Canvas(BASE_W, BASE_H, k, background=(255, 255, 255))
