@@ -41,6 +41,105 @@ YES = ("yes",)
 NO = ("no",)
 
 
+# Selectors compiled to tuples of small checks, keyed by id(); the entry keeps the selector alive, so an id is
+# never reused while cached. Bounded, because effects may build selectors on the fly.
+_COMPILED: dict[int, tuple] = {}
+
+
+def _power_check(op: str, v: int):
+    def check(g, j, src):
+        d = g.cdef[j]
+        if not d.is_unit:
+            return False
+        pw = g.power(j) if g.zone[j] == FIELD else d.power
+        pw = pw if pw > 0 else 0
+        if op == "power_lt":
+            return pw < v
+        if op == "power_lte":
+            return pw <= v
+        if op == "power_gt":
+            return pw > v
+        return pw >= v
+    return check
+
+
+def _struggle_check(k: str, v):
+    want = bool(v)
+    if k == "attacking" or v == "attacking":
+        def member(s, j):
+            return j in s.attackers
+    elif k == "defending" or v == "defending":
+        def member(s, j):
+            return j in s.defenders
+    else:
+        def member(s, j):
+            return j in s.attackers or j in s.defenders
+
+    def check(g, j, src):
+        s = g.struggle
+        if s is None:
+            return not want
+        return member(s, j) == want
+    return check
+
+
+def _compile_selector(sel: dict) -> tuple:
+    checks = []
+    for k, v in sel.items():
+        if k in ("zone", "controller", "count", "up_to", "each"):
+            continue
+        if k == "type":
+            if isinstance(v, list):
+                vs = frozenset(v)
+                checks.append(lambda g, j, src, vs=vs: g.cdef[j].type in vs)
+            else:
+                checks.append(lambda g, j, src, v=v: g.cdef[j].type == v)
+        elif k == "attribute":
+            if isinstance(v, list):
+                vs = frozenset(v)
+                checks.append(lambda g, j, src, vs=vs: not vs.isdisjoint(g.cdef[j].attributes))
+            else:
+                checks.append(lambda g, j, src, v=v: v in g.cdef[j].attributes)
+        elif k == "faction":
+            checks.append(lambda g, j, src, v=v: g.cdef[j].faction == v)
+        elif k == "name":
+            checks.append(lambda g, j, src, v=v: g.cdef[j].name == v)
+        elif k == "unique":
+            checks.append(lambda g, j, src, v=bool(v): g.cdef[j].unique == v)
+        elif k == "keyword":
+            bit = parse_keyword(v)[0] or KEYWORD_BITS.get(str(v).lower(), 0)
+            checks.append(lambda g, j, src, bit=bit: bool(g.kw(j) & bit))
+        elif k == "icon":
+            bit = ICON_BITS.get(v, 0)
+            checks.append(lambda g, j, src, bit=bit: bool(g.cdef[j].icons & bit))
+        elif k in ("power_lt", "power_lte", "power_gt", "power_gte"):
+            checks.append(_power_check(k, v))
+        elif k == "cost_lte":
+            checks.append(lambda g, j, src, v=v: 0 <= g.cdef[j].cost <= v)
+        elif k == "cost_gte":
+            checks.append(lambda g, j, src, v=v: g.cdef[j].cost >= v)
+        elif k == "ready":
+            checks.append(lambda g, j, src, v=bool(v): (not g.exh[j]) == v)
+        elif k == "exhausted":
+            checks.append(lambda g, j, src, v=bool(v): bool(g.exh[j]) == v)
+        elif k in ("participating", "attacking", "defending"):
+            checks.append(_struggle_check(k, v))
+        elif k == "not_self":
+            if v:
+                checks.append(lambda g, j, src: j != src)
+        elif k in ("blanked", "has_emblem"):
+            checks.append(lambda g, j, src, v=bool(v): bool(g.emb[j]) == v)
+        elif k == "has_influence":
+            checks.append(lambda g, j, src, v=bool(v): bool(g.cnt[j]) == v)
+        elif k == "is_token":
+            checks.append(lambda g, j, src, v=bool(v): g.cdef[j].is_token == v)
+    if len(_COMPILED) > 4096:
+        _COMPILED.clear()
+    entry = (sel, tuple(checks))
+    _COMPILED[id(sel)] = entry
+    return entry
+
+
 class GameOver(Exception):
     """Raised inside the rules when the game ends (§12); caught by `_run`."""
 
@@ -220,6 +319,8 @@ class Game:
         self._gen = self._run()
         self.pending: Decision | None = None
         self.round1_first = first_player if first_player is not None else 0
+        # play_game: per player, a policy's wants_window(game, p, kind) -> bool, asked before options are built
+        self.fast_pass = [None, None]
         self.observer = observer   # tests: observer(game, "phase_end", phase) before each phase closes
         if autostart:
             self._advance(None, first=True)
@@ -379,6 +480,12 @@ class Game:
                     if cdef[i].statics and not emb[i]:
                         out.extend((i, p, a) for a in cdef[i].statics)
         self._statics_cache = out
+        # the same, split by what each reading needs (Power, keywords, rules, costs, player modifiers)
+        self._st_power = [x for x in out if x[2].modify.get("power")]
+        self._st_grant = [x for x in out if x[2].grant_bits]
+        self._st_rule = [x for x in out if x[2].rule]
+        self._st_cost = [x for x in out if x[2].modify.get("cost")]
+        self._st_player = [x for x in out if set(x[2].modify) - {"power", "cost", "type"}]
         return out
 
     def _static_applies(self, src: int, p: int, ab, iid: int) -> bool:
@@ -396,7 +503,9 @@ class Game:
     def _player_static(self, p: int, key: str, stype: int | None = None) -> int:
         """Sum of a player-level static modifier (authority, levy, wealth, spoils, momentum, setup_budget...)."""
         total = 0
-        for src, c, ab in self._statics():
+        if self._statics_cache is None:
+            self._statics()
+        for src, c, ab in self._st_player:
             v = ab.modify.get(key)
             if not v:
                 continue
@@ -419,10 +528,11 @@ class Game:
         """Effective Power (may be negative; totals floor each unit at 0, §6.6)."""
         pw = self.cdef[iid].power + self.pmod.get(iid, 0)
         if self.has_abilities:
-            for src, c, ab in self._statics():
-                v = ab.modify.get("power")
-                if v and self._static_applies(src, c, ab, iid):
-                    pw += v
+            if self._statics_cache is None:
+                self._statics()
+            for src, c, ab in self._st_power:
+                if self._static_applies(src, c, ab, iid):
+                    pw += ab.modify["power"]
         return pw
 
     def kw(self, iid: int) -> int:
@@ -433,8 +543,10 @@ class Game:
             for bit, _param, _until in g:
                 k |= bit
         if self.has_abilities:
-            for src, c, ab in self._statics():
-                if ab.grant_bits and self._static_applies(src, c, ab, iid):
+            if self._statics_cache is None:
+                self._statics()
+            for src, c, ab in self._st_grant:
+                if self._static_applies(src, c, ab, iid):
                     for bit, _param in ab.grant_bits:
                         k |= bit
         return k
@@ -452,7 +564,9 @@ class Game:
     def has_rule(self, iid: int, rule: str) -> bool:
         if not self.has_abilities:
             return False
-        for src, c, ab in self._statics():
+        if self._statics_cache is None:
+            self._statics()
+        for src, c, ab in self._st_rule:
             if rule in ab.rule and self._static_applies(src, c, ab, iid):
                 return True
         return False
@@ -465,7 +579,9 @@ class Game:
         d = self.cdef[iid]
         c = max(d.cost, 0) + self.loyalty_surcharge(p, d)
         if self.has_abilities:
-            for src, cp, ab in self._statics():
+            if self._statics_cache is None:
+                self._statics()
+            for src, cp, ab in self._st_cost:
                 v = ab.modify.get("cost")
                 if v and cp == p and (ab.affects is None or self._match_props(ab.affects, iid, cp, src)) \
                         and (ab.condition is None or self._cond(ab.condition, cp, src)):
@@ -770,7 +886,13 @@ class Game:
         """§8.2: priority from the first player, alternating; closes when both pass in a row."""
         p = self.first
         passes = 0
+        fast = self.fast_pass
         while passes < 2:
+            f = fast[p]
+            if f is not None and not f(self, p, kind if p == active else -1):
+                passes += 1    # the policy said up front that it passes here: no options materialised
+                p = 1 - p
+                continue
             opts = self._window_options(p, kind if p == active else -1)
             if not opts:
                 passes += 1
@@ -1693,10 +1815,22 @@ class Game:
                 return False
         if not self._costs_payable(p, iid, ab, pay):
             return False
-        if ab.target is not None:
-            if not self._target_candidates(ab.target, p, iid, ab, info, deed):
-                return False
+        if ab.target is not None and not self._has_target(ab.target, p, iid, info, deed):
+            return False
         return self._can_change_state(p, iid, ab, info)
+
+    def _has_target(self, sel, p: int, src: int, info, is_deed: bool) -> bool:
+        """Whether at least one legal target exists (stops at the first)."""
+        if not isinstance(sel, dict) or "each" in sel:
+            return bool(self._target_candidates(sel, p, src, None, info, is_deed))
+        z = ZONE_BY_NAME.get(sel.get("zone", "field"), FIELD)
+        c = sel.get("controller", "you")
+        players = (p,) if c == "you" else (1 - p,) if c == "opponent" else (0, 1)
+        for q in players:
+            for j in self._zone_list(q, z):
+                if self._match_props(sel, j, p, src) and not (z == FIELD and self._immune(j, p, src, is_deed)):
+                    return True
+        return False
 
     def _can_change_state(self, p, iid, ab, info) -> bool:
         for e in ab.effects:
@@ -1903,80 +2037,13 @@ class Game:
         return self._match_props(sel, j, p, src)
 
     def _match_props(self, sel, j: int, p: int, src: int) -> bool:
-        d = self.cdef[j]
-        for k, v in sel.items():
-            if k in ("zone", "controller", "count", "up_to", "each"):
-                continue
-            if k == "type":
-                if (d.type not in v) if isinstance(v, list) else d.type != v:
-                    return False
-            elif k == "attribute":
-                if (not any(a in d.attributes for a in v)) if isinstance(v, list) else v not in d.attributes:
-                    return False
-            elif k == "faction":
-                if d.faction != v:
-                    return False
-            elif k == "name":
-                if d.name != v:
-                    return False
-            elif k == "unique":
-                if d.unique != bool(v):
-                    return False
-            elif k == "keyword":
-                bit = parse_keyword(v)[0] or KEYWORD_BITS.get(str(v).lower(), 0)
-                if not (self.kw(j) & bit):
-                    return False
-            elif k == "icon":
-                if not (d.icons & ICON_BITS.get(v, 0)):
-                    return False
-            elif k in ("power_lt", "power_lte", "power_gt", "power_gte"):
-                if not d.is_unit:
-                    return False
-                pw = self.power(j) if self.zone[j] == FIELD else d.power
-                pw = max(pw, 0)
-                if (k == "power_lt" and not pw < v) or (k == "power_lte" and not pw <= v) or \
-                        (k == "power_gt" and not pw > v) or (k == "power_gte" and not pw >= v):
-                    return False
-            elif k in ("cost_lte", "cost_gte"):
-                if d.cost < 0:
-                    return False
-                if (k == "cost_lte" and d.cost > v) or (k == "cost_gte" and d.cost < v):
-                    return False
-            elif k == "ready":
-                if bool(self.exh[j]) == bool(v):
-                    return False
-            elif k == "exhausted":
-                if bool(self.exh[j]) != bool(v):
-                    return False
-            elif k in ("participating", "attacking", "defending"):
-                s = self.struggle
-                if s is None:
-                    if v:
-                        return False
-                    continue
-                if k == "attacking" or v == "attacking":
-                    ok = j in s.attackers
-                elif k == "defending" or v == "defending":
-                    ok = j in s.defenders
-                else:
-                    ok = j in s.attackers or j in s.defenders
-                if ok != bool(v):
-                    return False
-            elif k == "not_self":
-                if v and j == src:
-                    return False
-            elif k == "blanked":
-                if bool(self.emb[j]) != bool(v):
-                    return False
-            elif k == "has_emblem":
-                if bool(self.emb[j]) != bool(v):
-                    return False
-            elif k == "has_influence":
-                if bool(self.cnt[j]) != bool(v):
-                    return False
-            elif k == "is_token":
-                if d.is_token != bool(v):
-                    return False
+        """Does card j have the characteristics and state the selector asks for (zone/controller aside)?"""
+        got = _COMPILED.get(id(sel))
+        if got is None or got[0] is not sel:
+            got = _compile_selector(sel)
+        for check in got[1]:
+            if not check(self, j, src):
+                return False
         return True
 
     def _amount(self, v, p: int, src: int, ctx) -> int:

@@ -40,6 +40,34 @@ def card_value(game: Game, iid: int) -> float:
     return 1.0 + 0.8 * max(d.cost, 0)
 
 
+_HINTS: dict = {}
+
+
+def ability_hint(ab) -> str:
+    """What an ability is for, roughly: 'economy' (cards, wealth, Influence), 'tempo' (hurts enemy cards),
+    'pump' (Power, readying, joining a struggle) or 'other'."""
+    if ab is None:
+        return "other"
+    h = _HINTS.get(id(ab))
+    if h is None:
+        keys = set()
+        for e in ab.effects:
+            keys.update(e)
+            for sub in e.get("then", ()):
+                keys.update(sub)
+        if ab.harmful:
+            h = "tempo"
+        elif keys & {"modify_power", "ready", "join_struggle", "gain_keyword", "modify_spoils"}:
+            h = "pump"
+        elif keys & {"draw", "gain_wealth", "gain_influence", "search", "create_token", "put_into_play", "scout",
+                     "mill", "discard_random", "place_influence", "move_influence", "remove_emblem"}:
+            h = "economy"
+        else:
+            h = "other"
+        _HINTS[id(ab)] = h
+    return h
+
+
 class RandomPolicy:
     """Chooses uniformly among the legal options with its own random.Random (never the global one)."""
 
@@ -182,22 +210,49 @@ class GreedyPolicy:
         return ("first", dec.player)
 
     # windows -------------------------------------------------------------
+    def wants_window(self, game: Game, p: int, kind: int) -> bool:
+        """Asked before an action window's options are built: the greedy player acts in its own Kingdom and
+        Confrontation turns, during struggles it takes part in, and when it can reveal a secret card."""
+        if kind >= 0:
+            return True
+        s = game.struggle
+        if s is not None and game.n_act[p] and (p == s.attacker or p == s.defender):
+            return True
+        return bool(game.secret[p] and game.pool[p])
+
     def _window(self, game: Game, dec: Decision):
         p = dec.player
         opts = dec.options
         cdef = game.cdef
+        kind = dec.info
+        s = game.struggle
         best, best_key = None, None
         struggles = []
+        losing = s is not None and self._losing(game, p, s)
         for o in opts:
             k = o[0]
             if k == "play" or k == "haste" or k == "reveal":
                 i = o[1]
                 d = cdef[i]
-                cost = max(game.play_cost(p, i), 1) if k == "play" else max((d.haste if k == "haste" else d.secret)
-                                                                            or 0, 1)
-                key = (2, card_value(game, i) / cost, card_value(game, i))
+                if k == "reveal" and d.is_deed:
+                    hint = ability_hint(d.play_ability)
+                    if not self._hint_fits(hint, kind, s, losing):
+                        continue
+                    key = (3, 0.0, 0.0)
+                else:
+                    if s is not None and k == "reveal" and not d.is_unit:
+                        continue
+                    cost = max(game.play_cost(p, i), 1) if k == "play" else max((d.haste if k == "haste" else
+                                                                                 d.secret) or 0, 1)
+                    key = (2, card_value(game, i) / cost, card_value(game, i))
             elif k == "ability" or k == "deed":
-                key = (1, 0.0, 0.0)
+                ab = game.cdef[o[1]].play_ability if k == "deed" else \
+                    next(a for a in cdef[o[1]].abilities if a.index == o[2])
+                hint = ability_hint(ab)
+                if not self._hint_fits(hint, kind, s, losing):
+                    continue
+                free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
+                key = (3 if free else 1, 0.0, 0.0)
             elif k == "struggle":
                 struggles.append(o[1])
                 continue
@@ -212,6 +267,23 @@ class GreedyPolicy:
             if t is not None:
                 return ("struggle", t)
         return PASS
+
+    @staticmethod
+    def _hint_fits(hint: str, kind: int, s, losing: bool) -> bool:
+        if hint == "economy":
+            return kind == 2 or (kind < 0 and s is None)
+        if hint == "tempo":
+            return kind == 3 or (s is not None and losing)
+        if hint == "pump":
+            return s is not None and losing
+        return kind == 2
+
+    @staticmethod
+    def _losing(game: Game, p: int, s) -> bool:
+        att, dfn = game.struggle_totals(s)
+        if p == s.attacker:
+            return not (att >= dfn and att > 0)
+        return not dfn > att
 
     def _plan_struggle(self, game: Game, p: int, types: list[int]):
         """Attack when it expects to win: the fewest units that reach the possible defence (ties go to the
