@@ -15,14 +15,16 @@ from django.views.decorators.http import require_POST
 
 from cards.cardfile import FACTION_NAMES
 
+from .collection import export_collection_csv
 from .legality import check_deck, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title
 from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, deck_list_deleted, deck_list_owned,
                         deck_list_visible, deck_versions, decklist_search, format_active, version_changes)
-from .services import (DeckInputError, deck_copy, deck_delete, deck_import_text, deck_restore_version, deck_undelete,
-                       decklist_copy, decklist_like, decklist_publish)
+from .services import (DeckInputError, collection_add_set, collection_import_csv, deck_copy, deck_delete,
+                       deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_like,
+                       decklist_publish)
 from .stats import deck_stats
 
 GROUPS = (("faction", "Faction"), ("destiny", "Destiny"), ("quest", "Quests"), ("unit", "Units"),
@@ -249,3 +251,78 @@ def decklist_like_view(request, pk: int):
     decklist = get_object_or_404(Decklist, pk=pk)
     decklist_like(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
     return redirect(decklist.get_absolute_url())
+
+
+# ---- collection ---------------------------------------------------------------------------------------------
+@login_required
+def collection_page(request):
+    """The player's collection: what they own, CSV import/export, whole sets."""
+    from cards.models import CardSet
+
+    pool = CardPool.from_db()
+    problems, error = [], None
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "set":
+                copies = request.POST.get("copies", "1")
+                collection_add_set(user=request.user, set_code=request.POST.get("set", "")[:32],
+                                   copies=int(copies) if copies.isdigit() and len(copies) < 3 else 0)
+                messages.success(request, "Set added to your collection.")
+            else:
+                text = request.POST.get("csv", "")
+                upload = request.FILES.get("file")
+                if upload is not None:
+                    if upload.size > 2_000_000:
+                        raise DeckInputError("The file is larger than 2 MB; that is not a collection CSV.")
+                    try:
+                        text = upload.read().decode("utf-8-sig")
+                    except UnicodeDecodeError as e:
+                        raise DeckInputError("The file is not UTF-8 text.") from e
+                collection_import_csv(user=request.user, text=text, replace=request.POST.get("mode") != "add")
+                messages.success(request, "Collection imported.")
+            return redirect("/collection/")
+        except DeckInputError as e:
+            error, problems = e.message, e.problems
+    owned = collection_counts(user=request.user)
+    rows = sorted(((code, _title(pool, code), n) for code, n in owned.items()), key=lambda r: r[1].casefold())
+    context = {"rows": rows, "total": sum(owned.values()), "sets": CardSet.objects.all(), "error": error,
+               "problems": problems}
+    return render(request, "decks/collection.html", context, status=400 if error else 200)
+
+
+@login_required
+def collection_export(request):
+    text = export_collection_csv(collection_counts(user=request.user), CardPool.from_db())
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="collection.csv"'
+    return response
+
+
+# ---- compare ------------------------------------------------------------------------------------------------
+def deck_compare(request, pk: int):
+    """Two versions of a deck side by side (?a=1&b=3), or this deck against another visible one (?other=ID)."""
+    deck = _visible_deck(request, pk)
+    pool = CardPool.from_db()
+    versions = {v.number: v for v in deck_versions(deck=deck)}
+    other_id = request.GET.get("other", "")
+    a = b = None
+    if other_id.isdigit():
+        other = _visible_deck(request, int(other_id))
+        left, right = (deck.name, deck.counts), (other.name, other.counts)
+    else:
+        def pick(key, default):
+            value = request.GET.get(key, "")
+            number = int(value) if value.isdigit() and len(value) < 9 else default
+            if number not in versions:
+                raise Http404(f"Deck {deck.pk} has no version {number}.")
+            return number, (f"{deck.name} v{number}", versions[number].cards)
+
+        latest = deck.version
+        (a, left), (b, right) = pick("a", max(latest - 1, 1)), pick("b", latest)
+    codes = sorted(set(left[1]) | set(right[1]), key=lambda c: _title(pool, c).casefold())
+    rows = [{"code": c, "title": _title(pool, c), "a": left[1].get(c, 0), "b": right[1].get(c, 0)} for c in codes]
+    for row in rows:
+        row["diff"] = row["b"] - row["a"]
+    context = {"deck": deck, "left": left[0], "right": right[0], "rows": rows,
+               "versions": sorted(versions), "a": a, "b": b, "only_changes": request.GET.get("changes") == "1"}
+    return render(request, "decks/compare.html", context)

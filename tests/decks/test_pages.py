@@ -100,3 +100,29 @@ def test_delete_with_undo_and_copy(client, gina, small_catalogue):
     copied = client.post(f"/decks/{deck.pk}/copy/")
     copy = Deck.objects.exclude(pk=deck.pk).get()
     assert copied["Location"] == f"/decks/{copy.pk}/" and copy.counts == LEGAL_BASE and copy.name == "Copy of Gone"
+
+
+def test_collection_page_import_export_and_sets(client, gina, small_catalogue):
+    client.force_login(gina)
+    assert client.get("/collection/").status_code == 200
+    bad = client.post("/collection/", {"action": "csv", "csv": "code,count\nGawian,2", "mode": "replace"})
+    assert bad.status_code == 400 and "Did you mean" in bad.content.decode()
+    ok = client.post("/collection/", {"action": "csv", "csv": "code,count\nu01,2", "mode": "replace"})
+    assert ok.status_code == 302
+    assert client.post("/collection/", {"action": "set", "set": "tst", "copies": "1"}).status_code == 302
+    csv_text = client.get("/collection/export.csv").content.decode()
+    assert "u01,Knight 1,3" in csv_text
+    assert client.post("/collection/", {"action": "set", "set": "nope", "copies": "1"}).status_code == 400
+
+
+def test_compare_versions_and_decks(client, gina, small_catalogue):
+    from decks.services import deck_update
+
+    deck = deck_create(owner=gina, name="Cmp", counts={"u01": 3, "u02": 1}).deck
+    deck_update(deck=deck, counts={"u01": 2, "u03": 1})
+    client.force_login(gina)
+    page = client.get(f"/decks/{deck.pk}/compare/?a=1&b=2&changes=1").content.decode()
+    assert "Knight 3" in page and "+1" in page and "-1" in page
+    assert client.get(f"/decks/{deck.pk}/compare/?a=9").status_code == 404
+    other = deck_create(owner=gina, name="Other", counts={"u05": 3}).deck
+    assert "Knight 5" in client.get(f"/decks/{deck.pk}/compare/?other={other.pk}").content.decode()
