@@ -162,6 +162,15 @@ def chunk_store(run_id: int, index: int) -> bool:
     return True
 
 
+def run_ready_to_finish(run_id: int) -> bool:
+    """Every chunk stored and the run not finished yet (several chunks may say so at once; finishing is
+    idempotent)."""
+    run = SimulationRun.objects.filter(pk=run_id).only("status", "chunks_total").first()
+    if run is None or run.status in (RunStatus.DONE, RunStatus.FAILED):
+        return False
+    return SimulationChunk.objects.filter(run_id=run_id).count() >= run.chunks_total
+
+
 def run_finish(run_id: int) -> SimulationRun | None:
     """Merge every chunk exactly (in index order) and store the report. Idempotent."""
     run = SimulationRun.objects.filter(pk=run_id).first()
@@ -176,8 +185,9 @@ def run_finish(run_id: int) -> SimulationRun | None:
     started = run.started_at or run.queued_at or run.created_at
     elapsed = round((now - started).total_seconds(), 3)
     result["elapsed_s"] = elapsed
-    SimulationRun.objects.filter(pk=run_id).update(status=RunStatus.DONE, result=result, progress=1.0,
-                                                   chunks_done=expected, finished_at=now, elapsed_s=elapsed, error="")
+    SimulationRun.objects.filter(pk=run_id).exclude(status__in=(RunStatus.DONE, RunStatus.FAILED)).update(
+        status=RunStatus.DONE, result=result, progress=1.0, chunks_done=expected, finished_at=now,
+        elapsed_s=elapsed, error="")
     run.refresh_from_db()
     return run
 

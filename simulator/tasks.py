@@ -1,16 +1,20 @@
-"""Celery tasks (STYLE §9): they take ids, re-fetch, and call services; games are split into chunks with a chord.
+"""Celery tasks (STYLE §9): they take ids, re-fetch, and call services; games are split into chunks with a group.
 
-start_run(run_id) ──► chord([run_chunk(run_id, 0), run_chunk(run_id, 1), ...]) ──► finish_run(run_id)
+start_run(run_id) ──► group(run_chunk(run_id, 0), run_chunk(run_id, 1), ...)
+                       each stores its partial under (run, index); the chunk that finds every partial stored
+                       sends ──► finish_run(run_id), which merges them in index order.
 
-Every chunk is stored under (run, index), so a redelivered chunk (acks_late, a killed worker) finds its row and
-changes nothing; finish_run merges the stored chunks in index order, so the numbers do not depend on which
-worker ran what, or when. No task ever waits on another task's result.
+A redelivered chunk (acks_late, a killed worker) finds its row and changes nothing, and still checks whether
+the run is complete, so a worker lost between storing and announcing cannot strand a run. Completion is
+decided from the stored rows rather than by a chord counter in the result backend, which keeps the tasks
+result-free (ignore_result) and safe on SQLite, where concurrent read-then-write transactions fail at once.
+No task ever waits on another task's result.
 """
 from __future__ import annotations
 
 import logging
 
-from celery import chord, shared_task
+from celery import group, shared_task
 
 from . import runner, services
 from .models import SimulationChunk
@@ -18,7 +22,7 @@ from .models import SimulationChunk
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="simulator.start_run", acks_late=True)
+@shared_task(name="simulator.start_run", acks_late=True, ignore_result=True)
 def start_run(run_id: int) -> None:
     run = services.run_mark_started(run_id)
     if run is None:
@@ -29,10 +33,10 @@ def start_run(run_id: int) -> None:
     if not missing:
         finish_run.delay(run_id)
         return
-    chord([run_chunk.si(run_id, index) for index in missing])(finish_run.si(run_id))
+    group(run_chunk.si(run_id, index) for index in missing).apply_async()
 
 
-@shared_task(name="simulator.run_chunk", acks_late=True)
+@shared_task(name="simulator.run_chunk", acks_late=True, ignore_result=True)
 def run_chunk(run_id: int, index: int) -> None:
     try:
         services.chunk_store(run_id, index)
@@ -40,9 +44,11 @@ def run_chunk(run_id: int, index: int) -> None:
         log.exception("chunk %s of run %s failed", index, run_id)
         services.run_fail(run_id, f"Chunk {index} failed: {exc.__class__.__name__}: {exc}")
         raise
+    if services.run_ready_to_finish(run_id):
+        finish_run.delay(run_id)
 
 
-@shared_task(name="simulator.finish_run", acks_late=True)
+@shared_task(name="simulator.finish_run", acks_late=True, ignore_result=True)
 def finish_run(run_id: int) -> None:
     try:
         services.run_finish(run_id)

@@ -1,0 +1,145 @@
+"""End to end through a real broker and a real `celery -A roc_site worker` process (issue 5, "Celery").
+
+Each test gets its own SQLite file and var/ folder (the worker is another process, so it cannot see the test
+database), loads the simulator's test cards there, starts a worker on the broker under test, runs
+`manage.py simulate --queue`, and checks the JSON equals the in-process run's, except `elapsed_s`
+(CONTRACTS §3). The filesystem transport always runs; Redis and RabbitMQ run when ROC_TEST_REDIS_URL /
+ROC_TEST_AMQP_URL are set (CI sets both).
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST
+
+pytestmark = pytest.mark.broker
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = sys.executable
+
+BROKERS = [pytest.param("filesystem://", id="filesystem")]
+for _name, _var in (("redis", "ROC_TEST_REDIS_URL"), ("rabbitmq", "ROC_TEST_AMQP_URL")):
+    BROKERS.append(pytest.param(os.environ.get(_var), id=_name, marks=pytest.mark.skipif(
+        not os.environ.get(_var), reason=f"{_var} is not set")))
+
+
+def _env(tmp: Path, broker: str | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DJANGO_", "DATABASE_URL"))}
+    env.update({"DJANGO_SETTINGS_MODULE": "roc_site.settings.dev", "ROC_VAR_DIR": str(tmp / "var"),
+                "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}", "PYTHONUNBUFFERED": "1"})
+    if broker:
+        env["CELERY_BROKER_URL"] = broker
+    return env
+
+
+def _manage(env: dict, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def e2e_db(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("sim-e2e")
+    env = _env(tmp)
+    for args in (("migrate", "--noinput", "-v0"), ("loadcards", str(CARD_FILE))):
+        done = _manage(env, *args)
+        assert done.returncode == 0, done.stderr
+    return tmp
+
+
+@pytest.fixture(scope="module")
+def in_process(e2e_db):
+    """The reference results, computed in-process (no broker)."""
+    env = _env(e2e_db)
+    out = {}
+    for mode, args in RUNS.items():
+        done = _manage(env, "simulate", *args, "--json")
+        assert done.returncode == 0, done.stderr
+        out[mode] = json.loads(done.stdout)
+    return out
+
+
+RUNS = {
+    "goldfish": (str(CAMELOT_LIST), "--mode", "goldfish", "--games", "450", "--seed", "21"),
+    "hands": (str(CAMELOT_LIST), "--mode", "hands", "--games", "5000", "--seed", "21"),
+    "versus": (str(CAMELOT_LIST), "--mode", "versus", "--opponent", str(WINTER_LIST), "--games", "250",
+               "--seed", "21"),
+}
+
+
+class Worker:
+    def __init__(self, env: dict, concurrency: int = 2):
+        self.log = open(Path(env["ROC_VAR_DIR"]) / f"worker-{time.time_ns()}.log", "w+")
+        self.proc = subprocess.Popen(
+            [PY, "-m", "celery", "-A", "roc_site", "worker", f"--concurrency={concurrency}", "--loglevel=INFO",
+             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"e2e-{os.getpid()}@%h"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def children(self) -> list[int]:
+        out = subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True, text=True).stdout
+        return [int(p) for p in out.split()]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        self.log.close()
+
+    def output(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()[-3000:]
+
+
+def strip(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k != "elapsed_s"}
+
+
+@pytest.mark.parametrize("broker", BROKERS)
+def test_queued_runs_equal_in_process_runs(e2e_db, in_process, broker):
+    env = _env(e2e_db, broker)
+    worker = Worker(env)
+    try:
+        for mode, args in RUNS.items():
+            done = _manage(env, "simulate", *args, "--json", "--queue", "--timeout", "180", timeout=240)
+            assert done.returncode == 0, f"{done.stderr}\n--- worker ---\n{worker.output()}"
+            queued = json.loads(done.stdout)
+            assert strip(queued) == strip(in_process[mode]), mode
+            assert queued["elapsed_s"] > 0
+    finally:
+        worker.stop()
+
+
+def test_a_worker_process_killed_mid_run_loses_nothing(e2e_db, in_process):
+    """acks_late + reject_on_worker_lost: the killed chunk is delivered again and the numbers do not change."""
+    env = _env(e2e_db, "filesystem://")
+    worker = Worker(env, concurrency=2)
+    try:
+        args = RUNS["goldfish"]
+        proc = subprocess.Popen([PY, "manage.py", "simulate", *args, "--json", "--queue", "--timeout", "180"],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # Kill one pool process as soon as chunks are running.
+        killed = False
+        deadline = time.monotonic() + 60
+        while not killed and time.monotonic() < deadline and proc.poll() is None:
+            log = worker.output()
+            if "simulator.run_chunk" in log and worker.children():
+                os.kill(worker.children()[0], signal.SIGKILL)
+                killed = True
+            time.sleep(0.05)
+        out, err = proc.communicate(timeout=200)
+        assert killed, "the run finished before a pool process could be killed"
+        assert proc.returncode == 0, f"{err}\n--- worker ---\n{worker.output()}"
+        assert strip(json.loads(out)) == strip(in_process["goldfish"])
+    finally:
+        worker.stop()
