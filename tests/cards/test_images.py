@@ -432,3 +432,26 @@ def test_head_request_gets_the_headers(image_dirs, db_card):
     response = Client().head("/cards/imgtest-gawain.png")
     assert response.status_code == 200
     assert response["Content-Type"] == "image/png" and response["ETag"]
+
+
+# ---- any card data lays out inside its boxes -------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st  # noqa: E402
+
+_word = st.text(alphabet=st.characters(codec="utf-8", categories=("L", "N", "P", "Zs")), min_size=1, max_size=14)
+_text = st.lists(st.one_of(_word, st.sampled_from(["Action:", "⚔", "[faith]", "\n", "Response:", "Glory."])),
+                 max_size=120).map(" ".join)
+
+
+@hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ctype=st.sampled_from(list(TYPES)), name=_word.map(str.strip).filter(bool), text=_text,
+       subtitle=st.one_of(st.none(), _word), flavor=st.one_of(st.none(), _text), unique=st.booleans())
+def test_any_card_text_stays_inside_the_text_box(ctype, name, text, subtitle, flavor, unique):
+    data = card_dict(ctype, name=name * 3, text=text, subtitle=subtitle, flavor=flavor, unique=unique)
+    g = images.card_geometry(data)
+    w, h = g.box_w * g.k, g.box_h * g.k
+    if g.layout is not None:
+        assert all(line.width <= w + 0.5 for line in g.layout.lines)
+        assert all(line.y + g.layout.line_height <= h + 0.5 for line in g.layout.lines)
+    title_w = g.title_width * g.k
+    assert all(images.text_width("name", int(round(g.name_size * g.k)), line) <= title_w + 1 for line in g.name_lines)
+    assert g.plate_bottom < g.art_top < g.art_bottom < g.text_top < g.text_bottom

@@ -136,6 +136,14 @@ def test_a_decompression_bomb_is_refused(settings):
         validate_illustration(upload(png_claiming_size(30000, 30000)), card_label="Morgan")
 
 
+def test_pillow_bomb_warning_range_is_refused_too(settings):
+    """Between Pillow's MAX_IMAGE_PIXELS and twice that, Pillow only warns; the upload check treats it as a bomb."""
+    settings.MAX_ILLUSTRATION_PIXELS = 10**12
+    side = int((Image.MAX_IMAGE_PIXELS * 1.5) ** 0.5)
+    with pytest.raises(IllustrationError, match="decompression bomb"):
+        validate_illustration(upload(png_claiming_size(side, side)), card_label="Morgan")
+
+
 def test_a_truncated_file_is_refused():
     whole = jpeg_bytes((400, 300))
     with pytest.raises(IllustrationError, match="truncated|damaged|cannot be read"):
