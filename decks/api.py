@@ -307,15 +307,14 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
         try:
             if "text" in v:
                 result = deck_import_text(owner=request.user, text=v["text"], name=v.get("name", ""),
-                                          notes=v.get("notes", ""), tags=v.get("tags", ()))
+                                          notes=v.get("notes", ""), tags=v.get("tags", ()),
+                                          is_private=v.get("is_private", True))
             else:
                 result = deck_create(owner=request.user, name=v.get("name", ""), counts=v.get("cards", {}),
                                      notes=v.get("notes", ""), tags=v.get("tags", ()),
                                      is_private=v.get("is_private", True))
         except DeckInputError as e:
             return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
-        if "text" in v and v.get("is_private") is False:
-            result = deck_update(deck=result.deck, is_private=False)
         return self._saved(result, status.HTTP_201_CREATED)
 
     @extend_schema(request=DeckWriteSerializer,
@@ -328,11 +327,9 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
         v = data.validated_data
         try:
             if "text" in v:
-                result = deck_import_text(owner=request.user, text=v["text"], name=deck.name, deck=deck,
+                result = deck_import_text(owner=request.user, text=v["text"], name=v.get("name"), deck=deck,
+                                          notes=v.get("notes"), tags=v.get("tags"), is_private=v.get("is_private"),
                                           base_version=v.get("base_version"))
-                if any(k in v for k in ("name", "notes", "tags", "is_private")):
-                    result = deck_update(deck=result.deck, name=v.get("name"), notes=v.get("notes"),
-                                         tags=v.get("tags"), is_private=v.get("is_private"))
             else:
                 result = deck_update(deck=deck, name=v.get("name"), counts=v.get("cards"), notes=v.get("notes"),
                                      tags=v.get("tags"), is_private=v.get("is_private"),

@@ -207,18 +207,20 @@ def _parse_or_raise(text: str, pool: CardPool) -> dict[str, int]:
     return parsed.counts
 
 
-def deck_import_text(*, owner, text: str, name: str, deck: Deck | None = None, notes: str = "",
-                     tags: Iterable[str] = (), base_version: int | None = None,
-                     pool: CardPool | None = None) -> SaveResult:
-    """Import a decklist (CONTRACTS §2) as a new deck, or as a new version of `deck`. Any unreadable line saves
-    nothing and raises `DeckInputError` whose `problems` list every bad line with suggestions."""
+def deck_import_text(*, owner, text: str, name: str | None, deck: Deck | None = None, notes: str | None = None,
+                     tags: Iterable[str] | None = None, is_private: bool | None = None,
+                     base_version: int | None = None, pool: CardPool | None = None) -> SaveResult:
+    """Import a decklist (CONTRACTS §2) as a new deck, or as one new version of `deck` (with any name, notes, tags
+    given). Any unreadable line saves nothing and raises `DeckInputError` whose `problems` list every bad line."""
     pool = pool or CardPool.from_db()
     counts = _parse_or_raise(text, pool)
     if deck is None:
-        return deck_create(owner=owner, name=name, counts=counts, notes=notes, tags=tags, pool=pool)
+        return deck_create(owner=owner, name=name or "", counts=counts, notes=notes or "", tags=tags or (),
+                           is_private=True if is_private is None else is_private, pool=pool)
     if deck.owner_id != owner.pk:
         raise DeckInputError("Only the deck's owner can import into it.")
-    return deck_update(deck=deck, counts=counts, base_version=base_version, pool=pool)
+    return deck_update(deck=deck, counts=counts, name=name, notes=notes, tags=tags, is_private=is_private,
+                       base_version=base_version, pool=pool)
 
 
 @transaction.atomic

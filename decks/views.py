@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 from cards.cardfile import FACTION_NAMES
 
 from .collection import export_collection_csv
-from .legality import check_deck, effective_cost
+from .decklist import export_decklist, parse_decklist
+from .legality import check_deck, check_decklist_text, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title
@@ -326,3 +327,124 @@ def deck_compare(request, pk: int):
     context = {"deck": deck, "left": left[0], "right": right[0], "rows": rows,
                "versions": sorted(versions), "a": a, "b": b, "only_changes": request.GET.get("changes") == "1"}
     return render(request, "decks/compare.html", context)
+
+
+# ---- editor ------------------------------------------------------------------------------------------------
+def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: str, tags: str, is_private: bool,
+                    base_version: int | None, error: str | None = None, problems=()) -> dict:
+    from cards.models import Card
+
+    pool = CardPool.from_db()
+    verdict = check_decklist_text(text, pool, format_active()).to_json()
+    return {"deck": deck, "text": text, "name": name, "notes": notes, "tags": tags, "is_private": is_private,
+            "base_version": base_version, "verdict": verdict, "error": error, "problems": problems,
+            "notes_html": render_markdown(notes),
+            "factions": Card.objects.filter(type="faction").select_related("faction").order_by("faction__position"),
+            "destinies": [(d, _destiny_rules(d.deckbuilding)) for d in
+                          Card.objects.filter(type="destiny").order_by("name")]}
+
+
+def _destiny_rules(rules: dict | None) -> str:
+    """A destiny's deckbuilding rules (§10.6) in words."""
+    rules = rules or {}
+    parts = []
+    if "min_draw_cards" in rules:
+        parts.append(f"at least {rules['min_draw_cards']} draw cards")
+    if "max_copies" in rules:
+        parts.append(f"at most {rules['max_copies']} copies of a card")
+    if rules.get("bound_factions"):
+        parts.append("Bound cards of " + ", ".join(FACTION_NAMES.get(f, f) for f in rules["bound_factions"]))
+    if rules.get("forbidden_types"):
+        parts.append("no " + ", ".join(f"{t}s" for t in rules["forbidden_types"]))
+    if "max_cost" in rules:
+        parts.append(f"no draw card costing more than {rules['max_cost']}")
+    return "; ".join(parts)
+
+
+def _with_identity(text: str, faction_code: str, destiny_code: str) -> str:
+    """Prepend the chosen faction card and destiny when the list does not name one yet."""
+    pool = CardPool.from_db()
+    counts = parse_decklist(text, pool).counts
+    lines = []
+    for code, kind in ((faction_code, "faction"), (destiny_code, "destiny")):
+        card = pool.get(code) if code else None
+        if card and card["type"] == kind and not any(pool.get(c)["type"] == kind for c in counts if pool.get(c)):
+            lines.append(f"1x {code}")
+    return "\n".join(lines + [text]) if lines else text
+
+
+@login_required
+def deck_new(request):
+    """Start a deck: choose a faction card and a destiny (its rules explained), then list the cards."""
+    if request.method != "POST":
+        return render(request, "decks/editor.html", _editor_context(
+            request, deck=None, text="", name="", notes="", tags="", is_private=True, base_version=None))
+    post = request.POST
+    text = _with_identity(post.get("text", "")[:100_000], post.get("faction", ""), post.get("destiny", ""))
+    try:
+        result = deck_import_text(owner=request.user, text=text, name=post.get("name", "")[:300],
+                                  notes=post.get("notes", "")[:20_001], tags=_tags(post.get("tags", "")),
+                                  is_private=post.get("is_private") == "on")
+    except DeckInputError as e:
+        context = _editor_context(request, deck=None, text=text, name=post.get("name", ""),
+                                  notes=post.get("notes", ""), tags=post.get("tags", ""),
+                                  is_private=post.get("is_private") == "on", base_version=None, error=e.message,
+                                  problems=e.problems)
+        return render(request, "decks/editor.html", context, status=400)
+    messages.success(request, f"Saved “{result.deck.name}” (version 1).")
+    return redirect(result.deck.get_absolute_url())
+
+
+def _tags(raw: str) -> list[str]:
+    return [t for t in (part.strip() for part in raw[:2000].split(",")) if t]
+
+
+@login_required
+def deck_edit(request, pk: int):
+    """Edit a deck as text. Every save is a version; a save from a stale tab is kept too and flagged."""
+    deck = _owned_deck(request, pk)
+    if request.method != "POST":
+        text = export_decklist(deck.counts, CardPool.from_db())
+        return render(request, "decks/editor.html", _editor_context(
+            request, deck=deck, text=text, name=deck.name, notes=deck.notes, tags=", ".join(deck.tags),
+            is_private=deck.is_private, base_version=deck.version))
+    post = request.POST
+    base = post.get("base_version", "")
+    base_version = int(base) if base.isdigit() and len(base) < 9 else None
+    text = post.get("text", "")[:100_000]
+    try:
+        result = deck_import_text(owner=request.user, text=text, name=post.get("name", "")[:300], deck=deck,
+                                  notes=post.get("notes", "")[:20_001], tags=_tags(post.get("tags", "")),
+                                  is_private=post.get("is_private") == "on", base_version=base_version)
+    except DeckInputError as e:
+        context = _editor_context(request, deck=deck, text=text, name=post.get("name", ""),
+                                  notes=post.get("notes", ""), tags=post.get("tags", ""),
+                                  is_private=post.get("is_private") == "on", base_version=base_version,
+                                  error=e.message, problems=e.problems)
+        return render(request, "decks/editor.html", context, status=400)
+    number = result.version.number
+    if result.conflict:
+        messages.warning(request, f"This deck was saved elsewhere after you opened it (you started from version "
+                                  f"{base_version}). Both saves are kept: yours is version {number}; compare them "
+                                  "under History.")
+    else:
+        messages.success(request, f"Saved as version {number}.")
+    return redirect(deck.get_absolute_url())
+
+
+@require_POST
+def deck_check_fragment(request):
+    """htmx: the legality panel for the text being edited (no save)."""
+    text = request.POST.get("text", "")
+    if len(text) > 100_000:
+        return HttpResponse('<p class="error">The decklist is too long (at most 100,000 characters).</p>',
+                            status=400)
+    text = _with_identity(text, request.POST.get("faction", ""), request.POST.get("destiny", ""))
+    verdict = check_decklist_text(text, CardPool.from_db(), format_active()).to_json()
+    return render(request, "decks/_verdict.html", {"verdict": verdict})
+
+
+@require_POST
+def markdown_preview(request):
+    """htmx: sanitised Markdown preview of notes or a description."""
+    return HttpResponse(render_markdown(request.POST.get("notes", "")[:20_000]))

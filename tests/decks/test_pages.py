@@ -126,3 +126,45 @@ def test_compare_versions_and_decks(client, gina, small_catalogue):
     assert client.get(f"/decks/{deck.pk}/compare/?a=9").status_code == 404
     other = deck_create(owner=gina, name="Other", counts={"u05": 3}).deck
     assert "Knight 5" in client.get(f"/decks/{deck.pk}/compare/?other={other.pk}").content.decode()
+
+
+def test_editor_new_deck_from_faction_destiny_and_text(client, gina, small_catalogue):
+    client.force_login(gina)
+    page = client.get("/decks/new/").content.decode()
+    assert "The Endless Road (at least 70 draw cards)" in page
+    text = "\n".join(f"1x Quest {i}" for i in range(1, 8)) + "\n" + "\n".join(
+        f"3x Knight {i}" for i in range(1, 21))
+    live = client.post("/decks/check/", {"text": text, "faction": "fac-camelot", "destiny": "des-plain"})
+    assert live.status_code == 200 and "Legal deck" in live.content.decode()
+    assert "Not legal" in client.post("/decks/check/", {"text": text}).content.decode()
+    response = client.post("/decks/new/", {"name": "Fresh", "text": text, "faction": "fac-camelot",
+                                           "destiny": "des-plain", "notes": "hi", "tags": "a, b", "is_private": "on"})
+    deck = Deck.objects.get()
+    assert response.status_code == 302 and deck.counts == LEGAL_BASE and deck.tags == ["a", "b"] and deck.is_private
+    preview = client.post("/decks/preview/", {"notes": "*x* <script>bad()</script>"}).content.decode()
+    assert "<em>x</em>" in preview and "<script" not in preview
+
+
+def test_editor_saves_one_version_per_save_and_flags_a_stale_tab(client, gina, small_catalogue):
+    from decks.services import deck_update
+
+    deck = deck_create(owner=gina, name="Tabs", counts=LEGAL_BASE).deck
+    client.force_login(gina)
+    form = client.get(f"/decks/{deck.pk}/edit/").content.decode()
+    assert 'name="base_version" value="1"' in form and "3x Knight 1" in form
+    text = export_decklist(dict(LEGAL_BASE, spy=1), small_catalogue)
+    response = client.post(f"/decks/{deck.pk}/edit/", {"name": "Tabs 2", "text": text, "base_version": "1",
+                                                       "notes": "n", "tags": "", "is_private": "on"}, follow=True)
+    assert "Saved as version 2" in response.content.decode()
+    deck.refresh_from_db()
+    assert deck.version == 2 and deck.name == "Tabs 2" and deck.counts == dict(LEGAL_BASE, spy=1)
+    deck_update(deck=deck, counts=LEGAL_BASE)  # another tab saves version 3
+    stale = client.post(f"/decks/{deck.pk}/edit/", {"name": "Tabs 2", "text": text + "1x Round Table\n",
+                                                    "base_version": "2", "is_private": "on"}, follow=True)
+    assert "Both saves are kept" in stale.content.decode()
+    assert list(deck.versions.values_list("number", flat=True)) == [4, 3, 2, 1]
+    bad = client.post(f"/decks/{deck.pk}/edit/", {"name": "x", "text": "3x Gawian", "base_version": "4"})
+    assert bad.status_code == 400 and deck.versions.count() == 4
+    other = get_user_model().objects.create_user("ivy", password="pw-ivy-12345")
+    client.force_login(other)
+    assert client.get(f"/decks/{deck.pk}/edit/").status_code == 404
