@@ -6,6 +6,9 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from PIL import Image
 
 from cards import images
@@ -435,7 +438,6 @@ def test_head_request_gets_the_headers(image_dirs, db_card):
 
 
 # ---- any card data lays out inside its boxes -------------------------------------------------------------
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st  # noqa: E402
 
 _word = st.text(alphabet=st.characters(codec="utf-8", categories=("L", "N", "P", "Zs")), min_size=1, max_size=14)
 _text = st.lists(st.one_of(_word, st.sampled_from(["Action:", "⚔", "[faith]", "\n", "Response:", "Glory."])),
