@@ -1166,6 +1166,8 @@ class Game:
         else:
             a = yield Decision("first_player", chooser, [("first", chooser), ("first", 1 - chooser)])
         self.first = a[1]
+        if self.round_no == 1:
+            self.round1_first = self.first
         if self.logs is not None:
             self._log(f"§5.1 player {chooser} chooses player {self.first} as first player")
         if self.live.get("quest_revealed"):
@@ -1264,6 +1266,8 @@ class Game:
             for i in self.field[p]:
                 if exh[i] and not self.has_rule(i, "does_not_ready"):
                     exh[i] = 0
+            if self.faction_iid[p] >= 0:
+                exh[self.faction_iid[p]] = 0   # a faction card exhausted to pay a cost readies too
         for p in self.players():
             marked = [i for i in self.field[p] if self.emb[i]]
             if not marked:
