@@ -14,6 +14,7 @@ at fault, and the message names the term.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
@@ -310,6 +311,18 @@ def _build(node: Tree, q: str):
     raise SearchError(f"cannot read the term at position {pos}", pos)  # pragma: no cover
 
 
+def _did_you_mean(value: str, choices) -> str:
+    """' (did you mean "unit"?)' for a near miss, else ''."""
+    close = difflib.get_close_matches(value.lower(), list(choices), n=1, cutoff=0.6)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+def _unknown(where: str, what: str, value: str, choices, pos: int) -> SearchError:
+    hint = _did_you_mean(" ".join(value.lower().split()), choices)
+    plural = "properties" if what == "property" else what + "s"
+    return SearchError(f'{where}: unknown {what} "{value}"{hint}; {plural} are {", ".join(choices)}', pos)
+
+
 def _unquote(raw: str) -> str:
     return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] == '"' else raw
 
@@ -320,7 +333,8 @@ def _validate_term(raw_key: str, op: str, raw_values: list[str], pos: int, text:
     spec = KEYS.get(key)
     where = f'"{text}" (position {pos})'
     if spec is None:
-        raise SearchError(f'unknown key "{raw_key}" in {where}; keys are '
+        hint = _did_you_mean(key, [*KEYS, *KEY_ALIASES])
+        raise SearchError(f'unknown key "{raw_key}" in {where}{hint}; keys are '
                           + ", ".join(k for k in KEYS if k != "n"), pos)
     values = [_unquote(v).strip() for v in raw_values]
     if any(not v for v in values):
@@ -354,17 +368,17 @@ def _validate_value(key: str, spec: KeySpec, op: str, value: str, where: str, po
             return low
         if low.endswith("s") and low[:-1] in CARD_TYPES:
             return low[:-1]
-        raise SearchError(f'{where}: unknown type "{value}"; types are {", ".join(CARD_TYPES)}', pos)
+        raise _unknown(where, "type", value, CARD_TYPES, pos)
     if key in ("f", "legal"):
         if low not in FACTIONS:
-            raise SearchError(f'{where}: unknown faction "{value}"; factions are {", ".join(FACTIONS)}', pos)
+            raise _unknown(where, "faction", value, FACTIONS, pos)
         if key == "legal" and low == "neutral":
             raise SearchError(f"{where}: a deck's faction is one of the seven factions (§1.2), not neutral; "
                               f"try legal:camelot", pos)
         return low
     if key == "i":
         if low not in ICONS:
-            raise SearchError(f'{where}: unknown icon "{value}"; icons are {", ".join(ICONS)}', pos)
+            raise _unknown(where, "icon", value, ICONS, pos)
         return low
     if key == "k":
         name = " ".join(low.split())
@@ -377,11 +391,11 @@ def _validate_value(key: str, spec: KeySpec, op: str, value: str, where: str, po
             return name
         if name in OLD_KEYWORDS:  # Appendix B: Bond -> Bound
             return OLD_KEYWORDS[name].lower()
-        raise SearchError(f'{where}: unknown keyword "{value}"; keywords are '
+        raise SearchError(f'{where}: unknown keyword "{value}"{_did_you_mean(name, KEYWORD_NAMES)}; keywords are '
                           f'{", ".join(sorted(KEYWORD_NAMES.values()))} (§9)', pos)
     if key == "is":
         if low not in IS_VALUES:
-            raise SearchError(f'{where}: unknown property "{value}"; use is:{" is:".join(IS_VALUES)}', pos)
+            raise _unknown(where, "property", value, IS_VALUES, pos)
         return low
     if key == "owned":
         if low in ("yes", "y", "true"):

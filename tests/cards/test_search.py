@@ -73,6 +73,20 @@ def test_malformed_queries_name_the_term_and_its_position(q, position, fragment)
     assert fragment in err.value.message
 
 
+@pytest.mark.parametrize("q, hint", [
+    ("t:unt", '(did you mean "unit"?)'),
+    ("f:camelott", '(did you mean "camelot"?)'),
+    ("k:hast", '(did you mean "haste"?)'),
+    ("i:combt", '(did you mean "combat"?)'),
+    ("is:uniqe", '(did you mean "unique"?)'),
+    ("typ:unit", '(did you mean "type"?)'),
+])
+def test_near_misses_suggest_the_intended_value(q, hint):
+    with pytest.raises(SearchError) as err:
+        parse_query(q)
+    assert hint in err.value.message
+
+
 def test_or_and_minus_inside_a_value_are_values():
     # The contextual lexer reads "t:or" as a value (and then rejects it as a type), and "c:-" as cost –.
     with pytest.raises(SearchError, match='unknown type "or"'):
