@@ -213,15 +213,16 @@ def check_deck(counts: Mapping[str, int], pool: CardPool, fmt: FormatRules | Non
             title = card_title(card)
             if has_keyword(card, "Bound") and faction not in permitted:
                 errors.append(Problem("bound_off_faction", "§9.3, §11",
-                                      f"{title} is Bound to {faction_name(faction)}: it can only go in a "
-                                      f"{faction_name(faction)} deck, not a {faction_name(deck_faction)} deck.",
+                                      f"{title} is Bound to {faction_name(faction)}: only a deck whose faction "
+                                      f"card is {faction_name(faction)} may include it (this deck's faction: "
+                                      f"{faction_name(deck_faction)}).",
                                       (title,)))
             elif is_draw_card(card) and card.get("loyalty"):
                 # A destiny-permitted Bound card is off-faction all the same: it pays its Loyalty (§9.3).
                 surcharge = loyalty_surcharge(card, deck_faction)
                 warnings.append(Problem("loyalty_surcharge", "§9.3",
-                                        f"{title} ({faction_name(faction)}) is off-faction in a "
-                                        f"{faction_name(deck_faction)} deck: it costs {surcharge} more to play "
+                                        f"{title} ({faction_name(faction)}) is off-faction for "
+                                        f"{faction_name(deck_faction)}: it costs {surcharge} more to play "
                                         f"(Loyalty {surcharge}), at setup too (§4).", (title,)))
 
     # §10.6: the destiny's other deckbuilding rules.
