@@ -65,6 +65,18 @@ def card_versions(card: Card) -> list[Card]:
                 .select_related("faction", "card_set").order_by("code"))
 
 
+def card_neighbours(card: Card) -> tuple[Card | None, Card | None]:
+    """The cards before and after this one in its set's numbering, for browsing a set card by card."""
+    if card.number is None:
+        return None, None
+    in_set = Card.objects.filter(card_set_id=card.card_set_id, number__isnull=False).only("code", "name", "subtitle")
+    before = in_set.filter(Q(number__lt=card.number) | Q(number=card.number, code__lt=card.code)) \
+        .order_by("-number", "-code").first()
+    after = in_set.filter(Q(number__gt=card.number) | Q(number=card.number, code__gt=card.code)) \
+        .order_by("number", "code").first()
+    return before, after
+
+
 def card_count() -> int:
     return Card.objects.count()
 

@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 
 from .cardfile import CARD_TYPES, FACTION_NAMES, FACTIONS
 from .search import SORTS, SYNTAX_EXAMPLES, SearchError, search_cards
-from .selectors import card_count, card_get, card_ids, card_search, card_versions, cards_by_ids
+from .selectors import card_count, card_get, card_ids, card_neighbours, card_search, card_versions, cards_by_ids
 
 PAGE_SIZES = {"list": 50, "grid": 24}
 VIEWS = ("list", "grid")
@@ -151,9 +151,10 @@ def card_detail(request, code):
             value = ", ".join(FACTION_NAMES.get(v, v) for v in value)
         deckbuilding.append(DECKBUILDING_LABELS.get(key, key + ": {}").format(value))
     same_name = card_versions(card)
+    before, after = card_neighbours(card)
     return render(request, "cards/detail.html", {
         "card": card, "rows": _field_rows(card), "deckbuilding": deckbuilding,
-        "same_name": same_name,
+        "same_name": same_name, "before": before, "after": after,
         "paragraphs": [p for p in card.text.split("\n") if p.strip()],
     })
 

@@ -122,6 +122,14 @@ def test_card_page_links_really_find_the_card(srch, client):
         assert 'href="/cards/srch-shade/"' in found, link
 
 
+def test_card_page_links_to_the_previous_and_next_card_of_its_set(srch, client):
+    html = client.get("/cards/srch-lord/").content.decode()  # number 3
+    assert 'href="/cards/srch-squire-vet/" rel="prev"' in html
+    assert 'href="/cards/srch-witch/" rel="next"' in html
+    first = client.get("/cards/srch-squire/").content.decode()
+    assert 'rel="prev"' not in first and 'href="/cards/srch-squire-vet/" rel="next"' in first
+
+
 def test_unknown_card_page_is_404(db, client):
     assert client.get("/cards/no-such-card/").status_code == 404
 
