@@ -465,35 +465,48 @@ class Game:
 
     # ------------------------------------------------------------------ static abilities (§8.1) and modifiers
     def _statics(self) -> list:
-        """(source, controller, ability) for every static ability now active; cached until the field changes."""
+        """(source, controller, ability) for every static ability now active; cached until the field changes,
+        and split by the reading that needs it (Power, keywords, rules, costs, player modifiers)."""
         cache = self._statics_cache
         if cache is not None:
             return cache
-        out = []
+        out, st_power, st_grant, st_rule, st_cost, st_player = [], [], [], [], [], []
         if self.has_abilities:
             cdef, emb = self.cdef, self.emb
             for p in (0, 1):
-                for i in (self.faction_iid[p], self.destiny_iid[p], self.quest[p]):
-                    if i >= 0 and cdef[i].statics and not emb[i]:
-                        out.extend((i, p, a) for a in cdef[i].statics)
-                for i in self.field[p]:
-                    if cdef[i].statics and not emb[i]:
-                        out.extend((i, p, a) for a in cdef[i].statics)
+                for i in (self.faction_iid[p], self.destiny_iid[p], self.quest[p], *self.field[p]):
+                    if i >= 0:
+                        sts = cdef[i].statics
+                        if sts and not emb[i]:
+                            for a in sts:
+                                x = (i, p, a)
+                                out.append(x)
+                                m = a.modify
+                                if "power" in m:
+                                    st_power.append(x)
+                                if a.grant_bits:
+                                    st_grant.append(x)
+                                if a.rule:
+                                    st_rule.append(x)
+                                if "cost" in m:
+                                    st_cost.append(x)
+                                if len(m) > ("power" in m) + ("cost" in m) + ("type" in m):
+                                    st_player.append(x)
+        self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
+        self._st_cost, self._st_player = st_cost, st_player
         self._statics_cache = out
-        # the same, split by what each reading needs (Power, keywords, rules, costs, player modifiers)
-        self._st_power = [x for x in out if x[2].modify.get("power")]
-        self._st_grant = [x for x in out if x[2].grant_bits]
-        self._st_rule = [x for x in out if x[2].rule]
-        self._st_cost = [x for x in out if x[2].modify.get("cost")]
-        self._st_player = [x for x in out if set(x[2].modify) - {"power", "cost", "type"}]
         return out
 
     def _static_applies(self, src: int, p: int, ab, iid: int) -> bool:
         aff = ab.affects
         if aff is None or aff == "self":
-            ok = iid == src
+            if iid != src:
+                return False
+            ok = True
         elif aff == "host":
-            ok = self.host.get(src) == iid
+            if self.host.get(src) != iid:
+                return False
+            ok = True
         elif isinstance(aff, dict):
             ok = self._match(aff, iid, p, src)
         else:
@@ -636,6 +649,8 @@ class Game:
         d = self.cdef[iid]
         if d.is_deed or d.type not in ("unit", "location", "attachment"):
             return False
+        if not d.unique and not d.is_attachment and not (d.kw & KW_RESTRICTED):
+            return True
         if self.is_duplicate_entry(p, iid) >= 0:
             return True
         if d.unique and self.owner[iid] != p and self.controls_unique_name(p, d.name):
@@ -913,13 +928,22 @@ class Game:
         pool = self.pool[p]
         cdef = self.cdef
         if kind == KINGDOM_P:
+            if self._statics_cache is None:
+                self._statics()
+            cost_mods = self._st_cost
             for iid in self.hand[p]:
                 d = cdef[iid]
                 if d.is_deed:
                     continue
-                if d.cost >= 0 and (self.play_cost(p, iid) <= pool or self.is_duplicate_entry(p, iid) >= 0) \
-                        and self.can_enter(p, iid) and self._max_ok(p, d):
-                    opts.append(("play", iid))
+                c = d.cost
+                if c >= 0:
+                    if cost_mods:
+                        c = self.play_cost(p, iid)
+                    elif d.loyalty:
+                        c += self.loyalty_surcharge(p, d)
+                    if (c <= pool or (d.unique and self.is_duplicate_entry(p, iid) >= 0)) \
+                            and self.can_enter(p, iid) and (d.max_per_round is None or self._max_ok(p, d)):
+                        opts.append(("play", iid))
                 if d.kw & KW_SECRET and pool >= SECRET_PLACE_COST:
                     opts.append(("secret", iid))
         elif kind == CONFRONT_P:
@@ -1687,33 +1711,51 @@ class Game:
         out.extend(self.field[p])
         return [i for i in out if i >= 0 and not self.emb[i]]
 
+    def _listeners(self, p: int, name: str) -> list:
+        """(card, ability) pairs of p that react to event `name` where they lie, and reaction deeds in hand."""
+        cdef, emb = self.cdef, self.emb
+        out = []
+        for i in (self.faction_iid[p], self.destiny_iid[p], self.quest[p]):
+            if i >= 0 and not emb[i]:
+                for ab in cdef[i].triggers.get(name, ()):
+                    out.append((i, ab, False))
+        for i in self.field[p]:
+            trig = cdef[i].triggers
+            if trig and not emb[i]:
+                for ab in trig.get(name, ()):
+                    out.append((i, ab, False))
+        for i in self.hand[p]:
+            d = cdef[i]
+            if d.hand_event == name:
+                out.append((i, d.play_ability, True))
+        return out
+
     def _reaction_window(self, timing: str, name: str, info: dict):
         """Forced abilities first (first player first), then optional ones with priority passing (§8.4)."""
         fired: set = set()
         if timing == "response":
             for p in self.players():
-                for i in self._trigger_sources(p):
-                    for ab in self.cdef[i].triggers.get(name, ()):
-                        if ab.timing == "forced" and self._when_matches(ab, p, i, info) \
-                                and self._usable(p, i, ab, info, forced=True):
-                            fired.add((i, ab.index))
-                            yield from self._use_ability(p, i, ab, info)
+                for i, ab, is_deed in self._listeners(p, name):
+                    if not is_deed and ab.timing == "forced" and (i, ab.index) not in fired \
+                            and self._when_matches(ab, p, i, info) and self._usable(p, i, ab, info, forced=True):
+                        fired.add((i, ab.index))
+                        yield from self._use_ability(p, i, ab, info)
+        listeners = [None, None]
         p = self.first
         passes = 0
         while passes < 2:
             opts = []
             if not (self.goldfish and p == 1):
-                for i in self._trigger_sources(p):
-                    for ab in self.cdef[i].triggers.get(name, ()):
-                        if ab.timing == timing and (i, ab.index) not in fired \
-                                and self._when_matches(ab, p, i, info) and self._usable(p, i, ab, info):
-                            opts.append(("ability", i, ab.index))
-                for i in self.hand[p]:
-                    d = self.cdef[i]
-                    ab = d.play_ability
-                    if d.is_deed and ab is not None and ab.timing == timing and ab.event == name \
-                            and self._when_matches(ab, p, i, info) and self._usable(p, i, ab, info, deed=True):
-                        opts.append(("deed", i))
+                if listeners[p] is None:
+                    listeners[p] = [x for x in self._listeners(p, name) if x[1].timing == timing]
+                for i, ab, is_deed in listeners[p]:
+                    if is_deed:
+                        if self.zone[i] == HAND and self._when_matches(ab, p, i, info) \
+                                and self._usable(p, i, ab, info, deed=True):
+                            opts.append(("deed", i))
+                    elif (i, ab.index) not in fired and self._when_matches(ab, p, i, info) \
+                            and self._usable(p, i, ab, info):
+                        opts.append(("ability", i, ab.index))
             if not opts:
                 passes += 1
                 p = 1 - p
@@ -1724,6 +1766,7 @@ class Game:
                 passes += 1
             else:
                 passes = 0
+                listeners = [None, None]   # the action may have changed who can react
                 if a[0] == "deed":
                     yield from self._play_deed(p, a[1], info)
                 else:

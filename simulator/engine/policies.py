@@ -26,18 +26,27 @@ except Exception:  # pragma: no cover - depends on another workstream
 _GOOD_KW = KW_GLORY | KW_MASTERY | KW_CUNNING | KW_COMPEL | KW_RAVAGE | KW_PROWESS | KW_WARY | KW_RUTHLESS | KW_SUBTLE
 
 
+_VALUES: dict = {}
+
+
 def card_value(game: Game, iid: int) -> float:
-    """A rough worth of a card in play, used to rank plays, targets and discards."""
+    """A rough worth of a card, used to rank plays, targets and discards (cached per card definition)."""
     d = game.cdef[iid]
-    if d.is_unit:
-        v = max(d.power, 0) + 0.5 * bin(d.icons).count("1")
-        v += 0.5 * bin(d.kw & _GOOD_KW).count("1")
-        if d.abilities:
-            v += 1.0
-        return v
-    if d.is_deed:
-        return 0.5 + 0.8 * max(d.cost, 0)
-    return 1.0 + 0.8 * max(d.cost, 0)
+    v = _VALUES.get(d)
+    if v is None:
+        if d.is_unit:
+            v = max(d.power, 0) + 0.5 * bin(d.icons).count("1")
+            v += 0.5 * bin(d.kw & _GOOD_KW).count("1")
+            if d.abilities:
+                v += 1.0
+        elif d.is_deed:
+            v = 0.5 + 0.8 * max(d.cost, 0)
+        else:
+            v = 1.0 + 0.8 * max(d.cost, 0)
+        if len(_VALUES) > 20000:
+            _VALUES.clear()
+        _VALUES[d] = v
+    return v
 
 
 _HINTS: dict = {}
