@@ -115,7 +115,6 @@ KEYWORD_NAMES = {k.lower(): k for k in (*PLAIN_KEYWORDS, *PARAM_KEYWORDS)}
 NUMBER_FIELDS = {"c": "cost_value", "p": "power", "l": "loyalty", "w": "wealth", "m": "momentum",
                  "sp": "spoils", "lv": "levy"}
 COMPARISONS = ("<", "<=", ">", ">=")
-EQUALITY = (":", "=", "!=")
 
 
 # ---- syntax tree -----------------------------------------------------------------------------------------
