@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from math import comb
 
 from .legality import effective_cost, loyalty_surcharge
 from .pool import CardPool, card_title, is_draw_card
@@ -30,6 +31,18 @@ def setup_placeable(card: dict) -> bool:
     cost = card.get("cost")
     return (is_draw_card(card) and card.get("type") != "deed"
             and isinstance(cost, int) and not isinstance(cost, bool))
+
+
+def p_in_opening_hand(copies: int, deck_size: int, hand: int = 7) -> float:
+    """Exact chance that at least one of `copies` cards is among the first `hand` of a shuffled deck (§4).
+
+    >>> round(p_in_opening_hand(3, 60), 4)
+    0.3154
+    """
+    if copies <= 0 or deck_size <= 0:
+        return 0.0
+    hand = min(hand, deck_size)
+    return 1.0 - comb(deck_size - copies, hand) / comb(deck_size, hand)
 
 
 def deck_stats(counts: Mapping[str, int], pool: CardPool) -> dict:
@@ -121,5 +134,10 @@ def deck_stats(counts: Mapping[str, int], pool: CardPool) -> dict:
                          for stat, total in quest_totals.items()},
         },
         "setup_placeable": placeable,
+        # §4: the exact chance of at least one copy in the opening 7 (no mulligan), per draw card.
+        "opening_hand": [{"code": card["code"], "title": card_title(card), "copies": n,
+                          "p": round(p_in_opening_hand(n, n_draw), 4)}
+                         for card, n in sorted(cards, key=lambda cn: (-cn[1], card_title(cn[0]).casefold()))
+                         if is_draw_card(card)],
         "unknown_cards": unknown,
     }

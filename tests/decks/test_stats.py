@@ -59,3 +59,17 @@ def test_s4_setup_placeable_excludes_deeds_x_and_dash(pool):
 def test_unknown_cards_are_listed_not_counted(pool):
     stats = deck_stats({"u01": 3, "gone": 2}, pool)
     assert stats["unknown_cards"] == ["gone"] and stats["total"] == 3
+
+
+def test_s4_opening_hand_odds_are_exact_hypergeometric(pool, legal):
+    from math import comb
+
+    from decks.stats import p_in_opening_hand
+
+    assert p_in_opening_hand(3, 60) == 1 - comb(57, 7) / comb(60, 7)
+    assert round(p_in_opening_hand(3, 60), 4) == 0.3154
+    assert p_in_opening_hand(1, 60) == 7 / 60
+    assert p_in_opening_hand(0, 60) == 0.0 and p_in_opening_hand(5, 5) == 1.0
+    odds = {row["code"]: row for row in deck_stats(dict(legal, spy=1), pool)["opening_hand"]}
+    assert odds["u01"]["p"] == round(1 - comb(58, 7) / comb(61, 7), 4)
+    assert odds["spy"]["copies"] == 1 and "q1" not in odds

@@ -1,0 +1,12 @@
+"""The examples in the decks modules' docstrings run and hold."""
+import doctest
+
+import pytest
+
+from decks import collection, decklist, legality, pool, stats
+
+
+@pytest.mark.parametrize("module", [pool, legality, decklist, stats, collection], ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
