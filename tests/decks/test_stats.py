@@ -1,6 +1,8 @@
 """Deck statistics: curves with the Loyalty surcharge (§9.3), X and – apart (§2.5), quests (§2.4), setup (§4)."""
 from __future__ import annotations
 
+import pytest
+
 from decks.stats import deck_stats, setup_placeable
 
 
@@ -68,7 +70,7 @@ def test_s4_opening_hand_odds_are_exact_hypergeometric(pool, legal):
 
     assert p_in_opening_hand(3, 60) == 1 - comb(57, 7) / comb(60, 7)
     assert round(p_in_opening_hand(3, 60), 4) == 0.3154
-    assert p_in_opening_hand(1, 60) == 7 / 60
+    assert p_in_opening_hand(1, 60) == pytest.approx(7 / 60)
     assert p_in_opening_hand(0, 60) == 0.0 and p_in_opening_hand(5, 5) == 1.0
     odds = {row["code"]: row for row in deck_stats(dict(legal, spy=1), pool)["opening_hand"]}
     assert odds["u01"]["p"] == round(1 - comb(58, 7) / comb(61, 7), 4)
