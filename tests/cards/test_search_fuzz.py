@@ -100,3 +100,23 @@ def test_database_and_card_matches_agree(srch_cards, q):
     in_db = {c.code for c in search_cards(f"s:srch ({q})")}
     in_python = {c["code"] for c in srch_cards if card_matches(q, c)}
     assert in_db == in_python, q
+
+
+PARAM_TEXT = st.one_of(st.none(), st.text(max_size=12), st.sampled_from(["1", "2", "0", "-1", "cost", "-power", "99"]))
+
+
+@given(q=QUERY_TEXT, sort=PARAM_TEXT, page=PARAM_TEXT, page_size=PARAM_TEXT)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_card_api_answers_200_or_400_with_a_detail(db, q, sort, page, page_size):
+    # CONTRACTS §4: a bad query or an impossible request is a 400 with {"detail": ...}, never a 500.
+    from django.test import Client
+
+    params = {k: v for k, v in {"q": q, "sort": sort, "page": page, "page_size": page_size}.items()
+              if v is not None}
+    response = Client().get("/api/cards/", params)
+    assert response.status_code in (200, 400), (params, response.content[:300])
+    body = response.json()
+    if response.status_code == 400:
+        assert isinstance(body["detail"], str) and body["detail"]
+    else:
+        assert set(body) == {"count", "next", "previous", "results"}
