@@ -953,8 +953,9 @@ class Game:
                         and self.can_enter(p, iid) and self._max_ok(p, d):
                     opts.append(("haste", iid))
             done = self.struggles_done[p]
+            icons = self.attack_icons(p)
             for t in range(4):
-                if t not in done and self._eligible_attackers(p, t, quick=True):
+                if icons & (1 << t) and t not in done:
                     opts.append(("struggle", t))
         for iid in self.secret[p]:
             d = cdef[iid]
@@ -1331,12 +1332,33 @@ class Game:
 
     # §6 struggles ---------------------------------------------------------
     def _can_declare(self, iid: int, t: int, attack: bool) -> bool:
+        """§6.5: a declared unit must be ready and bear the icon (and no "cannot attack/defend" applies)."""
         d = self.cdef[iid]
         if not d.is_unit or self.exh[iid] or not (d.icons & (1 << t)):
             return False
-        if self.has_abilities and self.has_rule(iid, "cannot_attack" if attack else "cannot_defend"):
-            return False
+        if self.has_abilities:
+            if self._statics_cache is None:
+                self._statics()
+            if self._st_rule and self.has_rule(iid, "cannot_attack" if attack else "cannot_defend"):
+                return False
         return True
+
+    def attack_icons(self, p: int) -> int:
+        """Bitmask of the struggle types p could declare attackers for now (one pass over the field)."""
+        mask = 0
+        cdef, exh = self.cdef, self.exh
+        rules = False
+        if self.has_abilities:
+            if self._statics_cache is None:
+                self._statics()
+            rules = bool(self._st_rule)
+        for i in self.field[p]:
+            d = cdef[i]
+            if d.is_unit and d.icons and not exh[i] and (d.icons | mask) != mask:
+                if rules and self.has_rule(i, "cannot_attack"):
+                    continue
+                mask |= d.icons
+        return mask
 
     def _eligible_attackers(self, p: int, t: int, quick: bool = False):
         out = []
