@@ -120,3 +120,14 @@ def test_card_api_answers_200_or_400_with_a_detail(db, q, sort, page, page_size)
         assert isinstance(body["detail"], str) and body["detail"]
     else:
         assert set(body) == {"count", "next", "previous", "results"}
+
+
+@given(q=QUERY_TEXT, f=PARAM_TEXT, t=PARAM_TEXT, sort=PARAM_TEXT, page=PARAM_TEXT, view=PARAM_TEXT)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_card_page_always_renders(db, q, f, t, sort, page, view):
+    # A malformed search is an inline message on the page (issue 2, "Bad input"), never an error page.
+    from django.test import Client
+
+    params = {k: v for k, v in {"q": q, "f": f, "t": t, "sort": sort, "page": page, "view": view}.items()
+              if v is not None}
+    assert Client().get("/cards/", params).status_code == 200
