@@ -230,32 +230,29 @@ class SetupSolver:
         if solved is None:
             solved = self._solve(key)
             self._cache[key] = solved
-        (budget_used, units, power, icon_mask), real, dups, hidden = solved
-        if not (real or dups or hidden):
+        counts, template, dups, hidden = solved
+        if template is EMPTY_CHOICE:
             return EMPTY_CHOICE
-        # Map card indices back to the earliest unused positions of the hand.
-        positions: dict[int, list[int]] = {}
+        # Map the chosen card indices back to the earliest positions of the hand that hold them.
+        need = dict(counts)
+        placed = []
         for pos, idx in enumerate(hand):
-            positions.setdefault(idx, []).append(pos)
-        taken: dict[int, int] = {}
-
-        def take(indices):
-            out = []
-            for idx in indices:
-                k = taken.get(idx, 0)
-                out.append(positions[idx][k])
-                taken[idx] = k + 1
-            return out
-
-        real_pos = take(real)
-        dup_pos = take(dups)
-        hidden_pos = take(hidden)
-        return SetupChoice(
-            placed=tuple(sorted(real_pos + dup_pos + hidden_pos)),
-            budget_used=budget_used, units=units, power=power,
-            icons=frozenset(ICON_NAMES[b] for b in range(4) if icon_mask >> b & 1),
-            hidden=tuple(sorted(hidden_pos)), duplicates=tuple(sorted(dup_pos)),
-        )
+            left = need.get(idx)
+            if left:
+                placed.append(pos)
+                need[idx] = left - 1
+        if not (dups or hidden):
+            return SetupChoice(placed=tuple(placed), budget_used=template.budget_used, units=template.units,
+                               power=template.power, icons=template.icons)
+        by_index: dict[int, list[int]] = {}
+        for pos in placed:
+            by_index.setdefault(hand[pos], []).append(pos)
+        # Within one card index, hidden copies take the last positions, duplicates the ones before them.
+        hidden_pos = [by_index[i].pop() for i in hidden]
+        dup_pos = [by_index[i].pop() for i in dups]
+        return SetupChoice(placed=tuple(placed), budget_used=template.budget_used, units=template.units,
+                           power=template.power, icons=template.icons, hidden=tuple(sorted(hidden_pos)),
+                           duplicates=tuple(sorted(dup_pos)))
 
     def cache_size(self) -> int:
         return len(self._cache)
@@ -306,8 +303,15 @@ class SetupSolver:
 
     @staticmethod
     def _finish_group(opts: list[tuple]) -> tuple:
+        # Append (cards placed, attachments placed) so the search can count them as it goes.
+        opts = [o + (len(o[5]) + len(o[6]) + len(o[7]), len(o[8])) for o in opts]
         opts.sort(key=lambda o: (-o[1], -o[2], o[0]))
-        return tuple(opts), opts[0][1], max(o[2] for o in opts)
+        ratio = 0.0
+        for o in opts:
+            if o[1] > 0:
+                ratio = max(ratio, o[1] / o[0] if o[0] else float("inf"))
+        max_units = max(o[2] for o in opts)
+        return tuple(opts), opts[0][1], max_units, -(opts[0][1] + 0.5 * max_units), ratio
 
     def _groups(self, key: tuple) -> list[tuple]:
         counts: dict[int, int] = {}
@@ -337,7 +341,7 @@ class SetupSolver:
         # Strongest groups first, each group's options strongest first, so a good setup is found early and the
         # Power bound below cuts most of the remaining branches.
         groups = self._groups(key)
-        groups.sort(key=lambda grp: -(grp[1] + 0.5 * grp[2]))
+        groups.sort(key=lambda grp: grp[3])
         ngroups = len(groups)
         budget = self.budget
         fits, is_unit = self.fits, self.is_unit
@@ -347,48 +351,58 @@ class SetupSolver:
         for g in range(ngroups - 1, -1, -1):
             rem_power[g] = rem_power[g + 1] + groups[g][1]
             rem_units[g] = rem_units[g + 1] + groups[g][2]
+        # Power per unit of budget: no mix of the remaining options can add more Power than the best ratio
+        # times the budget left (a fractional-knapsack bound), which cuts most branches of a full hand.
+        rem_ratio = [0.0] * (ngroups + 1)
+        for g in range(ngroups - 1, -1, -1):
+            rem_ratio[g] = max(rem_ratio[g + 1], groups[g][4])
         groups = [grp[0] for grp in groups]
         best = [(-1,), None]
         chosen: list[tuple] = [None] * ngroups  # type: ignore[list-item]
 
-        def leaf(spent, power, units, mask, restricted):
-            if restricted > 1:
-                return  # §9.3: one Restricted card at setup
-            attachments = [a for o in chosen for a in o[8]]
-            if attachments:
+        def leaf(spent, power, units, mask, restricted, placed, attached):
+            if attached:
                 unit_bits = 0
                 for o in chosen:
                     for i in o[5]:
                         if is_unit[i]:
                             unit_bits |= 1 << i
-                for a in attachments:
-                    if not fits[a] & unit_bits:
-                        return  # §10.3: no legal host in this setup
-            icons = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
-            placed = sum(len(o[5]) + len(o[6]) + len(o[7]) for o in chosen)
-            score = (power, units, icons, spent, placed)
+                for o in chosen:
+                    for a in o[8]:
+                        if not fits[a] & unit_bits:
+                            return  # §10.3: no legal host in this setup
+            score = (power, units, (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1), spent, placed)
             if score > best[0]:
                 best[0] = score
                 best[1] = (spent, units, power, mask, tuple(chosen))
 
-        def search(g, spent, power, units, mask, restricted):
+        def search(g, spent, power, units, mask, restricted, placed, attached):
             if g == ngroups:
-                leaf(spent, power, units, mask, restricted)
+                leaf(spent, power, units, mask, restricted, placed, attached)
                 return
             top = best[0]
             if top[0] >= 0:
-                bound_power = power + rem_power[g]
+                room = rem_ratio[g] * (budget - spent)
+                bound_power = power + (rem_power[g] if rem_power[g] < room else room)
                 if bound_power < top[0] or (bound_power == top[0] and units + rem_units[g] < top[1]):
                     return
             for o in groups[g]:
                 if spent + o[0] > budget or restricted + o[4] > 1:
-                    continue
+                    continue  # over the 8-wealth budget, or a second Restricted card (§4, §9.3)
                 chosen[g] = o
-                search(g + 1, spent + o[0], power + o[1], units + o[2], mask | o[3], restricted + o[4])
+                search(g + 1, spent + o[0], power + o[1], units + o[2], mask | o[3], restricted + o[4],
+                       placed + o[9], attached + o[10])
 
-        search(0, 0, 0, 0, 0, 0)
+        search(0, 0, 0, 0, 0, 0, 0, 0)
         spent, units, power, mask, picks = best[1]
-        real = tuple(sorted(i for o in picks for i in o[5]))
-        dups = tuple(sorted(i for o in picks for i in o[6]))
-        hidden = tuple(sorted(i for o in picks for i in o[7]))
-        return (spent, units, power, mask), real, dups, hidden
+        chosen_all = [i for o in picks for i in (*o[5], *o[6], *o[7])]
+        if not chosen_all:
+            return {}, EMPTY_CHOICE, (), ()
+        counts: dict[int, int] = {}
+        for i in chosen_all:
+            counts[i] = counts.get(i, 0) + 1
+        template = SetupChoice(placed=(), budget_used=spent, units=units, power=power,
+                               icons=frozenset(ICON_NAMES[b] for b in range(4) if mask >> b & 1))
+        dups = tuple(i for o in picks for i in o[6])
+        hidden = tuple(i for o in picks for i in o[7])
+        return counts, template, dups, hidden
