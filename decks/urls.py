@@ -8,6 +8,7 @@ urlpatterns = [
     path("decks/import/", views.deck_import, name="import"),
     path("decks/new/", views.deck_new, name="new"),
     path("decks/check/", views.deck_check_fragment, name="check"),
+    path("decks/browser/", views.card_browser, name="browser"),
     path("decks/preview/", views.markdown_preview, name="preview"),
     path("decks/<int:pk>/edit/", views.deck_edit, name="edit"),
     path("decks/<int:pk>/", views.deck_detail, name="detail"),

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
 from cards.cardfile import FACTION_NAMES
@@ -448,3 +449,42 @@ def deck_check_fragment(request):
 def markdown_preview(request):
     """htmx: sanitised Markdown preview of notes or a description."""
     return HttpResponse(render_markdown(request.POST.get("notes", "")[:20_000]))
+
+
+# ---- card browser beside the editor ------------------------------------------------------------------------
+BROWSER_TYPES = ("unit", "location", "attachment", "deed", "quest", "destiny", "faction")
+BROWSER_LIMIT = 60
+
+
+def card_browser(request):
+    """Cards to add to the deck being edited: the search syntax (CONTRACTS §5) plus faction/type buttons and
+    "legal for this deck" / "owned only" toggles. htmx gets the results fragment; without JS, a full page."""
+    from cards.search import SearchError, search_cards
+
+    get = request.GET
+    q = get.get("q", "").strip()[:500]
+    terms = [q] if q else []
+    faction = get.get("faction", "")
+    if faction in FACTION_NAMES:
+        terms.append(f"f:{faction}")
+    kind = get.get("type", "")
+    if kind in BROWSER_TYPES:
+        terms.append(f"t:{kind}")
+    legal = get.get("legal", "")
+    if legal in FACTION_NAMES and legal != "neutral":
+        terms.append(f"legal:{legal}")
+    if get.get("owned") == "1" and request.user.is_authenticated:
+        terms.append("owned:yes")
+    error, cards = None, []
+    try:
+        cards = list(search_cards(" ".join(f"({t})" if " " in t else t for t in terms), user=request.user,
+                                  sort="name")[:BROWSER_LIMIT])
+    except SearchError as e:
+        error = str(e)
+    context = {"cards": cards, "error": error, "q": q, "limit": BROWSER_LIMIT,
+               "owned": collection_counts(user=request.user)}
+    partial = request.htmx and not request.htmx.boosted
+    response = render(request, "decks/_browser_results.html" if partial else "decks/browser.html", context,
+                      status=400 if error else 200)
+    patch_vary_headers(response, ("HX-Request",))
+    return response

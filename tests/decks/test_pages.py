@@ -168,3 +168,19 @@ def test_editor_saves_one_version_per_save_and_flags_a_stale_tab(client, gina, s
     other = get_user_model().objects.create_user("ivy", password="pw-ivy-12345")
     client.force_login(other)
     assert client.get(f"/decks/{deck.pk}/edit/").status_code == 404
+
+
+def test_card_browser_filters_and_fragment(client, gina, small_catalogue):
+    client.force_login(gina)
+    full = client.get("/decks/browser/?q=knight&type=unit")
+    assert full.status_code == 200 and "Find cards" in full.content.decode() and full["Vary"]
+    fragment = client.get("/decks/browser/?q=morgause&legal=camelot", HTTP_HX_REQUEST="true").content.decode()
+    assert "No card matches" in fragment  # Bound to Le Fay: not legal in Camelot (§9.3)
+    fragment = client.get("/decks/browser/?q=morgause&legal=lefay", HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-add="Morgause"' in fragment and "<html" not in fragment
+    assert client.get("/decks/browser/?q=zz:1").status_code == 400
+    from decks.services import collection_set
+
+    collection_set(user=gina, counts={"u01": 2})
+    owned = client.get("/decks/browser/?owned=1", HTTP_HX_REQUEST="true").content.decode()
+    assert "Knight 1" in owned and "own 2" in owned and "Knight 2<" not in owned
