@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import datetime
-import hashlib
+import random
 
 from django.db.models import Count, Q, QuerySet
 
@@ -89,11 +89,7 @@ def faction_list() -> list[Faction]:
 def featured_cards(*, count: int = 6, day: datetime.date | None = None) -> list[Card]:
     """A few draw cards for the home page: a different handful each day, the same all day long."""
     day = day or datetime.date.today()
-    codes = list(Card.objects.filter(type__in=("unit", "location", "attachment", "deed"))
-                 .order_by("code").values_list("code", flat=True))
-    if not codes:
-        return []
-    ranked = sorted(codes, key=lambda c: hashlib.sha256(f"{day.isoformat()}:{c}".encode()).hexdigest())
-    chosen = ranked[:count]
-    by_code = {c.code: c for c in Card.objects.filter(code__in=chosen).select_related("faction", "card_set")}
-    return [by_code[c] for c in chosen]
+    ids = list(Card.objects.filter(type__in=("unit", "location", "attachment", "deed"))
+               .order_by("pk").values_list("pk", flat=True))
+    chosen = random.Random(day.toordinal()).sample(ids, min(count, len(ids)))
+    return cards_by_ids(chosen)

@@ -139,3 +139,16 @@ def test_home_page_has_search_factions_and_featured_cards(srch, client):
     assert 'action="/cards/"' in html and 'name="q"' in html
     assert 'href="/cards/?f=camelot"' in html and "The Winter Court" in html
     assert html.count('<img src="/cards/') == 6
+
+
+def test_featured_cards_are_draw_cards_fixed_for_a_day(srch):
+    import datetime
+
+    from cards.selectors import featured_cards
+
+    day = datetime.date(2026, 11, 29)
+    first = [c.code for c in featured_cards(count=6, day=day)]
+    assert len(first) == 6 and first == [c.code for c in featured_cards(count=6, day=day)]
+    assert all(c.type in ("unit", "location", "attachment", "deed") for c in featured_cards(count=6, day=day))
+    week = {tuple(c.code for c in featured_cards(count=6, day=day + datetime.timedelta(days=i))) for i in range(7)}
+    assert len(week) > 1
