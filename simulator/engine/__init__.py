@@ -90,6 +90,7 @@ def play_game(deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_play
     game = Game(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=log,
                 autostart=False)
     game.fast_pass = [getattr(pols[0], "wants_window", None), getattr(pols[1], "wants_window", None)]
+    game.ability_filter = [getattr(pols[0], "ability_filter", None), getattr(pols[1], "ability_filter", None)]
     gen = game._gen
     choose0, choose1 = pols[0].choose, pols[1].choose
     try:

@@ -321,6 +321,7 @@ class Game:
         self.round1_first = first_player if first_player is not None else 0
         # play_game: per player, a policy's wants_window(game, p, kind) -> bool, asked before options are built
         self.fast_pass = [None, None]
+        self.ability_filter = [None, None]   # play_game: a policy's ability_filter(game, ability, kind) -> bool
         self.observer = observer   # tests: observer(game, "phase_end", phase) before each phase closes
         if autostart:
             self._advance(None, first=True)
@@ -968,18 +969,22 @@ class Game:
                 elif self.can_enter(p, iid):
                     opts.append(("reveal", iid))
         if self.n_act[p]:
+            # play_game: a policy may name up front the abilities it would ever use in this window, so the
+            # others are never checked (it chooses among legal actions either way)
+            flt = self.ability_filter[p]
             for iid in (self.faction_iid[p], self.destiny_iid[p], *self.field[p]):
                 if iid < 0:
                     continue
                 d = cdef[iid]
                 if d.actions and not self.emb[iid]:
                     for ab in d.actions:
-                        if self._usable(p, iid, ab, None):
+                        if (flt is None or flt(self, ab, kind)) and self._usable(p, iid, ab, None):
                             opts.append(("ability", iid, ab.index))
             for iid in self.hand[p]:
                 d = cdef[iid]
-                if d.is_deed and d.play_ability is not None and d.play_ability.timing == "action" \
-                        and self._usable(p, iid, d.play_ability, None, deed=True):
+                ab = d.play_ability
+                if d.is_deed and ab is not None and ab.timing == "action" \
+                        and (flt is None or flt(self, ab, kind)) and self._usable(p, iid, ab, None, deed=True):
                     opts.append(("deed", iid))
         if opts:
             opts.append(PASS)

@@ -229,6 +229,18 @@ class GreedyPolicy:
             return True
         return bool(game.secret[p] and game.pool[p])
 
+    def ability_filter(self, game: Game, ab, kind: int) -> bool:
+        """Asked before an Action ability or deed is checked for a window: only those it might use there."""
+        hint = ability_hint(ab)
+        s = game.struggle
+        if hint == "economy":
+            return kind == 2 or (kind < 0 and s is None)
+        if hint == "tempo":
+            return kind == 3 or s is not None
+        if hint == "pump":
+            return s is not None
+        return kind == 2
+
     def _window(self, game: Game, dec: Decision):
         p = dec.player
         opts = dec.options
