@@ -15,8 +15,10 @@ from .models import SimulationRun
 
 class RunCreateSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=runner.MODES)
-    text = serializers.CharField(max_length=MAX_TEXT_CHARS, trim_whitespace=False,
-                                 help_text="the deck as decklist text (CONTRACTS §2)")
+    text = serializers.CharField(max_length=MAX_TEXT_CHARS, trim_whitespace=False, required=False,
+                                 help_text="the deck as decklist text (CONTRACTS §2); or give `deck`")
+    deck = serializers.IntegerField(required=False, help_text="id of a saved deck you may read (its latest version)")
+    opponent_deck = serializers.IntegerField(required=False, help_text="id of a saved deck, as the opponent")
     opponent = serializers.CharField(max_length=MAX_TEXT_CHARS, required=False, allow_blank=True,
                                      trim_whitespace=False, help_text="the opponent's decklist (versus only)")
     games = serializers.IntegerField(required=False, min_value=1,
@@ -84,9 +86,27 @@ class SimulationViewSet(viewsets.ViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         user = request.user if request.user.is_authenticated else None
+        text, opponent_text = data.get("text"), data.get("opponent") or None
+        versions = {}
+        for field, label in (("deck", "deck"), ("opponent_deck", "opponent deck")):
+            if data.get(field) is not None:
+                found = selectors.deck_version_for(user=request.user, deck_id=data[field])
+                if found is None:
+                    return Response({"detail": f"No saved {label} with id {data[field]} that you may read."},
+                                    status=status.HTTP_400_BAD_REQUEST)
+                versions[field] = found
+        if "deck" in versions:
+            text = versions["deck"][1]
+        if "opponent_deck" in versions:
+            opponent_text = versions["opponent_deck"][1]
+        if not text:
+            return Response({"detail": "text: give the deck as decklist text, or `deck` (a saved deck's id)."},
+                            status=status.HTTP_400_BAD_REQUEST)
         try:
             run, created = services.run_request(
-                mode=data["mode"], text=data["text"], opponent_text=data.get("opponent") or None,
+                mode=data["mode"], text=text, opponent_text=opponent_text,
+                deck_version=versions["deck"][0] if "deck" in versions else None,
+                opponent_version=versions["opponent_deck"][0] if "opponent_deck" in versions else None,
                 games=data.get("games"), seed=data.get("seed"), settings=data.get("settings"), user=user,
                 session_key="" if user else anonymous_key(request), deck_name=data.get("name") or None)
         except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:

@@ -33,8 +33,17 @@ def simulate(request):
             "mulligan_value": "2", "query": "", "query_k": "1"}
     error = None
     status = 200
+    deck_id = request.GET.get("deck") or request.POST.get("deck") or ""
+    version = None
+    if deck_id:
+        found = selectors.deck_version_for(user=request.user, deck_id=deck_id)
+        if found is None:
+            raise Http404("No such deck, or it is private.")
+        version, form["text"] = found
     if request.method == "POST":
         form.update({k: request.POST.get(k, v) for k, v in form.items()})
+        if version is not None and form["text"].replace("\r\n", "\n").strip() != found[1].strip():
+            version = None  # the list was edited on the page: it is no longer that saved version
         settings = {}
         if form["mode"] == "hands":
             settings["mulligan"] = {"kind": form["mulligan_kind"], "value": _int_or_none(form["mulligan_value"]) or 0}
@@ -47,7 +56,8 @@ def simulate(request):
             run, _ = services.run_request(
                 mode=form["mode"], text=form["text"], opponent_text=form["opponent"] if form["mode"] == "versus"
                 else None, games=_int_or_none(form["games"]), seed=_int_or_none(form["seed"]), settings=settings,
-                user=user, session_key="" if user else anonymous_key(request))
+                user=user, session_key="" if user else anonymous_key(request), deck_version=version,
+                deck_name=version.name if version is not None else None)
             return redirect(run.get_absolute_url(), permanent=False)
         except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
             error, status = str(exc), 400
@@ -56,7 +66,7 @@ def simulate(request):
     recent = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:10]
     return render(request, "simulator/simulate.html", {
         "form": form, "error": error, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
-        "policy_kinds": POLICY_KINDS, "recent": recent,
+        "policy_kinds": POLICY_KINDS, "recent": recent, "deck_id": deck_id if version is not None else "",
     }, status=status)
 
 

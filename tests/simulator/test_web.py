@@ -126,3 +126,29 @@ def test_simulate_page_bad_input_is_400_and_keeps_the_text(client, sim_db):
     assert response.status_code == 400
     html = response.content.decode()
     assert "unknown card" in html and "3x Nobody at all" in html
+
+
+def _saved_deck(owner, text, private=True):
+    from decks.decklist import parse_decklist
+    from decks.pool import CardPool
+    from decks.services import deck_create
+
+    pool = CardPool.from_db()
+    return deck_create(owner=owner, name="My Camelot", counts=parse_decklist(text, pool).counts, is_private=private,
+                       pool=pool).deck
+
+
+def test_simulating_a_saved_deck_records_its_version(client, sim_db, camelot_text, inline_queue, django_user_model):
+    owner = django_user_model.objects.create_user("owner", password="pw")
+    other = django_user_model.objects.create_user("other", password="pw")
+    deck = _saved_deck(owner, camelot_text)
+    client.force_login(owner)
+    response = post(client, {"mode": "hands", "deck": deck.pk, "games": 200})
+    assert response.status_code == 202, response.content
+    run = SimulationRun.objects.get(pk=response.json()["id"])
+    assert run.deck_version == deck.versions.get(number=1) and run.status == RunStatus.DONE
+    page = client.get(f"/simulate/?deck={deck.pk}")
+    assert "Court of Camelot" in page.content.decode()
+    client.force_login(other)  # a private deck does not exist for anyone else
+    assert post(client, {"mode": "hands", "deck": deck.pk}).status_code == 400
+    assert client.get(f"/simulate/?deck={deck.pk}").status_code == 404
