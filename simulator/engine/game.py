@@ -809,12 +809,12 @@ class Game:
                 cost = self._setup_cost(p, iid, kind, chosen)
                 host = -1
                 if kind == "place" and self.cdef[iid].is_attachment:
-                    hosts = [c[0] for c in chosen if c[1] == "place" and self.cdef[c[0]].is_unit
-                             and not self._setup_dup_of(c[0], chosen) and not (self.cdef[c[0]].kw & KW_NO_ATTACH)]
+                    hosts = self._setup_hosts(p, iid, chosen)
                     host = hosts[0] if len(hosts) == 1 else (yield Decision("setup_host", p,
                                                                             [("host", h) for h in hosts]))[1]
                 used += cost
-                if self.cdef[iid].kw & KW_RESTRICTED and (kind == "hide" or self._setup_dup_target(p, iid, chosen) < 0):
+                if self.cdef[iid].kw & KW_RESTRICTED and kind == "place" \
+                        and self._setup_dup_target(p, iid, chosen) < 0:
                     restricted += 1   # §4: one Restricted card at setup; a duplicate does not use it (§3.7)
                 self._move(iid, ASIDE)
                 chosen.append((iid, kind, host))
@@ -877,21 +877,36 @@ class Game:
         c = d.cost + self.loyalty_surcharge(p, d)
         return c + SECRET_PLACE_COST if kind == "hide" else c
 
+    def _setup_hosts(self, p: int, iid: int, chosen: list) -> list[int]:
+        """§4/§10.3: units placed in this setup that this attachment may legally go on (its `attach` selector,
+        No Attachments, not a duplicate). Placed cards are the player's own, so "enemy unit" attachments have none."""
+        ab = self.cdef[iid].attach_ability
+        sel = ab.target if ab is not None and ab.target else None
+        if sel is not None and sel.get("controller", "you") == "opponent":
+            return []
+        out = []
+        for j, k, _h in chosen:
+            dj = self.cdef[j]
+            if k != "place" or not dj.is_unit or dj.kw & KW_NO_ATTACH or self._setup_dup_of(j, chosen):
+                continue
+            if sel is not None and not self._match_props(sel, j, p, iid):
+                continue
+            out.append(j)
+        return out
+
     def _setup_options(self, p: int, left: int, restricted: int, chosen: list) -> list:
         opts = []
-        has_unit = any(self.cdef[j].is_unit and k == "place" and not (self.cdef[j].kw & KW_NO_ATTACH)
-                       and not self._setup_dup_of(j, chosen) for j, k, _ in chosen)
         for iid in self.hand[p]:
             d = self.cdef[iid]
             if d.is_deed or d.cost < 0:   # §4: deeds and X/– costs cannot be placed
                 continue
-            if d.is_attachment and not has_unit:
-                continue
             dup = self._setup_dup_target(p, iid, chosen) >= 0
-            if d.kw & KW_RESTRICTED and restricted >= 1 and not dup:
-                continue
-            if self._setup_cost(p, iid, "place", chosen) <= left and not (d.is_attachment and dup):
+            if d.is_attachment and (dup or not self._setup_hosts(p, iid, chosen)):
+                pass
+            elif not (d.kw & KW_RESTRICTED and restricted >= 1 and not dup) \
+                    and self._setup_cost(p, iid, "place", chosen) <= left:
                 opts.append(("place", iid))
+            # hiding a Secret card uses no Restricted allowance: it does not enter the field (§9.3, §10.9)
             if d.kw & KW_SECRET and self._setup_cost(p, iid, "hide", chosen) <= left:
                 opts.append(("hide", iid))
         opts.append(DONE)

@@ -649,3 +649,32 @@ def test_goldfish_opponent_never_acts_and_is_never_eliminated():
     r = play_game(d, None, seed=5)
     assert r.winner == 0 and r.reason == "influence"
     assert all(pair[1] == 0 for pair in r.influence_by_round)
+
+
+def test_4_setup_attachment_needs_a_placed_unit_its_attach_selector_accepts():
+    crown = card("crown", "attachment", cost=1, abilities=[{"timing": "attach", "target": {
+        "type": "unit", "attribute": "King"}}])
+    hex_ = card("hex2", "attachment", cost=1, abilities=[{"timing": "attach", "target": {
+        "type": "unit", "controller": "opponent"}}])
+    king = card("king", cost=2, attributes=["King"])
+    d = build_deck([(FACTION, 1), (QUEST, 7), (crown, 1), (hex_, 1), (king, 1), (U2, 40)])
+    g = new_game(d, None)
+    c, h, k, u = (find(g, 0, x) for x in ("crown", "hex2", "king", "u2"))
+    for i in (c, h, k, u):
+        g._move(i, HAND, 0)
+    codes = lambda chosen: {g.cdef[o[1]].code for o in g._setup_options(0, 8, 0, chosen) if o != DONE}
+    assert "crown" not in codes([(u, "place", -1)])          # a plain unit is no King
+    assert "crown" in codes([(k, "place", -1)])
+    assert "hex2" not in codes([(k, "place", -1), (u, "place", -1)])   # no enemy unit at your setup
+
+
+def test_4_setup_hidden_secret_card_uses_no_restricted_allowance():
+    rs = card("rs", cost=1, keywords=["Restricted", "Secret (1)"])
+    r = card("rr", cost=1, keywords=["Restricted"])
+    d = build_deck([(FACTION, 1), (QUEST, 7), (rs, 1), (r, 1), (U2, 40)])
+    g = new_game(d, None)
+    a, b = find(g, 0, "rs"), find(g, 0, "rr")
+    g._move(a, HAND, 0)
+    g._move(b, HAND, 0)
+    seen = drive(g._setup(), [NO, ("hide", a), ("place", b), DONE])
+    assert g.zone[a] == SECRET and g.zone[b] == FIELD
