@@ -37,6 +37,13 @@ def test_live_search_updates_results_without_reloading(live_server, chromium):
     assert page.evaluate("window.__same_page") is True  # results swapped in place, no page load
     assert parse_qs(urlsplit(page.url).query)["q"] == ["s:srch k:haste"]  # the address can be shared
     assert page.get_by_role("link", name="Lord of the Marches").is_visible()
+    # Filter buttons, view links and pages are boosted links: same page, new address, new results.
+    page.get_by_label("Search cards").fill("s:srch a:knight")
+    page.wait_for_function("document.querySelector('.result-count').innerText.startsWith('4 cards')")
+    page.get_by_role("navigation", name="Filter by faction").get_by_role("link", name="Saracen Envoy").click()
+    page.wait_for_function("document.querySelector('.result-count').innerText.startsWith('1 card')")
+    assert parse_qs(urlsplit(page.url).query)["f"] == ["saracen"]
+    assert page.evaluate("window.__same_page") is True
     page.get_by_label("Search cards").fill("s:srch c:seven")
     alert = page.get_by_role("alert")
     alert.wait_for()
