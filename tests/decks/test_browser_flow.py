@@ -1,0 +1,77 @@
+"""End to end in Debian's Chromium (issue 6): a new player builds a legal Camelot deck by pasting, searching and
+clicking, watches the legality panel go green, publishes it, and a logged-out visitor sees the same list."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.conftest import browser, page, shot  # noqa: F401  (shared Playwright fixtures)
+
+from .test_validatedeck import STARTERS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_new_player_builds_publishes_and_shares_a_legal_camelot_deck(live_server, page, shot):  # noqa: F811
+    from cards.models import Card
+
+    faction = Card.objects.get(type="faction", faction__slug="camelot")
+    camelot = next(p for p in STARTERS if p.stem == "camelot").read_text(encoding="utf-8")
+    destiny_title = re.search(r"^Destiny:\n1x (.+)$", camelot, re.M).group(1)
+    destiny = Card.objects.get(type="destiny", name=destiny_title)
+    # Everything but the faction card, the destiny and the three Hedge Knights: 58 draw cards, not legal yet.
+    skipped = {f"1x {faction.title}", f"1x {destiny.title}", "3x Hedge Knight"}
+    assert skipped <= set(camelot.splitlines())
+    body = "\n".join(line for line in camelot.splitlines() if line not in skipped)
+
+    page.goto(live_server.url + "/accounts/signup/")
+    page.get_by_label("Username").fill("tristan")
+    page.get_by_label("Password", exact=True).fill("isolde-forever-42")
+    page.get_by_label("Password confirmation").fill("isolde-forever-42")
+    page.get_by_role("button", name="Sign up").click()
+
+    page.goto(live_server.url + "/decks/new/")
+    page.get_by_label("Name", exact=True).fill("Round Table")
+    page.select_option("#ed-faction", faction.code)
+    page.select_option("#ed-destiny", destiny.code)
+    page.fill("#deck-text", body)
+    legality = page.locator("#legality")
+    legality.get_by_text("Not legal").wait_for()
+    assert "draw deck needs at least 60" in legality.inner_text()
+
+    page.fill("#br-q", "hedge knight")
+    add = page.locator('#browser-results [data-add="Hedge Knight"]')
+    add.wait_for()
+    add.click()
+    add.click()
+    legality.get_by_text("Legal deck").wait_for()
+    assert "Draw cards 60 / 60" in legality.inner_text()
+    shot("decks-editor-legal")
+    page.get_by_role("button", name="Save").click()
+    page.get_by_role("heading", name="Round Table").wait_for()
+    assert page.get_by_text("Legal deck").is_visible()
+
+    page.get_by_label("Title").fill("Knights of the Round Table")
+    page.get_by_role("button", name="Publish a snapshot").click()
+    page.get_by_role("heading", name="Knights of the Round Table").wait_for()
+    public_url = page.url
+    assert re.search(r"/decklists/\d+-knights-of-the-round-table/$", public_url)
+
+    visitor = page.context.browser.new_context()
+    try:
+        anonymous = visitor.new_page()
+        anonymous.goto(public_url)
+        assert anonymous.get_by_role("heading", name="Knights of the Round Table").is_visible()
+        assert "2×" in anonymous.locator(".deck-cards li", has_text="Hedge Knight").inner_text()
+        assert anonymous.locator(".deck-group", has_text="Units").count() == 1
+        image = anonymous.locator("img.deck-image")
+        image.wait_for()
+        anonymous.wait_for_function("img => img.complete && img.naturalWidth >= 1200",
+                                    arg=image.element_handle(), timeout=30_000)
+        shot("decks-public-decklist")
+        decklist_id = re.search(r"/decklists/(\d+)-", public_url).group(1)
+        text = anonymous.request.get(f"{live_server.url}/api/decklists/{decklist_id}/export/?format=text").text()
+        assert "2x Hedge Knight" in text and f"1x {destiny.name}" in text
+    finally:
+        visitor.close()
