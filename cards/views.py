@@ -75,7 +75,8 @@ def card_list(request):
         "page": page,
         "error": error,
         "page_links": page_links,
-        "total_cards": card_count(),
+        # Only an empty answer needs to know whether the catalogue itself is empty.
+        "total_cards": card_count() if page is not None and not page.object_list else None,
         "faction_buttons": [{"slug": "", "name": "All factions", "url": _url(state, f=""), "active": not state["f"]}]
         + [{"slug": s, "name": FACTION_NAMES[s], "url": _url(state, f="" if state["f"] == s else s),
             "active": state["f"] == s} for s in FACTIONS],
