@@ -154,3 +154,32 @@ def test_returns_and_terminal():
         g.apply_action(pol.choose(g, g.pending))
     assert g.legal_actions() == []
     assert g.returns() == [1.0, -1.0]
+
+
+def _random_core_deck(rng):
+    from simulator.engine import build_deck
+
+    from .helpers import core_cards
+    cards = core_cards()
+    pick = lambda t: [c for c in cards if c["type"] == t]
+    draw = [c for c in cards if c["type"] in ("unit", "location", "attachment", "deed")]
+    return build_deck([(rng.choice(pick("faction")), 1), (rng.choice(pick("destiny")), 1)]
+                      + [(q, 1) for q in rng.sample(pick("quest"), 7)]
+                      + [(c, 3) for c in rng.sample(draw, 20)])
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_decks_from_the_whole_core_set_keep_every_invariant(seed):
+    import random
+    rng = random.Random(seed)
+    policies = [("random", "random"), ("greedy", "random"), ("greedy", "greedy")][seed % 3]
+    run_checked_game(_random_core_deck(rng), _random_core_deck(rng) if seed % 5 else None, seed, policies)
+
+
+@pytest.mark.slow
+def test_many_random_core_decks_slow():
+    import random
+    for seed in range(1000, 1600):
+        rng = random.Random(seed)
+        policies = [("random", "random"), ("greedy", "random"), ("greedy", "greedy")][seed % 3]
+        run_checked_game(_random_core_deck(rng), _random_core_deck(rng) if seed % 5 else None, seed, policies)
