@@ -152,3 +152,8 @@ def test_featured_cards_are_draw_cards_fixed_for_a_day(srch):
     assert all(c.type in ("unit", "location", "attachment", "deed") for c in featured_cards(count=6, day=day))
     week = {tuple(c.code for c in featured_cards(count=6, day=day + datetime.timedelta(days=i))) for i in range(7)}
     assert len(week) > 1
+
+
+def test_no_match_says_so_and_points_to_the_syntax(srch, client):
+    html = client.get("/cards/", {"q": "s:srch zzzzqqq"}).content.decode()
+    assert "0 cards found" in html and "No card matches" in html and 'href="/cards/syntax/"' in html
