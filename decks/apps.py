@@ -9,6 +9,6 @@ class DecksConfig(AppConfig):
         # `owned:` in card search (CONTRACTS §5) is answered by the collection kept here.
         from cards.search import register_owned_resolver
 
-        from .selectors import owned_cards_q
+        from .selectors import owned_codes
 
-        register_owned_resolver(owned_cards_q)
+        register_owned_resolver(owned_codes)

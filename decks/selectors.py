@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Q, QuerySet, Subquery
+from django.db.models import Q, QuerySet
 
 from .collection import deck_shortfall
 from .legality import FormatRules
@@ -66,11 +66,13 @@ def collection_counts(*, user) -> dict[str, int]:
     return dict(CollectionCard.objects.filter(user=user).values_list("card_code", "count"))
 
 
-def owned_cards_q(user) -> Q | None:
-    """What `owned:` in card search (CONTRACTS §5) means for this user: None until they record a collection."""
-    if not user.is_authenticated or not CollectionCard.objects.filter(user=user).exists():
+def owned_codes(user) -> set[str] | None:
+    """What `owned:` in card search (CONTRACTS §5) means for this user: the codes they own (a set, so that both
+    the database search and `card_matches` on dicts can use it), or None until they record a collection."""
+    if not user.is_authenticated:
         return None
-    return Q(code__in=Subquery(CollectionCard.objects.filter(user=user).values("card_code")))
+    codes = set(CollectionCard.objects.filter(user=user).values_list("card_code", flat=True))
+    return codes or None
 
 
 def deck_buildability(*, deck_counts: dict[str, int], user) -> dict:

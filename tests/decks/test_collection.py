@@ -81,6 +81,10 @@ def test_collection_api_and_owned_search(small_catalogue):
     assert client.post("/api/collection/sets/", {"set": "nope"}, format="json").status_code == 400
     # owned: in card search (CONTRACTS §5) now answers from this collection.
     assert set(search_cards("owned:yes", user=user).values_list("code", flat=True)) == {"u01"}
+    from cards.search import card_matches
+
+    assert card_matches("owned:yes", small_catalogue.get("u01"), user=user)
+    assert not card_matches("owned:yes", small_catalogue.get("u02"), user=user)
     deck = client.post("/api/decks/", {"name": "D", "cards": {"u01": 3, "u02": 1}}, format="json").json()
     assert client.get(f"/api/decks/{deck['id']}/buildable/").json() == {
         "buildable": False, "missing": {"u01": 2, "u02": 1}}
