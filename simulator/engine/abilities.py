@@ -66,7 +66,7 @@ class Ability:
 
     __slots__ = ("index", "timing", "when", "event", "phase", "condition", "limit", "limit_per", "max", "cost",
                  "target", "effects", "x", "affects", "modify", "grant", "rule", "raw", "harmful", "deed_only",
-                 "grant_bits")
+                 "grant_bits", "hint")
 
     def __init__(self, index: int, raw: dict):
         self.index = index
@@ -91,6 +91,7 @@ class Ability:
                            if isinstance(e, dict))
         self.deed_only = False
         self.grant_bits = None
+        self.hint = None   # policies.ability_hint caches its answer here
 
     def __repr__(self) -> str:
         return f"Ability({self.timing}, {self.event or self.phase or ''})"

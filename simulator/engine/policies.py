@@ -49,15 +49,12 @@ def card_value(game: Game, iid: int) -> float:
     return v
 
 
-_HINTS: dict = {}
-
-
 def ability_hint(ab) -> str:
     """What an ability is for, roughly: 'economy' (cards, wealth, Influence), 'tempo' (hurts enemy cards),
     'pump' (Power, readying, joining a struggle) or 'other'."""
     if ab is None:
         return "other"
-    h = _HINTS.get(id(ab))
+    h = ab.hint
     if h is None:
         keys = set()
         for e in ab.effects:
@@ -73,7 +70,7 @@ def ability_hint(ab) -> str:
             h = "economy"
         else:
             h = "other"
-        _HINTS[id(ab)] = h
+        ab.hint = h
     return h
 
 
