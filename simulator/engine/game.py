@@ -1167,6 +1167,16 @@ class Game:
         yield from self._maybe_window()
         chosen = [-1, -1]
         for p in self.players():
+            if not self.qdeck[p]:
+                # only with fewer than 2 quests: the active quest is the only one left to choose again (§10.5)
+                old = self.quest[p]
+                if old >= 0:
+                    if self.cdef[old].hooks:
+                        self._hook(old, FIELD, -1, p)
+                    self.quest[p] = -1
+                    self.qdeck[p].append(old)
+                    self.zone[old] = QDECK
+                    self._statics_cache = None
             opts = [("quest", q) for q in self.qdeck[p]]
             a = opts[0] if len(opts) == 1 else (yield Decision("quest", p, opts))
             chosen[p] = a[1]

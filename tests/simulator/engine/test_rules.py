@@ -678,3 +678,9 @@ def test_4_setup_hidden_secret_card_uses_no_restricted_allowance():
     g._move(b, HAND, 0)
     seen = drive(g._setup(), [NO, ("hide", a), ("place", b), DONE])
     assert g.zone[a] == SECRET and g.zone[b] == FIELD
+
+
+def test_10_5_a_deck_with_a_single_quest_embarks_on_it_every_round():
+    d = build_deck([(FACTION, 1), (QUEST, 1), (U2, 40)])
+    r = play_game(d, None, seed=1)
+    assert r.winner == 0 and r.rounds >= 2
