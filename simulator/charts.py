@@ -56,12 +56,23 @@ def hands_charts(result: dict) -> list[tuple[str, str]]:
                                         x_title="budget used")),
         ("Units placed", histogram("Units placed by the best setup", setup["units"], x_title="units")),
     ]
-    rows = [r for r in result["cards"] if r["kind"] != "card"] + [r for r in result["cards"] if r["kind"] == "card"]
-    rows = rows[:8]
+    # Cards with the same number of copies have the same curve: one line per (copies, k), naming its cards.
+    series: dict[str, list] = {}
+    curves: dict[tuple, list[str]] = {}
+    for r in result["cards"]:
+        if r["kind"] != "card":
+            series[f"{r['name']} (k={r['k']})"] = [r["p_opening"], *r["p_seen_by_round"]]
+        else:
+            curves.setdefault((r["copies"], r["k"], tuple([r["p_opening"], *r["p_seen_by_round"]])), []).append(
+                r["name"])
+    for (copies, k, values), names in sorted(curves.items(), key=lambda kv: -kv[0][0]):
+        shown = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
+        series[f"{copies} cop{'y' if copies == 1 else 'ies'}{'' if k == 1 else f' (k={k})'}: {shown}"] = list(values)
+    series = dict(list(series.items())[:8])
     labels = ["opening 7"] + [f"round {i + 1}" for i in range(len(result["seen_cards_by_round"]))]
     charts.append(("Hand probabilities by round", line(
-        "Chance to have seen at least k copies", {r["name"]: [r["p_opening"], *r["p_seen_by_round"]] for r in rows},
-        x_labels=labels, x_title="", y_title="probability", percent=True)))
+        "Chance to have seen at least k copies", series, x_labels=labels, x_title="", y_title="probability",
+        percent=True)))
     return charts
 
 

@@ -46,7 +46,7 @@ def read_deck(text, pool: CardPool, *, label: str = "deck", name: str | None = N
                         f"eliminates the player (§5.2, §12).")
     verdict = check_deck(parsed.counts, pool)
     return {
-        "name": name or label,
+        "name": name or _title_from_comment(text) or f"pasted {label}",
         "counts": dict(parsed.counts),
         "hash": content_hash(parsed.counts),
         "data_hash": deck_data_hash(entries),
@@ -55,6 +55,15 @@ def read_deck(text, pool: CardPool, *, label: str = "deck", name: str | None = N
         "legal": verdict.legal,
         "problems": [p["message"] for p in verdict.to_json()["errors"]],
     }
+
+
+def _title_from_comment(text: str) -> str | None:
+    """A list's first '# ...' line names it (what export and the starters write), if there is one."""
+    for line in text.splitlines()[:5]:
+        line = line.strip()
+        if line.startswith("#") and line.lstrip("# ").strip():
+            return line.lstrip("# ").strip()[:120]
+    return None
 
 
 def _int_setting(data: dict, key: str, default: int, low: int, high: int, what: str) -> int:

@@ -1,0 +1,77 @@
+"""A new user pastes a deck, presses Simulate, watches the progress bar, and reads all three reports (issue 5)."""
+import threading
+import time
+
+import pytest
+
+from tests.browser.conftest import browser, page, shot  # noqa: F401  (fixtures)
+
+from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def slow_background_queue(monkeypatch):
+    """Each run is worked through chunk by chunk in a background thread, slowly enough to see progress."""
+    from simulator import runner, services, tasks
+    from simulator.models import SimulationRun
+
+    def work(run_id):
+        run = SimulationRun.objects.get(pk=run_id)
+        services.run_mark_started(run_id)
+        for index, _, _ in runner.chunk_plan(run.mode, run.games):
+            time.sleep(0.4)
+            services.chunk_store(run_id, index)
+        services.run_finish(run_id)
+
+    threads = []
+
+    def apply_async(args, **kwargs):
+        thread = threading.Thread(target=work, args=(args[0],), daemon=True)
+        thread.start()
+        threads.append(thread)
+
+    monkeypatch.setattr(tasks.start_run, "apply_async", apply_async)
+    yield
+    for thread in threads:
+        thread.join(timeout=30)
+
+
+def test_paste_a_deck_watch_progress_and_read_the_three_reports(live_server, page, shot, slow_background_queue):
+    from django.core.management import call_command
+
+    call_command("loadcards", str(CARD_FILE))
+    deck, opponent = CAMELOT_LIST.read_text(), WINTER_LIST.read_text()
+
+    page.goto(live_server.url + "/simulate/")
+    page.get_by_label("Decklist", exact=True).fill(deck)
+    page.get_by_label("Opening hands and setup").check()
+    page.get_by_label("Games (or hands sampled)").fill("8000")
+    page.get_by_role("button", name="Simulate").click()
+    page.wait_for_selector("progress.sim-progress")
+    shot("simulate-progress")
+    page.wait_for_selector("text=Exact probabilities", timeout=30_000)
+    assert page.locator(".sim-chart svg").count() >= 3
+    assert "sampled opening hands" in page.locator(".sim-uncertainty").inner_text()
+    shot("simulate-hands-report")
+
+    page.goto(live_server.url + "/simulate/")
+    page.get_by_label("Decklist", exact=True).fill(deck)
+    page.get_by_label("Goldfish (rounds to 15 Influence)").check()
+    page.get_by_label("Games (or hands sampled)").fill("400")
+    page.get_by_role("button", name="Simulate").click()
+    page.wait_for_selector("text=Against the goldfish", timeout=60_000)
+    assert "Based on 400 games" in page.locator(".sim-uncertainty").inner_text()
+    shot("simulate-goldfish-report")
+
+    page.goto(live_server.url + "/simulate/")
+    page.get_by_label("Decklist", exact=True).fill(deck)
+    page.get_by_label("Head-to-head", exact=True).check()
+    page.get_by_label("Opponent decklist (head-to-head only)").fill(opponent)
+    page.get_by_label("Games (or hands sampled)").fill("200")
+    page.get_by_role("button", name="Simulate").click()
+    page.wait_for_selector("text=Wilson interval", timeout=60_000)
+    page.get_by_text("Sample game log").click()
+    assert page.locator(".sim-log li").count() > 5
+    shot("simulate-versus-report")
