@@ -182,9 +182,13 @@ class CardDef:
                                       ("action", "response", "halt", "disrupt")), None)
         self.max_per_round = next((a.max for a in self.abilities if a.max), None)
         # What makes a card "listen" where it lies: triggers in play, a reaction or action deed in hand.
-        self.field_events = tuple(self.triggers) if not self.is_deed else ()
+        # live keys: the event name for Response/Forced, "halt:EVENT" / "disrupt:EVENT" for the other windows
+        self.field_events = tuple(sorted({_live_key(a) for a in self.abilities
+                                          if a.timing in ("response", "forced", "halt", "disrupt") and a.event}))
+        if self.is_deed:
+            self.field_events = ()
         pa = self.play_ability
-        self.hand_event = pa.event if pa is not None and pa.timing in ("response", "halt", "disrupt") else None
+        self.hand_event = _live_key(pa) if pa is not None and pa.timing in ("response", "halt", "disrupt") else None
         self.hand_action = pa is not None and pa.timing == "action"
         self.hooks = bool(self.field_events or self.hand_event or self.hand_action or
                           (self.actions and not self.is_deed))
@@ -194,6 +198,10 @@ class CardDef:
 
     def has_icon(self, struggle: int) -> bool:
         return bool(self.icons & (1 << struggle))
+
+
+def _live_key(ab) -> str:
+    return ab.event if ab.timing in ("response", "forced") else f"{ab.timing}:{ab.event}"
 
 
 def _text_is_keywords_only(text: str, card: dict) -> bool:

@@ -671,7 +671,7 @@ class Game:
         if self.logs is not None:
             self._log(f"{why}: player {p} gains {n} Influence ({self.influence(p)})")
         self._check_win()
-        if self.live.get("influence_gained"):
+        if self._listening("influence_gained"):
             yield from self._event("influence_gained", {"player": p, "amount": n})
 
     def _check_win(self) -> None:
@@ -1059,7 +1059,7 @@ class Game:
         if self.logs is not None:
             self._log(f"{'§9.3 Haste' if how == 'haste' else '§5.3 Kingdom'}: player {p} plays {d.name} for {cost}")
         cancelled = False
-        if self.live.get("card_played"):
+        if self._listening("card_played"):
             info = {"card": iid, "player": p, "cancelled": False}
             yield from self._event("card_played", info, halt_only=True)
             cancelled = info["cancelled"]
@@ -1067,7 +1067,7 @@ class Game:
             self._move(iid, DISCARD)
             return
         yield from self._enter(p, iid, "played")
-        if self.live.get("card_played"):
+        if self._listening("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     def _reveal(self, p: int, iid: int):
@@ -1083,7 +1083,7 @@ class Game:
         self._move(iid, LIMBO)
         self._note_played(p, iid)
         yield from self._enter(p, iid, "revealed")
-        if self.live.get("card_played"):
+        if self._listening("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     def _enter(self, p: int, iid: int, how: str):
@@ -1126,7 +1126,7 @@ class Game:
             for ab in d.enters:
                 if self._usable(p, iid, ab, None, forced=True):
                     yield from self._use_ability(p, iid, ab, None)
-        if self.live.get("enters_play"):
+        if self._listening("enters_play"):
             yield from self._event("enters_play", {"card": iid, "player": p})
 
     def _scout(self, p: int, n: int):
@@ -1151,13 +1151,13 @@ class Game:
         self.phase = ph
         if self.uses:
             self.uses = {k: v for k, v in self.uses.items() if k[2] != "phase"}
-        if self.live.get("phase_start"):
+        if self._listening("phase_start"):
             yield from self._event("phase_start", {"phase": PHASES[ph]}, response_only=True)
 
     def _phase_end(self, ph: int):
         if self.observer is not None:
             self.observer(self, "phase_end", ph)
-        if self.live.get("phase_end"):
+        if self._listening("phase_end"):
             yield from self._event("phase_end", {"phase": PHASES[ph]}, response_only=True)
         self._expire("phase")   # §8.8
 
@@ -1225,7 +1225,7 @@ class Game:
             self.round1_first = self.first
         if self.logs is not None:
             self._log(f"§5.1 player {chooser} chooses player {self.first} as first player")
-        if self.live.get("quest_revealed"):
+        if self._listening("quest_revealed"):
             for p in self.players():
                 yield from self._event("quest_revealed", {"player": p, "card": self.quest[p]})
         for p in self.players():
@@ -1308,7 +1308,7 @@ class Game:
             if self.logs is not None:
                 self._log(f"§5.5 Authority: {a0} vs {a1}, player {w} claims it")
             yield from self._gain_influence(w, 1, "§5.5 Authority")
-            if self.live.get("authority_claimed"):
+            if self._listening("authority_claimed"):
                 yield from self._event("authority_claimed", {"player": w})
         yield from self._maybe_window()
         yield from self._phase_end(AUTHORITY_P)
@@ -1433,7 +1433,7 @@ class Game:
                         s.barred.add(a[1])
                         if self.logs is not None:
                             self._log(f"§9.1 Subtle: {self.name(i)} bars {self.name(a[1])} from defending")
-        if self.live.get("struggle_declared"):
+        if self._listening("struggle_declared"):
             yield from self._event("struggle_declared", {"type": t, "attacker": p})
         # S.4–S.5
         yield from self._maybe_window()
@@ -1451,12 +1451,12 @@ class Game:
             s.declared_defenders = s.defenders[:]
             if self.logs is not None and s.defenders:
                 self._log(f"§6.2 S.6 player {opp} defends with " + ", ".join(self.name(j) for j in s.defenders))
-        if self.live.get("defenders_declared"):
+        if self._listening("defenders_declared"):
             yield from self._event("defenders_declared", {"type": t, "attacker": p})
         # S.7
         yield from self._maybe_window()
         # S.8 determine the winner
-        if self.live.get("struggle_resolving"):
+        if self._listening("struggle_resolving"):
             yield from self._event("struggle_resolving", {"type": t, "attacker": p})
         att, dfn = self.struggle_totals(s)
         s.att_total, s.def_total = att, dfn
@@ -1474,7 +1474,7 @@ class Game:
         if s.winner is not None:
             self.stat_won[s.winner] += 1
             # S.9 responses
-            if self.live.get("struggle_won") or self.live.get("struggle_lost"):
+            if self._listening("struggle_won") or self._listening("struggle_lost"):
                 info = {"type": t, "attacker": p, "winner": s.winner, "unopposed": s.unopposed}
                 yield from self._event("struggle_won", info)
                 yield from self._event("struggle_lost", info)
@@ -1629,7 +1629,7 @@ class Game:
             return
         saveable = how != "sacrificed" and not cannot_be_saved
         saved: set[int] = set()
-        if saveable and self.live.get("would_leave_play"):
+        if saveable and self._listening("would_leave_play"):
             # one Halt (save) window per card, so a save names the card it saves (§7.3)
             for i in cards:
                 info = {"cards": [i], "card": i, "how": how, "saved": saved, "player": self.ctrl[i]}
@@ -1651,7 +1651,7 @@ class Game:
         for i in leaving:
             self._remove_from_field(i, how, position)
         self._check_attachments()
-        if leaving and self.live.get("leaves_play"):
+        if leaving and self._listening("leaves_play"):
             for i in leaving:
                 yield from self._event("leaves_play", {"card": i, "how": how, "player": prev_ctrl[i]})
 
@@ -1747,16 +1747,23 @@ class Game:
         self.lasting = keep
 
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
+    def _listening(self, name: str) -> bool:
+        live = self.live
+        return bool(live.get(name) or live.get("halt:" + name) or live.get("disrupt:" + name))
+
     def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
-        """Halt → Disrupt → (the caller resolves) → Response windows for one event, only where someone listens."""
-        if not self.live.get(name):
-            return
+        """Halt → Disrupt → (the caller resolves) → Response windows for one event; each window opens only
+        when some card where it lies could act in it (`live`)."""
+        live = self.live
         if not response_only:
-            yield from self._reaction_window("halt", name, info)
-            yield from self._reaction_window("disrupt", name, info)
+            if live.get("halt:" + name):
+                yield from self._reaction_window("halt", name, info)
+            if live.get("disrupt:" + name):
+                yield from self._reaction_window("disrupt", name, info)
         if halt_only:
             return
-        yield from self._reaction_window("response", name, info)
+        if live.get(name):
+            yield from self._reaction_window("response", name, info)
 
     def _trigger_sources(self, p: int):
         out = [self.faction_iid[p], self.destiny_iid[p], self.quest[p]]
@@ -1778,7 +1785,7 @@ class Game:
                     out.append((i, ab, False))
         for i in self.hand[p]:
             d = cdef[i]
-            if d.hand_event == name:
+            if d.hand_event is not None and d.play_ability.event == name:
                 out.append((i, d.play_ability, True))
         return out
 
@@ -2062,14 +2069,14 @@ class Game:
         if self.logs is not None:
             self._log(f"§10.4 player {p} plays the deed {d.name} for {cost}")
         pinfo = {"card": iid, "player": p, "cancelled": False}
-        if self.live.get("card_played"):
+        if self._listening("card_played"):
             yield from self._event("card_played", pinfo, halt_only=True)
         if not pinfo["cancelled"]:
             yield from self._use_ability(p, iid, ab, info, is_deed=True,
                                          deed_pay=-1 if cost_override is not None else cost)
         if self.zone[iid] == LIMBO:
             self._move(iid, DISCARD)
-        if self.live.get("card_played"):
+        if self._listening("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     # selectors -------------------------------------------------------------
