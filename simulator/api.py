@@ -4,7 +4,7 @@ Views only translate: input checks here, the work in services.py.
 """
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.response import Response
 
@@ -64,12 +64,14 @@ ERROR_SCHEMA = inline_serializer("SimulationError", fields={"detail": serializer
 class SimulationViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: RUN_SCHEMA})
+    @extend_schema(responses={200: inline_serializer("SimulationRunList", fields={
+        "count": serializers.IntegerField(), "results": RUN_SCHEMA.__class__(many=True)})})
     def list(self, request):
         runs = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:50]
         return Response({"count": len(runs), "results": [run_json(r, request) for r in runs]})
 
-    @extend_schema(responses={200: RUN_SCHEMA, 404: ERROR_SCHEMA})
+    @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
+                   responses={200: RUN_SCHEMA, 404: ERROR_SCHEMA})
     def retrieve(self, request, pk=None):
         run = selectors.run_get(pk)
         if run is None:

@@ -152,3 +152,8 @@ def test_simulating_a_saved_deck_records_its_version(client, sim_db, camelot_tex
     client.force_login(other)  # a private deck does not exist for anyone else
     assert post(client, {"mode": "hands", "deck": deck.pk}).status_code == 400
     assert client.get(f"/simulate/?deck={deck.pk}").status_code == 404
+
+
+def test_openapi_schema_describes_the_simulations_api(client):
+    body = client.get("/api/schema/").content.decode()
+    assert "/api/simulations/:" in body and "/api/simulations/{id}/:" in body and "'503':" in body
