@@ -6,4 +6,5 @@ app_name = "simulator"
 urlpatterns = [
     path("simulate/", views.simulate, name="simulate"),
     path("simulate/runs/<int:pk>/", views.run_detail, name="run"),
+    path("simulate/runs/<int:pk>/retry/", views.run_retry, name="retry"),
 ]

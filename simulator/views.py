@@ -84,6 +84,22 @@ def run_detail(request, pk: int):
     return render(request, template, context)
 
 
+@require_http_methods(["POST"])
+def run_retry(request, pk: int):
+    """A run saved while the queue was down: hand it to the workers now (nothing is recomputed if done)."""
+    run = selectors.run_get(pk)
+    if run is None:
+        raise Http404("No such simulation run.")
+    if run.status == "pending":
+        try:
+            services.run_dispatch(run)
+        except services.BrokerUnavailable as exc:
+            run.refresh_from_db()
+            return render(request, "simulator/run.html", {"run": run, "result": None, "retry_error": str(exc)},
+                          status=503)
+    return redirect(run.get_absolute_url())
+
+
 def uncertainty_statement(result: dict) -> str:
     """The sample size and what it means for the numbers, in plain words."""
     mode = result["mode"]

@@ -18,7 +18,7 @@ import pytest
 
 from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST
 
-pytestmark = pytest.mark.broker
+pytestmark = [pytest.mark.broker, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable

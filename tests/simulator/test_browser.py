@@ -8,7 +8,7 @@ from tests.browser.conftest import browser, page, shot  # noqa: F401  (fixtures)
 
 from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -157,3 +157,20 @@ def test_simulating_a_saved_deck_records_its_version(client, sim_db, camelot_tex
 def test_openapi_schema_describes_the_simulations_api(client):
     body = client.get("/api/schema/").content.decode()
     assert "/api/simulations/:" in body and "/api/simulations/{id}/:" in body and "'503':" in body
+
+
+def test_a_run_saved_while_the_queue_was_down_can_be_retried_from_its_page(client, sim_db, camelot_text,
+                                                                            broker_down, monkeypatch):
+    response = client.post("/simulate/", {"mode": "hands", "text": camelot_text, "games": "100"})
+    assert response.status_code == 503 and "nothing is lost" in response.content.decode()
+    run = SimulationRun.objects.get()
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "Try the queue again" in page
+    assert client.post(f"/simulate/runs/{run.pk}/retry/").status_code == 503  # still down
+    from simulator import services, tasks
+
+    monkeypatch.setattr(tasks.start_run, "apply_async",
+                        lambda args, **kw: services.run_execute_here(SimulationRun.objects.get(pk=args[0])))
+    assert client.post(f"/simulate/runs/{run.pk}/retry/").status_code == 302
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE
