@@ -309,7 +309,12 @@ class GreedyPolicy:
         cdef = game.cdef
         opp = 1 - p
         bonus = 1 if game.authority == p else 0
-        mine = {t: [i for i in game.field[p] if game._can_declare(i, t, True)] for t in types}
+        ready = self._ready_units(game, p, "cannot_attack")
+        pw = {i: max(game.power(i), 0) for i in ready}
+        mine = {t: [i for i in ready if cdef[i].icons & (1 << t)] for t in types}
+        if not game.goldfish:
+            their = self._ready_units(game, opp, "cannot_defend")
+            their_pw = [(cdef[j].icons, max(game.power(j), 0)) for j in their]
         order = sorted(types, key=lambda t: (len(mine[t]), t))
         for t in order:
             atk = mine[t]
@@ -318,9 +323,8 @@ class GreedyPolicy:
             if game.goldfish:
                 defence = 0
             else:
-                defs = [max(game.power(j), 0) for j in game.field[opp] if game._can_declare(j, t, False)]
-                defence = sum(defs)
-            pw = {i: max(game.power(i), 0) for i in atk}
+                bit = 1 << t
+                defence = sum(v for icons, v in their_pw if icons & bit)
             if defence == 0:
                 # one unit with Power >= 1 wins unopposed (0-0 has no winner); prefer the one with fewest icons
                 cands = [i for i in atk if pw[i] + bonus >= 1]
@@ -345,6 +349,18 @@ class GreedyPolicy:
                 self.attack_plan = chosen
                 return t
         return None
+
+    @staticmethod
+    def _ready_units(game: Game, p: int, rule: str) -> list[int]:
+        """Ready units of p with at least one icon that no "cannot attack/defend" rule stops (§6.5)."""
+        cdef, exh = game.cdef, game.exh
+        out = [i for i in game.field[p] if cdef[i].is_unit and cdef[i].icons and not exh[i]]
+        if out and game.has_abilities:
+            if game._statics_cache is None:
+                game._statics()
+            if game._st_rule:
+                out = [i for i in out if not game.has_rule(i, rule)]
+        return out
 
     def _attackers(self, game: Game, dec: Decision):
         while self.attack_plan:
