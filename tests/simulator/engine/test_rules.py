@@ -684,3 +684,37 @@ def test_10_5_a_deck_with_a_single_quest_embarks_on_it_every_round():
     d = build_deck([(FACTION, 1), (QUEST, 1), (U2, 40)])
     r = play_game(d, None, seed=1)
     assert r.winner == 0 and r.rounds >= 2
+
+
+def test_8_5_nested_triggers_resolve_last_in_first_out():
+    herald = card("herald", "location", abilities=[
+        {"timing": "response", "when": {"event": "enters_play", "card": {"type": "unit"}},
+         "effects": [{"gain_wealth": 1}]}])
+    maker = card("maker", abilities=[{"timing": "enters", "effects": [
+        {"create_token": {"name": "Squire Token", "power": 1, "icons": ["combat"]}}]}])
+    d = make_deck(herald, maker)
+    g = new_game(d, d)
+    g.logs = []
+    field(g, 0, "herald")
+    m = to_hand(g, 0, "maker")
+    drive(g._enter(0, m, "played"), [("ability", find(g, 0, "herald", FIELD), 0)] * 2)
+    assert g.pool[0] == 2
+    uses = [line for line in g.logs if "uses" in line]
+    # maker's "enters" ability runs first and creates the token; the token's enters_play window opens and
+    # resolves (herald +1) before the window for the maker itself (herald +1 again)
+    assert uses[0].endswith("uses Maker (enters)")
+    assert [line.split("uses ")[1] for line in uses[1:]] == ["Herald (response)", "Herald (response)"]
+
+
+def test_8_4_a_response_fires_once_per_occurrence():
+    herald = card("herald", "location", abilities=[
+        {"timing": "response", "when": {"event": "enters_play", "card": {"type": "unit"}},
+         "effects": [{"gain_wealth": 1}]}])
+    d = make_deck(herald, U2)
+    g = new_game(d, d)
+    h = field(g, 0, "herald")
+    u = to_hand(g, 0, "u2")
+    seen = drive(g._enter(0, u, "played"), [("ability", h, 0), ("ability", h, 0)])
+    assert g.pool[0] == 1
+    reacts = [x for x in seen if getattr(x, "kind", None) == "react"]
+    assert len(reacts) == 1
