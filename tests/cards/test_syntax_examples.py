@@ -1,11 +1,11 @@
 """Every example on /cards/syntax/ returns exactly what the page says it does (cards.search.SYNTAX_EXAMPLES)."""
-import html
-
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from cards.models import Card
 from cards.search import SYNTAX_EXAMPLES, card_matches, search_cards
+from cards.views import search_url
 
 from .factories import card_dict, load_search_set
 
@@ -34,5 +34,8 @@ def test_help_page_example_finds_something_in_the_test_set(all_cards, example):
 def test_help_page_renders_every_example_with_a_working_link(all_cards):
     page = Client().get("/cards/syntax/").content.decode()
     for example in SYNTAX_EXAMPLES:
-        assert f"<code>{html.escape(example.query, quote=False)}</code>" in page.replace("&#x27;", "'"), example.query
-        assert html.escape(example.meaning, quote=False) in page.replace("&#x27;", "'")
+        link = escape(search_url(example.query))
+        assert f'<a href="{link}"><code>{escape(example.query)}</code></a>' in page, example.query
+        assert escape(example.meaning) in page
+        count = search_cards(example.query).count()
+        assert f"<td>{count} card{'' if count == 1 else 's'}</td>" in page, example.query
