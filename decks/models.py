@@ -86,7 +86,8 @@ class DeckCard(models.Model):
     """One card of a deck's current list. Indexed by card so that "decks containing card X" is one index scan,
     and keyed by code so that a card deleted from the catalogue still shows in the deck (flagged)."""
 
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
+    # No separate index on deck: the unique (deck, card_code) constraint's index serves lookups by deck.
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards", db_index=False)
     card_code = models.CharField(max_length=32)
     count = models.PositiveSmallIntegerField()
 
@@ -188,7 +189,8 @@ class Decklist(models.Model):
 class DecklistCard(models.Model):
     """A published decklist's cards as rows: "decklists containing card X" is one scan of (card_code, decklist)."""
 
-    decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="card_rows")
+    # No separate index on decklist: the unique (decklist, card_code) index serves lookups by decklist.
+    decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="card_rows", db_index=False)
     card_code = models.CharField(max_length=32)
     count = models.PositiveSmallIntegerField()
 
