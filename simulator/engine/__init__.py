@@ -96,7 +96,9 @@ def play_game(deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_play
     try:
         dec = next(gen)
         while True:
+            game._pcache = {}   # the state cannot change while a policy chooses: Power may be memoised
             a = choose0(game, dec) if dec.player == 0 else choose1(game, dec)
+            game._pcache = None
             dec = gen.send(a)
     except StopIteration:
         pass

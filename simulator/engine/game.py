@@ -321,6 +321,8 @@ class Game:
         self.round1_first = first_player if first_player is not None else 0
         # play_game: per player, a policy's wants_window(game, p, kind) -> bool, asked before options are built
         self.fast_pass = [None, None]
+        # effective Power memo, only while nothing can change: a policy's choice, building window options
+        self._pcache: dict | None = None
         self.ability_filter = [None, None]   # play_game: a policy's ability_filter(game, ability, kind) -> bool
         self.observer = observer   # tests: observer(game, "phase_end", phase) before each phase closes
         if autostart:
@@ -540,6 +542,11 @@ class Game:
 
     def power(self, iid: int) -> int:
         """Effective Power (may be negative; totals floor each unit at 0, §6.6)."""
+        pc = self._pcache
+        if pc is not None:
+            v = pc.get(iid)
+            if v is not None:
+                return v
         pw = self.cdef[iid].power + self.pmod.get(iid, 0)
         if self.has_abilities:
             if self._statics_cache is None:
@@ -547,6 +554,8 @@ class Game:
             for src, c, ab in self._st_power:
                 if self._static_applies(src, c, ab, iid):
                     pw += ab.modify["power"]
+        if pc is not None:
+            pc[iid] = pw
         return pw
 
     def kw(self, iid: int) -> int:
@@ -940,6 +949,15 @@ class Game:
     def _window_options(self, p: int, kind: int) -> list:
         if self.goldfish and p == 1:
             return []
+        if self._pcache is not None:
+            return self._window_options_uncached(p, kind)
+        self._pcache = {}
+        try:
+            return self._window_options_uncached(p, kind)
+        finally:
+            self._pcache = None
+
+    def _window_options_uncached(self, p: int, kind: int) -> list:
         opts = []
         pool = self.pool[p]
         cdef = self.cdef
