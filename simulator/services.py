@@ -122,7 +122,8 @@ def run_dispatch(run: SimulationRun) -> None:
         log.warning("broker unavailable for run %s: %s", run.pk, exc)
         SimulationRun.objects.filter(pk=run.pk).update(
             error=f"The simulation queue could not be reached ({exc.__class__.__name__}); the run is saved and "
-                  "starts when the same request is sent again once the queue is back.")
+                  "starts when the same request is sent again, or 'Try the queue again' is pressed on its page, "
+                  "once the queue is back.")
         raise BrokerUnavailable("The simulation queue is unavailable right now; your run is saved "
                                 f"(id {run.pk}) and nothing is lost. Try again in a minute.", run) from exc
     SimulationRun.objects.filter(pk=run.pk, status=RunStatus.PENDING).update(

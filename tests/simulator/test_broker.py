@@ -143,3 +143,15 @@ def test_a_worker_process_killed_mid_run_loses_nothing(e2e_db, in_process):
         assert strip(json.loads(out)) == strip(in_process["goldfish"])
     finally:
         worker.stop()
+
+
+def test_a_broker_that_is_down_is_reported_and_the_run_is_kept(e2e_db):
+    env = _env(e2e_db, "redis://127.0.0.1:1/0")  # nothing listens on port 1
+    started = time.monotonic()
+    done = _manage(env, "simulate", *RUNS["hands"], "--json", "--queue", timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert "queue is unavailable" in done.stderr and "nothing is lost" in done.stderr
+    assert time.monotonic() - started < 60
+    shown = _manage(_env(e2e_db), "shell", "-c", "from simulator.models import SimulationRun as R; "
+                    "r = R.objects.order_by('-id').first(); print(r.status, '|', r.error)")
+    assert "pending |" in shown.stdout and "could not be reached" in shown.stdout
