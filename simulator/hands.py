@@ -17,11 +17,12 @@ Definitions (stated in every report, because players read these numbers literall
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence
 
 from simulator.engine.setup import ICON_NAMES, SetupSolver
+from simulator.reports import hist_stats, sorted_hist
 
 HAND_SIZE = 7
 DRAWS_PER_ROUND = 2  # §5.2
@@ -292,29 +293,6 @@ def merge_hands(parts: Sequence[dict]) -> dict:
     return out
 
 
-def _sorted_hist(hist: dict) -> dict:
-    return {k: hist[k] for k in sorted(hist, key=int)}
-
-
-def _hist_stats(hist: dict) -> dict:
-    """Mean, median, min, max of an integer histogram {"value": count}, exactly."""
-    n = sum(hist.values())
-    if not n:
-        return {"mean": None, "median": None, "min": None, "max": None}
-    values = sorted((int(k), v) for k, v in hist.items())
-    total = sum(k * v for k, v in values)
-    # The median of the sorted multiset: the average of the two middle values when n is even.
-    def nth(i):
-        seen = 0
-        for value, count in values:
-            seen += count
-            if i < seen:
-                return value
-        return values[-1][0]
-    median = nth((n - 1) // 2) if n % 2 else (nth(n // 2 - 1) + nth(n // 2)) / 2
-    return {"mean": total / n, "median": median, "min": values[0][0], "max": values[-1][0]}
-
-
 def hands_report(deck: HandsDeck, merged: dict, *, targets: Sequence[Target], policy: MulliganPolicy,
                  rounds: int = DEFAULT_ROUNDS, setup_refill: int = DEFAULT_SETUP_REFILL) -> dict:
     """The `hands` JSON of CONTRACTS §3 (without elapsed_s), from the exact tables and the merged samples."""
@@ -336,13 +314,13 @@ def hands_report(deck: HandsDeck, merged: dict, *, targets: Sequence[Target], po
         "mean_budget_used": merged["sum_budget"] / n if n else None,
         "mean_cards_placed": merged["sum_placed"] / n if n else None,
         "p_empty": merged["empty"] / n if n else None,
-        "budget_used": _sorted_hist(merged["budget"]),
-        "units": _sorted_hist(merged["units"]),
-        "power": _sorted_hist(merged["power"]),
-        "icons_covered": _sorted_hist(merged["icons"]),
-        "cards_placed": _sorted_hist(merged["placed"]),
+        "budget_used": sorted_hist(merged["budget"]),
+        "units": sorted_hist(merged["units"]),
+        "power": sorted_hist(merged["power"]),
+        "icons_covered": sorted_hist(merged["icons"]),
+        "cards_placed": sorted_hist(merged["placed"]),
         "icon_coverage": {icon: (merged["icon_cover"][icon] / n if n else None) for icon in ICON_NAMES},
-        "power_stats": _hist_stats(merged["power"]),
+        "power_stats": hist_stats(merged["power"]),
         "best_hands": merged["best"],
         "worst_hands": merged["worst"],
         "standard_error_p_empty": (math.sqrt(merged["empty"] / n * (1 - merged["empty"] / n) / n) if n else None),
@@ -351,8 +329,8 @@ def hands_report(deck: HandsDeck, merged: dict, *, targets: Sequence[Target], po
         "policy": policy.describe(),
         "setting": policy.to_setting(),
         "rate": merged["mulligans"] / n if n else None,
-        "final_units": _sorted_hist(merged["final_units"]),
-        "final_power": _sorted_hist(merged["final_power"]),
+        "final_units": sorted_hist(merged["final_units"]),
+        "final_power": sorted_hist(merged["final_power"]),
         "final_p_empty": merged["final_empty"] / n if n else None,
     }
     return {

@@ -1,6 +1,5 @@
 """The simulator tests' own card set (tests/simulator/data/simcards.json) and two decklists built from it, so the
 tests do not depend on whatever the core set holds on a given day."""
-import json
 import re
 from functools import lru_cache
 from pathlib import Path
