@@ -10,7 +10,7 @@ from drf_spectacular.utils import (OpenApiParameter, OpenApiResponse, extend_sch
                                    inline_serializer)
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
+from rest_framework.exceptions import ParseError, PermissionDenied, UnsupportedMediaType, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -45,6 +45,12 @@ class PlainTextParser(BaseParser):
             return {"text": data.decode("utf-8-sig")}
         except UnicodeDecodeError as e:
             raise ParseError(f"The body is not UTF-8 text (byte {e.start}).") from e
+
+
+class OctetStreamParser(PlainTextParser):
+    """A decklist file posted as bytes: read as UTF-8 text, or a 400 saying it is not."""
+
+    media_type = "application/octet-stream"
 
 
 class PlainTextRenderer(BaseRenderer):
@@ -464,10 +470,14 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                    responses={200: VerdictSerializer, 400: DetailSerializer},
                    description="Check decklist text (CONTRACTS §2) against §11 and the active format; no login.")
     @action(detail=False, methods=["post"], permission_classes=[permissions.AllowAny], authentication_classes=[],
-            parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser])
+            parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
     def validate(self, request):
         """The verdict of `validatedeck --json` for posted decklist text."""
-        data = request.data
+        try:
+            data = request.data
+        except UnsupportedMediaType as e:
+            raise ValidationError({"detail": f"Send the decklist as JSON {{\"text\": \"...\"}} or as text/plain, "
+                                             f"not {str(request.content_type)[:60]}."}) from e
         if not hasattr(data, "get"):
             raise ValidationError({"detail": 'Send a JSON object {"text": "..."}.'})
         text = data.get("text")

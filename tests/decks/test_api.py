@@ -60,6 +60,8 @@ def test_validate_reports_every_problem(small_catalogue):
 def test_validate_accepts_a_plain_text_body(legal_text):
     response = APIClient().post(VALIDATE, legal_text.encode(), content_type="text/plain")
     assert response.status_code == 200 and response.json()["legal"] is True
+    response = APIClient().post(VALIDATE, legal_text.encode(), content_type="application/octet-stream")
+    assert response.status_code == 200 and response.json()["legal"] is True
 
 
 @pytest.mark.parametrize("body,content_type", [
@@ -71,6 +73,8 @@ def test_validate_accepts_a_plain_text_body(legal_text):
     (json.dumps({"text": "3x Knight 1\x00\x01"}).encode(), "application/json"),
     (json.dumps({"text": "x" * (10 * 1024 * 1024)}).encode(), "application/json"),
     (b"3x Knight 1\n" * 900_000, "text/plain"),
+    (bytes(range(256)) * 50, "application/octet-stream"),
+    (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "image/png"),
 ])
 def test_validate_bad_input_is_a_400_with_detail_never_500(small_catalogue, body, content_type):
     response = APIClient().post(VALIDATE, body, content_type=content_type)
