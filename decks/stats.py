@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from math import comb
 
 from .legality import effective_cost, loyalty_surcharge
@@ -33,6 +34,7 @@ def setup_placeable(card: dict) -> bool:
             and isinstance(cost, int) and not isinstance(cost, bool))
 
 
+@lru_cache(maxsize=4096)
 def p_in_opening_hand(copies: int, deck_size: int, hand: int = 7) -> float:
     """Exact chance that at least one of `copies` cards is among the first `hand` of a shuffled deck (§4).
 

@@ -110,7 +110,7 @@ def _pg_worker() -> None:
                 INSERT INTO decks_decklist (owner_id, title, slug, description, cards, content_hash, like_count,
                                             favourite_count, published_at)
                 SELECT {first_user} + g % 1000, 'List ' || g, 'list-' || g, '', '{{}}'::jsonb, md5(g::text),
-                       (g * 7919) % 97, 0, now() - ((g * 104729) % 63072000) * interval '1 second'
+                       (g * 7919) % 97, 0, now() - ((g::bigint * 104729) % 63072000) * interval '1 second'
                 FROM generate_series(1, {DECKLISTS}) g""")
             cur.execute("CREATE TEMP TABLE bench_codes (i int PRIMARY KEY, code text)")
             cur.executemany("INSERT INTO bench_codes VALUES (%s, %s)", list(enumerate(codes)))
