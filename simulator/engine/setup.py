@@ -172,6 +172,10 @@ def setup_charge(card: dict, faction: str) -> int | None:
 class SetupSolver:
     """Exact best setup (§4) for hands drawn from one deck. Build once per deck; call `best(hand)` per hand."""
 
+    # Solved hands kept per solver: enough for the repeats of a long sample, bounded so that a worker's memory
+    # does not grow with the number of hands it has solved.
+    MAX_CACHED_HANDS = 200_000
+
     def __init__(self, cards: list[dict], faction: str, budget: int = SETUP_BUDGET):
         self.cards = list(cards)
         self.faction = faction
@@ -229,6 +233,8 @@ class SetupSolver:
         solved = self._cache.get(key)
         if solved is None:
             solved = self._solve(key)
+            if len(self._cache) >= self.MAX_CACHED_HANDS:
+                self._cache.clear()
             self._cache[key] = solved
         counts, template, dups, hidden = solved
         if template is EMPTY_CHOICE:

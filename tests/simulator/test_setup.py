@@ -128,3 +128,12 @@ def test_gawain_guard_and_sword():
     hand = [cards.index(by_name(n)) for n in names]
     choice = SetupSolver(cards, "camelot").best(hand)
     assert (choice.power, choice.units, choice.budget_used) == (9, 2, 8)
+
+
+def test_the_cache_of_solved_hands_is_bounded(monkeypatch):
+    cards = [unit(f"u{i}", 1, 1) for i in range(12)]
+    solver = SetupSolver(cards, "camelot")
+    monkeypatch.setattr(SetupSolver, "MAX_CACHED_HANDS", 5)
+    for i in range(12):
+        assert solver.best([i]).power == 1
+    assert solver.cache_size() <= 5
