@@ -102,7 +102,7 @@ def _cached(key: str, build: Callable[[], object]):
     if value is None:
         value = build()
         with _prepared_lock:
-            if len(_prepared) > 64:
+            if len(_prepared) >= 8:  # a few decks at a time; each may hold a large solver cache
                 _prepared.clear()
             _prepared[key] = value
     return value
