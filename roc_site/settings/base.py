@@ -136,13 +136,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery" / "queue"
     _processed_dir = VAR_DIR / "celery" / "processed"
-    for _d in (_queue_dir, _processed_dir):
+    _control_dir = VAR_DIR / "celery" / "control"  # broadcast/pidbox exchanges; kombu's default is ./control
+    for _d in (_queue_dir, _processed_dir, _control_dir):
         _d.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(_processed_dir),
         "store_processed": False,
+        "control_folder": str(_control_dir),
     }
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
