@@ -1957,19 +1957,49 @@ class Game:
         return False
 
     def _can_change_state(self, p, iid, ab, info) -> bool:
+        """§8.11: an ability may be initiated only if it could change the game state. Effects that need a
+        struggle, an event or cards to act on must have them; one effect that could change something suffices
+        (targets were checked already)."""
+        if ab.target is not None:
+            return self._effects_possible(p, iid, ab, info, require_all=True)
+        return self._effects_possible(p, iid, ab, info, require_all=False)
+
+    def _effects_possible(self, p, iid, ab, info, require_all: bool) -> bool:
+        any_ok = False
         for e in ab.effects:
             k = next(k for k in e if k not in ("player", "on", "position", "who", "until", "zone", "to", "count",
                                               "cannot_be_saved"))
+            v = e[k]
             if k == "save":
                 if info is None or not any(c not in info.get("saved", ()) for c in info.get("cards", ())):
                     return False
+                ok = True
             elif k == "cancel":
                 if info is None or "cancelled" not in info:
                     return False
+                ok = True
             elif k in ("join_struggle", "remove_from_struggle", "modify_spoils"):
                 if self.struggle is None:
                     return False
-        return True
+                ok = True
+            elif isinstance(v, dict) and "each" in v:
+                cards = self._select(v, p, iid, info)
+                if k == "exhaust":
+                    ok = any(not self.exh[c] for c in cards)
+                elif k == "ready":
+                    ok = any(self.exh[c] for c in cards)
+                else:
+                    ok = bool(cards)
+            elif k in ("mill", "discard_random"):
+                q = 1 - p if e.get("player") == "opponent" else p
+                ok = bool(self.deck[q] if k == "mill" else self.hand[q])
+            else:
+                ok = True
+            if ok:
+                any_ok = True
+                if not require_all:
+                    return True
+        return any_ok or not ab.effects
 
     def _costs_payable(self, p: int, iid: int, ab, extra_pay: int) -> bool:
         pay = extra_pay

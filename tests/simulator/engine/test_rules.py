@@ -718,3 +718,15 @@ def test_8_4_a_response_fires_once_per_occurrence():
     assert g.pool[0] == 1
     reacts = [x for x in seen if getattr(x, "kind", None) == "react"]
     assert len(reacts) == 1
+
+
+def test_8_11_an_each_effect_with_nothing_to_act_on_cannot_be_initiated():
+    night = card("night", "deed", cost=0, abilities=[
+        {"timing": "action", "effects": [{"exhaust": {"each": {"controller": "opponent", "type": "unit"}}}]}])
+    g = two_player(night, U2)
+    h = to_hand(g, 0, "night")
+    assert ("deed", h) not in g._window_options(0, -1)
+    e = field(g, 1, "u2", exhausted=True)
+    assert ("deed", h) not in g._window_options(0, -1)      # already exhausted: nothing would change
+    g.exh[e] = 0
+    assert ("deed", h) in g._window_options(0, -1)
