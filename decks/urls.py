@@ -24,6 +24,7 @@ urlpatterns = [
     path("decklists/<int:pk>/image.png", views.decklist_image, name="decklist-image"),
     path("decklists/<int:pk>/copy/", views.decklist_copy_view, name="decklist-copy"),
     path("decklists/<int:pk>/like/", views.decklist_like_view, name="decklist-like"),
+    path("decklists/<int:pk>/favourite/", views.decklist_favourite_view, name="decklist-favourite"),
     path("decklists/<int:pk>-<slug:slug>/", views.decklist_detail, name="decklist"),
     path("decklists/<int:pk>/", views.decklist_detail, name="decklist-short"),
 ]

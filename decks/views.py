@@ -25,16 +25,28 @@ from .pool import CardPool, card_title
 from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, deck_list_deleted, deck_list_owned,
                         deck_list_visible, deck_versions, decklist_search, format_active, version_changes)
 from .services import (DeckInputError, collection_add_set, collection_import_csv, deck_copy, deck_delete,
-                       deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_like,
-                       decklist_publish)
+                       deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_favourite,
+                       decklist_like, decklist_publish)
 from .stats import deck_stats
 
 GROUPS = (("faction", "Faction"), ("destiny", "Destiny"), ("quest", "Quests"), ("unit", "Units"),
           ("location", "Locations"), ("attachment", "Attachments"), ("deed", "Deeds"))
 
 
-def _grouped(counts: dict[str, int], pool: CardPool, deck_faction: str | None) -> list[dict]:
-    """The deck's cards by type, each with its effective cost (§9.3); unknown codes flagged at the end."""
+def _flags(verdict: dict | None) -> dict[str, list[str]]:
+    """Verdict problems by the card (title or name) they concern, to show them inline beside the card."""
+    flags: dict[str, list[str]] = {}
+    for problem in (verdict or {}).get("errors", []) + (verdict or {}).get("warnings", []):
+        for name in problem.get("cards", []):
+            flags.setdefault(name, []).append(problem["message"])
+    return flags
+
+
+def _grouped(counts: dict[str, int], pool: CardPool, deck_faction: str | None,
+             verdict: dict | None = None) -> list[dict]:
+    """The deck's cards by type, each with its effective cost (§9.3) and the problems that name it (inline);
+    unknown codes flagged at the end."""
+    flags = _flags(verdict)
     groups = {kind: [] for kind, _ in GROUPS}
     unknown = []
     for code, n in counts.items():
@@ -47,7 +59,9 @@ def _grouped(counts: dict[str, int], pool: CardPool, deck_faction: str | None) -
             "code": code, "count": n, "title": card_title(card), "cost": "\u2013" if cost == "-" else cost,
             "printed": card.get("cost"),
             "surcharge": isinstance(cost, int) and isinstance(card.get("cost"), int) and cost != card["cost"],
-            "faction": card["faction"]})
+            "faction": card["faction"],
+            "flags": flags.get(card_title(card), []) + (flags.get(card["name"], [])
+                                                        if card["name"] != card_title(card) else [])})
     out = [{"label": label, "total": sum(c["count"] for c in groups[kind]),
             "cards": sorted(groups[kind], key=lambda c: c["title"].casefold())}
            for kind, label in GROUPS if groups[kind]]
@@ -135,7 +149,8 @@ def deck_detail(request, pk: int):
                           for side, cards in row["changes"].items()}
     context = {
         "deck": deck, "is_owner": deck.owner_id == request.user.pk, "verdict": verdict.to_json(),
-        "groups": _grouped(counts, pool, verdict.faction), "stats": deck_stats(counts, pool), "history": history,
+        "groups": _grouped(counts, pool, verdict.faction, verdict.to_json()), "stats": deck_stats(counts, pool),
+        "history": history,
         "faction_name": FACTION_NAMES.get(verdict.faction or "", ""),
         "buildable": _buildable(request.user, counts, pool),
         "publications": deck.publications.order_by("-published_at")[:10],
@@ -196,19 +211,35 @@ def decklist_list(request):
     from cards.search import SearchError
 
     get = request.GET
+    from datetime import date
+
+    from cards.models import Card
+
     state = {"faction": get.get("faction", "") if get.get("faction", "") in FACTION_NAMES else "",
-             "q": get.get("q", "").strip()[:500], "author": get.get("author", "").strip()[:150],
+             "destiny": get.get("destiny", "")[:32], "q": get.get("q", "").strip()[:500],
+             "author": get.get("author", "").strip()[:150], "since": get.get("since", "")[:10],
              "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date"}
-    error = None
+    error, page = None, None
     try:
-        qs = decklist_search(faction=state["faction"] or None, query=state["q"] or None,
-                             author=state["author"] or None, sort=state["sort"], user=request.user)
+        since = date.fromisoformat(state["since"]) if state["since"] else None
+        qs = decklist_search(faction=state["faction"] or None, destiny=state["destiny"] or None,
+                             query=state["q"] or None, author=state["author"] or None, since=since,
+                             sort=state["sort"], user=request.user)
         page = Paginator(qs, 30).get_page(get.get("page"))
+    except ValueError:
+        error = f"'{state['since']}' is not a date: use YYYY-MM-DD."
     except SearchError as e:
-        error, page = str(e), None
-    context = {"state": state, "page": page, "error": error,
-               "factions": [(slug, name) for slug, name in FACTION_NAMES.items() if slug != "neutral"]}
+        error = str(e)
+    context = {"state": state, "page": page, "error": error, "query_string": _query_string(state),
+               "factions": [(slug, name) for slug, name in FACTION_NAMES.items() if slug != "neutral"],
+               "destinies": Card.objects.filter(type="destiny").order_by("name").values_list("code", "name")}
     return render(request, "decks/decklists.html", context, status=400 if error else 200)
+
+
+def _query_string(state: dict) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode({k: v for k, v in state.items() if v})
 
 
 def decklist_detail(request, pk: int, slug: str = ""):
@@ -222,6 +253,8 @@ def decklist_detail(request, pk: int, slug: str = ""):
         "description": render_markdown(decklist.description), "verdict": verdict.to_json(),
         "next_versions": decklist.next_versions.order_by("published_at"),
         "image_url": f"/decklists/{decklist.pk}/image.png",
+        "liked": request.user.is_authenticated and decklist.likes.filter(user=request.user).exists(),
+        "favourite": request.user.is_authenticated and decklist.favourites.filter(user=request.user).exists(),
         "absolute_image_url": request.build_absolute_uri(f"/decklists/{decklist.pk}/image.png"),
     }
     return render(request, "decks/decklist_detail.html", context)
@@ -252,6 +285,14 @@ def decklist_copy_view(request, pk: int):
 def decklist_like_view(request, pk: int):
     decklist = get_object_or_404(Decklist, pk=pk)
     decklist_like(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
+    return redirect(decklist.get_absolute_url())
+
+
+@login_required
+@require_POST
+def decklist_favourite_view(request, pk: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    decklist_favourite(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
     return redirect(decklist.get_absolute_url())
 
 
@@ -337,7 +378,8 @@ def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: 
 
     pool = CardPool.from_db()
     verdict = check_decklist_text(text, pool, format_active()).to_json()
-    return {"deck": deck, "text": text, "name": name, "notes": notes, "tags": tags, "is_private": is_private,
+    stats = deck_stats(parse_decklist(text, pool).counts, pool)
+    return {"deck": deck, "text": text, "stats": stats, "cost_curve": _bars(stats["cost_curve"]), "name": name, "notes": notes, "tags": tags, "is_private": is_private,
             "base_version": base_version, "verdict": verdict, "error": error, "problems": problems,
             "notes_html": render_markdown(notes),
             "factions": Card.objects.filter(type="faction").select_related("faction").order_by("faction__position"),
@@ -441,8 +483,11 @@ def deck_check_fragment(request):
         return HttpResponse('<p class="error">The decklist is too long (at most 100,000 characters).</p>',
                             status=400)
     text = _with_identity(text, request.POST.get("faction", ""), request.POST.get("destiny", ""))
-    verdict = check_decklist_text(text, CardPool.from_db(), format_active()).to_json()
-    return render(request, "decks/_verdict.html", {"verdict": verdict})
+    pool = CardPool.from_db()
+    verdict = check_decklist_text(text, pool, format_active()).to_json()
+    stats = deck_stats(parse_decklist(text, pool).counts, pool)
+    return render(request, "decks/_live.html", {"verdict": verdict, "stats": stats,
+                                                "cost_curve": _bars(stats["cost_curve"])})
 
 
 @require_POST

@@ -1,6 +1,8 @@
 """Deck and decklist pages: permissions in views (404 for another user's private deck), forms without JS."""
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -184,3 +186,22 @@ def test_card_browser_filters_and_fragment(client, gina, small_catalogue):
     collection_set(user=gina, counts={"u01": 2})
     owned = client.get("/decks/browser/?owned=1", HTTP_HX_REQUEST="true").content.decode()
     assert "Knight 1" in owned and "own 2" in owned and "Knight 2<" not in owned
+
+
+def test_problems_show_inline_and_decklist_filters_favourites(client, gina, small_catalogue):
+    deck = deck_create(owner=gina, name="Flags", counts=dict(LEGAL_BASE, u01=4, spy=1)).deck
+    client.force_login(gina)
+    page = html.unescape(client.get(f"/decks/{deck.pk}/").content.decode())
+    assert page.count("⚠ 4 copies of Knight 1") == 1 and "⚠ Morgana's Spy (Le Fay's Circle) is off-faction" in page
+    live = client.post("/decks/check/", {"text": "3x Knight 1\n1x Quest 1"}).content.decode()
+    assert "Cost curve" in live and "opening 7" in live
+    decklist = decklist_publish(deck=deck_create(owner=gina, name="P", counts=LEGAL_BASE).deck, title="Fav")
+    client.post(f"/decklists/{decklist.pk}/favourite/", {"on": "1"})
+    assert "★ Favourite" in client.get(decklist.get_absolute_url()).content.decode()
+    client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"})
+    assert "♥ Liked" in client.get(decklist.get_absolute_url()).content.decode()
+    client.post(f"/decklists/{decklist.pk}/like/", {"on": "0"})
+    assert Decklist.objects.get(pk=decklist.pk).like_count == 0
+    assert "Fav" in client.get("/decklists/?destiny=des-plain&since=2020-01-01").content.decode()
+    assert "Fav" not in client.get("/decklists/?destiny=des-fifty").content.decode()
+    assert client.get("/decklists/?since=nope").status_code == 400
