@@ -316,7 +316,8 @@ def collection_add_set(*, user, set_code: str, copies: int = 1) -> dict[str, int
     cards = list(Card.objects.filter(card_set__code=set_code).values_list("code", "quantity"))
     if not cards:
         raise DeckInputError(f"No set with code {str(set_code)[:32]!r}.")
-    owned = {row.card_code: row for row in CollectionCard.objects.filter(user=user, card_code__in=[c for c, _ in cards])}
+    rows = CollectionCard.objects.filter(user=user, card_code__in=[c for c, _ in cards])
+    owned = {row.card_code: row for row in rows}
     for code, quantity in cards:
         add = (quantity or 1) * copies
         row = owned.get(code)

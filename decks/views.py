@@ -379,7 +379,8 @@ def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: 
     pool = CardPool.from_db()
     verdict = check_decklist_text(text, pool, format_active()).to_json()
     stats = deck_stats(parse_decklist(text, pool).counts, pool)
-    return {"deck": deck, "text": text, "stats": stats, "cost_curve": _bars(stats["cost_curve"]), "name": name, "notes": notes, "tags": tags, "is_private": is_private,
+    return {"deck": deck, "text": text, "stats": stats, "cost_curve": _bars(stats["cost_curve"]), "name": name,
+            "notes": notes, "tags": tags, "is_private": is_private,
             "base_version": base_version, "verdict": verdict, "error": error, "problems": problems,
             "notes_html": render_markdown(notes),
             "factions": Card.objects.filter(type="faction").select_related("faction").order_by("faction__position"),

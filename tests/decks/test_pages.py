@@ -50,7 +50,8 @@ def test_deck_page_shows_problems_surcharge_and_is_private(client, gina, small_c
 def test_publish_and_public_decklist_page(client, gina, small_catalogue):
     deck = deck_create(owner=gina, name="Pub", counts=LEGAL_BASE).deck
     client.force_login(gina)
-    response = client.post(f"/decks/{deck.pk}/publish/", {"title": "Round Table", "description": "**bold** <script>x()</script>"})
+    response = client.post(f"/decks/{deck.pk}/publish/",
+                           {"title": "Round Table", "description": "**bold** <script>x()</script>"})
     decklist = Decklist.objects.get()
     assert response["Location"] == decklist.get_absolute_url()
     client.logout()
@@ -89,7 +90,8 @@ def test_deck_page_lists_missing_cards_once_a_collection_exists(client, gina, sm
 
 
 def test_delete_with_undo_and_copy(client, gina, small_catalogue):
-    deck = deck_create(owner=gina, name="Gone", counts=LEGAL_BASE, notes="Play *fast*. <img src=x onerror=alert(1)>").deck
+    deck = deck_create(owner=gina, name="Gone", counts=LEGAL_BASE,
+                       notes="Play *fast*. <img src=x onerror=alert(1)>").deck
     client.force_login(gina)
     page = client.get(f"/decks/{deck.pk}/").content.decode()
     assert "<em>fast</em>" in page and "onerror" not in page  # notes are Markdown, sanitised
