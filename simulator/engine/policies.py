@@ -316,6 +316,10 @@ class GreedyPolicy:
             their = self._ready_units(game, opp, "cannot_defend")
             their_pw = [(cdef[j].icons, max(game.power(j), 0)) for j in their]
         order = sorted(types, key=lambda t: (len(mine[t]), t))
+        # §5.5: attackers exhaust and stop counting for Authority; do not give up a won Authority claim
+        # (1 Influence and the emblem) for a struggle worth less
+        lead = game.authority_total(p) - game.authority_total(opp)
+        spoils = game.quest_stat(p, "spoils")
         for t in order:
             atk = mine[t]
             if not atk:
@@ -331,6 +335,8 @@ class GreedyPolicy:
                 if not cands:
                     continue
                 i = min(cands, key=lambda i: (bin(cdef[i].icons).count("1"), pw[i]))
+                if not self._worth_authority(lead, pw[i], 1 + self._spoils_worth(t, spoils, game, opp)):
+                    continue
                 self.attack_plan = [i]
                 return t
             need = defence - bonus
@@ -346,9 +352,24 @@ class GreedyPolicy:
                     if total - pw[i] >= need and total - pw[i] + bonus > 0 and len(chosen) > 1:
                         chosen.remove(i)
                         total -= pw[i]
+                if not self._worth_authority(lead, total, self._spoils_worth(t, spoils, game, opp)):
+                    continue
                 self.attack_plan = chosen
                 return t
         return None
+
+    @staticmethod
+    def _spoils_worth(t: int, spoils: int, game: Game, opp: int) -> float:
+        """Rough Influence-equivalent of winning a struggle's spoils (§6.1)."""
+        if t == 3:   # Faith moves real Influence
+            return float(min(spoils, game.infl[opp])) * 2 if not game.goldfish else 0.0
+        return 0.0 if game.goldfish else 0.6 * spoils
+
+    @staticmethod
+    def _worth_authority(lead: int, committed: int, gain: float) -> bool:
+        if lead <= 0 or lead - committed > 0:
+            return True       # Authority is not ours anyway, or stays ours after these attackers exhaust
+        return gain >= 1.5    # the claim is worth 1 Influence and the emblem's +1 on our attacks
 
     @staticmethod
     def _ready_units(game: Game, p: int, rule: str) -> list[int]:
