@@ -204,7 +204,7 @@ def _pg_section() -> list[str]:
         f"| the same, server execution time | {statistics.median(sf):.2f} ms | {min(sf):.2f} ms | {max(sf):.2f} ms |",
         f"| how many decklists contain X | {statistics.median(ct):.1f} ms | {min(ct):.1f} ms | {max(ct):.1f} ms |",
         "",
-        "Plan of the first query: " + " → ".join(line.strip().split("  (")[0] for line in data["plan"]
+        "Plan of the first query: " + " → ".join(line.strip().lstrip("-> ").split("  (")[0] for line in data["plan"]
                                                if "Scan" in line or "Loop" in line or "Join" in line) + ".",
     ]
 
