@@ -10,6 +10,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from roc_site.throttling import page_throttle
+
 from . import charts, runner, selectors, services
 from .api import anonymous_key
 from .hands import POLICY_KINDS
@@ -40,7 +42,10 @@ def simulate(request):
         if found is None:
             raise Http404("No such deck, or it is private.")
         version, form["text"] = found
-    if request.method == "POST":
+    throttled = request.method == "POST" and page_throttle(request)
+    if throttled:
+        error, status = throttled, 429  # the same per-user/per-address limit as the API
+    elif request.method == "POST":
         form.update({k: request.POST.get(k, v) for k, v in form.items()})
         if version is not None and form["text"].replace("\r\n", "\n").strip() != found[1].strip():
             version = None  # the list was edited on the page: it is no longer that saved version

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "roc_site.middleware.SecurityHeadersMiddleware",  # CSP and Permissions-Policy (Django sets the rest)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -82,6 +83,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache holds login-failure counts and API throttle counters, so every web process must share it:
+# CACHE_URL=redis://... on several machines; with none, files under var/cache (one machine, many processes).
+if os.environ.get("CACHE_URL", "").startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ["CACHE_URL"]}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": str(VAR_DIR / "cache"), "OPTIONS": {"MAX_ENTRIES": 100_000}}}
+# Login throttling (roc_site/accounts/throttle.py): failures allowed per username+address per window.
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_WINDOW_S = int(os.environ.get("LOGIN_FAILURE_WINDOW_S", str(15 * 60)))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -122,6 +135,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "roc_site.api.exception_handler",
+    # Simulations are CPU-heavy: requests to start one are throttled per user / per address (the API and the
+    # /simulate/ page share the counters; roc_site/throttling.py).
+    "DEFAULT_THROTTLE_RATES": {
+        "simulations_user": os.environ.get("SIMULATION_RATE_USER", "30/minute"),
+        "simulations_anon": os.environ.get("SIMULATION_RATE_ANON", "10/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Reign of Kings DB API",

@@ -9,3 +9,8 @@ ALLOWED_HOSTS = ["*"]
 CARD_IMAGE_CACHE_DIR = VAR_DIR / "test-card-images"  # noqa: F405
 WHITENOISE_USE_FINDERS = True  # serve static/ straight from the source folders, no collectstatic needed
 WHITENOISE_AUTOREFRESH = True
+# Each test process its own cache; throttles high enough that other tests never meet them (tests/security
+# lowers them where it tests throttling).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "roc-tests"}}
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {  # noqa: F405
+    "simulations_user": "10000/minute", "simulations_anon": "10000/minute"}}

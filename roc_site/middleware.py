@@ -1,0 +1,71 @@
+"""Security headers Django does not set itself: a Content-Security-Policy and a Permissions-Policy.
+
+Django's SecurityMiddleware already sends X-Content-Type-Options, Referrer-Policy, Cross-Origin-Opener-Policy
+and (in production) HSTS; XFrameOptionsMiddleware sends X-Frame-Options. CSP's `frame-ancestors 'none'` says
+the same as X-Frame-Options: DENY for browsers that prefer CSP.
+
+The site's pages load every script and stylesheet from our own origin (htmx is served by django-htmx's static
+files), so the policy is `default-src 'self'` with no inline script. Inline `style="..."` attributes are
+allowed (`style-src-attr`): they cannot run code, and the deck stats bars are drawn with them. `<style>`
+elements are not. The one exception is the Swagger UI page (/api/docs/), which loads its bundle from a CDN;
+that page gets its own, wider policy, and no other page does.
+
+Settings: `CONTENT_SECURITY_POLICY` (a dict directive -> list of sources) replaces the default policy;
+`CONTENT_SECURITY_POLICY_REPORT_ONLY = True` sends it as Content-Security-Policy-Report-Only (for trying a
+stricter policy out in production without breaking pages).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+
+DEFAULT_POLICY: dict[str, list[str]] = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "style-src-elem": ["'self'"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+
+# Swagger UI (drf-spectacular's default template) pulls its bundle and stylesheet from jsDelivr, and sets
+# inline styles from its own script.
+SWAGGER_CDN = "https://cdn.jsdelivr.net"
+SWAGGER_POLICY: dict[str, list[str]] = {
+    **DEFAULT_POLICY,
+    "script-src": ["'self'", SWAGGER_CDN],
+    "style-src": ["'self'", "'unsafe-inline'", SWAGGER_CDN],
+    "style-src-elem": ["'self'", "'unsafe-inline'", SWAGGER_CDN],
+    "img-src": ["'self'", "data:", SWAGGER_CDN],
+}
+SWAGGER_PATH = "/api/docs/"
+
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"
+
+
+def policy_header(policy: dict[str, list[str]]) -> str:
+    """`{"default-src": ["'self'"], "object-src": ["'none'"]}` -> "default-src 'self'; object-src 'none'"."""
+    return "; ".join(f"{directive} {' '.join(sources)}".strip() for directive, sources in policy.items())
+
+
+class SecurityHeadersMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        configured = getattr(settings, "CONTENT_SECURITY_POLICY", None)
+        self.default = policy_header(configured or DEFAULT_POLICY)
+        self.swagger = policy_header(SWAGGER_POLICY)
+        self.header = ("Content-Security-Policy-Report-Only"
+                       if getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", False)
+                       else "Content-Security-Policy")
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self.header not in response:  # a view may set a narrower policy of its own
+            response[self.header] = self.swagger if request.path == SWAGGER_PATH else self.default
+        response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        return response
