@@ -18,6 +18,7 @@ urlpatterns = [
     path("decks/<int:pk>/undelete/", views.deck_undelete_view, name="undelete"),
     path("decks/<int:pk>/copy/", views.deck_copy_view, name="copy"),
     path("decks/<int:pk>/compare/", views.deck_compare, name="compare"),
+    path("decks/<int:pk>/image.png", views.deck_image, name="image"),
     path("collection/", views.collection_page, name="collection"),
     path("collection/export.csv", views.collection_export, name="collection-export"),
     path("decklists/", views.decklist_list, name="decklists"),

@@ -271,6 +271,18 @@ def decklist_image(request, pk: int):
     return response
 
 
+def deck_image(request, pk: int):
+    """The deck as one image (faction, destiny, quests, draw cards with counts), for the deck's owner or anyone
+    when it is public."""
+    from cards.deck_images import render_deck_image_from_counts
+
+    deck = _visible_deck(request, pk)
+    png = render_deck_image_from_counts(deck.counts, CardPool.from_db(), title=deck.name)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "private, max-age=0, must-revalidate"  # a deck changes; its versions do not
+    return response
+
+
 @login_required
 @require_POST
 def decklist_copy_view(request, pk: int):
@@ -366,7 +378,8 @@ def deck_compare(request, pk: int):
     rows = [{"code": c, "title": _title(pool, c), "a": left[1].get(c, 0), "b": right[1].get(c, 0)} for c in codes]
     for row in rows:
         row["diff"] = row["b"] - row["a"]
-    context = {"deck": deck, "left": left[0], "right": right[0], "rows": rows,
+    mine = deck_list_owned(user=request.user).exclude(pk=deck.pk).values_list("pk", "name")[:200]
+    context = {"deck": deck, "left": left[0], "right": right[0], "rows": rows, "my_decks": mine,
                "versions": sorted(versions), "a": a, "b": b, "only_changes": request.GET.get("changes") == "1"}
     return render(request, "decks/compare.html", context)
 

@@ -207,3 +207,12 @@ def test_problems_show_inline_and_decklist_filters_favourites(client, gina, smal
     assert "Fav" in client.get("/decklists/?destiny=des-plain&since=2020-01-01").content.decode()
     assert "Fav" not in client.get("/decklists/?destiny=des-fifty").content.decode()
     assert client.get("/decklists/?since=nope").status_code == 400
+
+
+def test_deck_image_follows_deck_visibility(client, gina, small_catalogue):
+    deck = deck_create(owner=gina, name="Pic", counts=LEGAL_BASE).deck
+    client.force_login(gina)
+    response = client.get(f"/decks/{deck.pk}/image.png")
+    assert response.status_code == 200 and response.content[:4] == b"\x89PNG"
+    client.logout()
+    assert client.get(f"/decks/{deck.pk}/image.png").status_code == 404
