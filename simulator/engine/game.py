@@ -46,6 +46,48 @@ NO = ("no",)
 _COMPILED: dict[int, tuple] = {}
 
 
+_STATIC_KEYS = frozenset({"type", "attribute", "faction", "name", "unique", "icon", "is_token", "cost_lte",
+                          "cost_gte", "not_self"})
+
+
+def _static_part_matches(sel: dict, d, iid: int, src: int) -> bool:
+    """The selector's checks that depend only on the printed card (and which card is the source)."""
+    for k, v in sel.items():
+        if k not in _STATIC_KEYS:
+            continue
+        if k == "type":
+            if (d.type not in v) if isinstance(v, list) else d.type != v:
+                return False
+        elif k == "attribute":
+            if (not any(a in d.attributes for a in v)) if isinstance(v, list) else v not in d.attributes:
+                return False
+        elif k == "faction":
+            if d.faction != v:
+                return False
+        elif k == "name":
+            if d.name != v:
+                return False
+        elif k == "unique":
+            if d.unique != bool(v):
+                return False
+        elif k == "icon":
+            if not d.icons & ICON_BITS.get(v, 0):
+                return False
+        elif k == "is_token":
+            if d.is_token != bool(v):
+                return False
+        elif k == "cost_lte":
+            if not 0 <= d.cost <= v:
+                return False
+        elif k == "cost_gte":
+            if d.cost < v:
+                return False
+        elif k == "not_self":
+            if v and iid == src:
+                return False
+    return True
+
+
 def _power_check(op: str, v: int):
     def check(g, j, src):
         d = g.cdef[j]
@@ -297,6 +339,7 @@ class Game:
         self.pmod: dict[int, int] = {}
         self.kgrant: dict[int, list] = {}
         self._statics_cache = None
+        self._pw_cands: dict = {}
         self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
         # live[event]: how many cards where they lie (field, hand for deeds, permanent slots) could react to it;
         # n_act[p]: cards of p that could take an action in a window. Windows nobody can act in are skipped.
@@ -497,7 +540,26 @@ class Game:
                                     st_player.append(x)
         self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
         self._st_cost, self._st_player = st_cost, st_player
+        self._pw_cands = {}
         self._statics_cache = out
+        return out
+
+    def _power_candidates(self, iid: int) -> list:
+        """The Power statics that could ever apply to this card, judged on what cannot change while the set of
+        statics stays the same (its printed type, attributes, name, faction, icons; which card is the source)."""
+        d = self.cdef[iid]
+        out = []
+        for src, c, ab in self._st_power:
+            aff = ab.affects
+            if aff is None or aff == "self":
+                if src == iid:
+                    out.append((src, c, ab, None))
+            elif aff == "host":
+                out.append((src, c, ab, "host"))
+            elif isinstance(aff, dict):
+                if _static_part_matches(aff, d, iid, src):
+                    out.append((src, c, ab, aff))
+        self._pw_cands[iid] = out
         return out
 
     def _static_applies(self, src: int, p: int, ab, iid: int) -> bool:
@@ -551,8 +613,17 @@ class Game:
         if self.has_abilities:
             if self._statics_cache is None:
                 self._statics()
-            for src, c, ab in self._st_power:
-                if self._static_applies(src, c, ab, iid):
+            cands = self._pw_cands.get(iid)
+            if cands is None:
+                cands = self._power_candidates(iid)
+            for src, c, ab, sel in cands:
+                if sel is None:
+                    ok = True
+                elif sel == "host":
+                    ok = self.host.get(src) == iid
+                else:
+                    ok = self._match(sel, iid, c, src)
+                if ok and (ab.condition is None or self._cond(ab.condition, c, src)):
                     pw += ab.modify["power"]
         if pc is not None:
             pc[iid] = pw
