@@ -106,3 +106,23 @@ def test_s11_starter_deck_validates_through_the_command_with_the_core_set():
     code, out = run(str(STARTERS[0]), "--json")
     assert code == 0, out
     assert json.loads(out)["legal"] is True
+
+
+@pytest.mark.django_db
+def test_s11_active_format_and_format_option_in_the_command(small_catalogue, tmp_path):
+    from cards.models import Card
+    from decks.models import Format
+    from decks.services import format_activate, format_deactivate_all
+
+    deck = tmp_path / "deck.txt"
+    deck.write_text(export_decklist(dict(LEGAL_BASE, loc1=1), small_catalogue), encoding="utf-8")
+    league = Format.objects.create(name="Summer League", slug="summer-league")
+    league.restricted.add(*Card.objects.filter(code__in=["u01", "loc1"]))
+    assert run(str(deck), "--json")[0] == 0  # inactive: the default format has no list (§11)
+    code, out = run(str(deck), "--json", "--format", "summer-league")
+    assert code == 1 and json.loads(out)["errors"][0]["code"] == "restricted_list"
+    format_activate(fmt=league)
+    code, out = run(str(deck))
+    assert code == 1 and "format Summer League" in out and "restricted list" in out
+    format_deactivate_all()
+    assert run(str(deck))[0] == 0
