@@ -1,7 +1,10 @@
 """Server-rendered SVG charts of a report (pygal): no JavaScript build, readable without scripts."""
 from __future__ import annotations
 
+import html
 import math
+import re
+from functools import lru_cache
 
 import pygal
 from pygal.style import Style
@@ -13,14 +16,39 @@ STYLE = Style(background="transparent", plot_background="transparent", foregroun
               major_label_font_size=11, legend_font_size=11)
 
 
+_STYLE_ELEMENT = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+_SCRIPT_ELEMENT = re.compile(r"<script[^>]*>.*?</script>", re.S)
+
+
 def _config(chart_class, title: str, **kwargs):
+    # no_prefix: the chart's CSS does not name the chart's id, so one stylesheet (chart_css) serves them all.
     return chart_class(title=title, style=STYLE, width=640, height=320, disable_xml_declaration=True, js=[],
-                       explicit_size=False, show_legend=kwargs.pop("show_legend", False), print_values=False,
-                       **kwargs)
+                       no_prefix=True, explicit_size=False, show_legend=kwargs.pop("show_legend", False),
+                       print_values=False, **kwargs)
 
 
 def _render(chart) -> str:
-    return chart.render(is_unicode=True)
+    """The chart's SVG without the <style> and <script> pygal puts in it: the site's Content-Security-Policy
+    allows neither inline, so the styles come from chart_css() (served at /simulate/charts.css) instead."""
+    svg = chart.render(is_unicode=True).replace(' id=""', "", 1)
+    return _SCRIPT_ELEMENT.sub("", _STYLE_ELEMENT.sub("", svg))
+
+
+@lru_cache(maxsize=1)
+def chart_css() -> str:
+    """pygal's chart CSS for this module's style, every selector scoped to `.sim-chart svg`."""
+    rules: dict[str, None] = {}
+    for chart_class in (pygal.Bar, pygal.Line):
+        chart = _config(chart_class, "x")
+        chart.add("x", [1, 2])
+        for block in _STYLE_ELEMENT.findall(chart.render(is_unicode=True)):
+            for rule in html.unescape(block).split("}"):  # the SVG is XML: '>' arrives as '&gt;'
+                if "{" not in rule:
+                    continue
+                selectors, body = rule.split("{", 1)
+                scoped = ",".join(f".sim-chart svg {sel.strip()}".rstrip() for sel in selectors.split(","))
+                rules[f"{scoped}{{{body}}}"] = None
+    return "\n".join(rules) + "\n"
 
 
 def histogram(title: str, hist: dict, *, x_title: str, y_title: str = "share of samples") -> str:

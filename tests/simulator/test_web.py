@@ -174,3 +174,16 @@ def test_a_run_saved_while_the_queue_was_down_can_be_retried_from_its_page(clien
     assert client.post(f"/simulate/runs/{run.pk}/retry/").status_code == 302
     run.refresh_from_db()
     assert run.status == RunStatus.DONE
+
+
+def test_charts_carry_no_inline_style_or_script_and_their_css_is_served(client, sim_db, camelot_text,
+                                                                        inline_queue):
+    client.post("/simulate/", {"mode": "hands", "text": camelot_text, "games": "300"})
+    url = SimulationRun.objects.get().get_absolute_url()
+    html = client.get(url).content.decode()
+    body = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert body.count("<svg") >= 3 and "<style" not in body and "<script" not in body
+    assert 'href="/simulate/charts.css"' in html
+    css = client.get("/simulate/charts.css")
+    assert css.status_code == 200 and css["Content-Type"].startswith("text/css")
+    assert ".sim-chart svg .axis text" in css.content.decode() and ".plot > .background" in css.content.decode()
