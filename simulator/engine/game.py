@@ -497,8 +497,8 @@ class Game:
             self.ctrl[iid] = p
         else:
             self.ctrl[iid] = self.owner[iid]
-        if oz == FIELD or z == FIELD:
-            self._statics_cache = None
+        if (oz == FIELD or z == FIELD) and self.cdef[iid].statics:
+            self._statics_cache = None   # only a card with static abilities changes the set of statics
         if hooks and (z == FIELD or z == HAND):
             self._hook(iid, z, 1, p)
 
