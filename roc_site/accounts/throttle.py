@@ -9,6 +9,7 @@ the counter for its username and address.
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from dataclasses import dataclass
 
@@ -47,8 +48,8 @@ def retry_after(username: str, address: str) -> int | None:
     state = cache.get(_key(username, address))
     if not state or state["count"] < limit.failures:
         return None
-    remaining = int(state["since"] + limit.window_s - time.time())
-    return remaining if remaining > 0 else None
+    remaining = state["since"] + limit.window_s - time.time()
+    return math.ceil(remaining) if remaining > 0 else None
 
 
 def record_failure(username: str, address: str) -> int:
