@@ -23,8 +23,26 @@ ENGINE_VERSION = "r1-engine-2"
 
 __all__ = [
     "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",
-    "GreedyPolicy", "IllegalAction", "RandomPolicy", "build_deck", "make_policy", "play_game",
+    "GreedyPolicy", "IllegalAction", "RandomPolicy", "build_deck", "make_policy", "play_game", "support_report",
 ]
+
+
+def support_report(cards: list[dict]) -> list[dict]:
+    """Whether the engine executes each card's text (fireplace-style implementation report).
+
+    >>> support_report([{"code": "x", "name": "X", "type": "unit", "faction": "camelot", "text": "Odd."}])
+    [{'code': 'x', 'name': 'X', 'supported': False, 'reason': 'no abilities for its text'}]
+    """
+    out = []
+    for card in cards:
+        try:
+            d = CardDef(card)
+            out.append({"code": d.code, "name": d.name, "supported": d.supported, "reason": d.unsupported_reason})
+        except DeckError as exc:
+            out.append({"code": str(card.get("code", "?")) if isinstance(card, dict) else "?",
+                        "name": str(card.get("name", "?")) if isinstance(card, dict) else "?",
+                        "supported": False, "reason": str(exc)})
+    return out
 
 
 @dataclass

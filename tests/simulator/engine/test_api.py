@@ -109,3 +109,17 @@ def test_engine_runs_without_django_settings():
 def test_make_deck_helper_card_counts():
     d = make_deck(card("u"), filler=10)
     assert len(d.draw) == 13 and len(d.quests) == 7
+
+
+def test_support_report_names_what_the_engine_cannot_run():
+    from simulator.engine import support_report
+
+    from .helpers import core_cards
+    rows = support_report([
+        card("ok", text="Glory.", keywords=["Glory"]),
+        card("odd", text="Action: Teleport.", abilities=[{"timing": "action", "effects": [{"teleport": 1}]}]),
+        card("bare", text="Action: Something."),
+    ])
+    assert [(r["code"], r["supported"]) for r in rows] == [("ok", True), ("odd", False), ("bare", False)]
+    assert "teleport" in rows[1]["reason"] and rows[2]["reason"] == "no abilities for its text"
+    assert all(r["supported"] for r in support_report(list(core_cards()))), "a core card is not executed"
