@@ -74,6 +74,12 @@ def ability_hint(ab) -> str:
     return h
 
 
+def _hits_participants(ab) -> bool:
+    """Whether a harmful ability is aimed at cards in the struggle (its target selector asks for them)."""
+    t = ab.target if ab is not None else None
+    return isinstance(t, dict) and bool(t.get("participating") or t.get("attacking") or t.get("defending"))
+
+
 class RandomPolicy:
     """Chooses uniformly among the legal options with its own random.Random (never the global one)."""
 
@@ -233,7 +239,7 @@ class GreedyPolicy:
         if hint == "economy":
             return kind == 2 or (kind < 0 and s is None)
         if hint == "tempo":
-            return kind == 3 or s is not None
+            return kind == 3 or (s is not None and _hits_participants(ab))
         if hint == "pump":
             return s is not None
         return kind == 2
@@ -254,7 +260,7 @@ class GreedyPolicy:
                 d = cdef[i]
                 if k == "reveal" and d.is_deed:
                     hint = ability_hint(d.play_ability)
-                    if not self._hint_fits(hint, kind, s, losing):
+                    if not self._hint_fits(hint, kind, s, losing, d.play_ability):
                         continue
                     key = (3, 0.0, 0.0)
                 else:
@@ -267,7 +273,7 @@ class GreedyPolicy:
                 ab = game.cdef[o[1]].play_ability if k == "deed" else \
                     next(a for a in cdef[o[1]].abilities if a.index == o[2])
                 hint = ability_hint(ab)
-                if not self._hint_fits(hint, kind, s, losing):
+                if not self._hint_fits(hint, kind, s, losing, ab):
                     continue
                 free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
                 key = (3 if free else 1, 0.0, 0.0)
@@ -287,11 +293,12 @@ class GreedyPolicy:
         return PASS
 
     @staticmethod
-    def _hint_fits(hint: str, kind: int, s, losing: bool) -> bool:
+    def _hint_fits(hint: str, kind: int, s, losing: bool, ab=None) -> bool:
         if hint == "economy":
             return kind == 2 or (kind < 0 and s is None)
         if hint == "tempo":
-            return kind == 3 or (s is not None and losing)
+            # in its Confrontation turn (before attacking); inside a struggle only against participants
+            return (kind == 3 and s is None) or (s is not None and losing and _hits_participants(ab))
         if hint == "pump":
             return s is not None and losing
         return kind == 2
