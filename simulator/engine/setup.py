@@ -220,14 +220,35 @@ class SetupSolver:
                     if self.is_unit[u] and attachment_fits(self.cards[a], self.cards[u]):
                         bits |= 1 << u
                 self.fits[a] = bits
+        # Cards that are interchangeable for setup (same budget charge, Power, icons, keywords that matter,
+        # unique name, and the same attachments / hosts) share one representative index, so hands that differ
+        # only by such cards share one cached answer.
+        accepted_by = [frozenset(a for a in range(n) if self.fits[a] >> u & 1) for u in range(n)]
+        unit_rep: dict[tuple, int] = {}
+        self.rep: list[int] = list(range(n))
+        for u in range(n):
+            if self.is_unit[u] and self.charge[u] is not None:
+                self.rep[u] = unit_rep.setdefault(self._signature(u, accepted_by[u]), u)
+        attachment_rep: dict[tuple, int] = {}
+        for i in range(n):
+            if self.charge[i] is None or self.is_unit[i]:
+                continue
+            hosts = frozenset(self.rep[u] for u in range(n) if self.fits[i] >> u & 1)
+            self.rep[i] = attachment_rep.setdefault(self._signature(i, hosts), i)
         self._cache: dict[tuple, tuple] = {}
         self._group_cache: dict[tuple, tuple] = {}
+
+    def _signature(self, i: int, links: frozenset) -> tuple:
+        return (self.cards[i].get("type"), self.charge[i], self.power[i], self.host_bonus[i], self.icon_mask[i],
+                self.restricted[i], self.secret[i],
+                self.cards[i].get("name", "").strip().lower() if self.unique_group[i] >= 0 else None, links)
 
     # ---- public -----------------------------------------------------------------------------------
     def best(self, hand: Sequence[int]) -> SetupChoice:
         """The best legal setup of `hand` (indices into `cards`), with positions into `hand`."""
         charge = self.charge
-        key = tuple(sorted(i for i in hand if charge[i] is not None))
+        rep = self.rep
+        key = tuple(sorted(rep[i] for i in hand if charge[i] is not None))
         if not key:
             return EMPTY_CHOICE
         solved = self._cache.get(key)
@@ -243,6 +264,7 @@ class SetupSolver:
         need = dict(counts)
         placed = []
         for pos, idx in enumerate(hand):
+            idx = rep[idx]
             left = need.get(idx)
             if left:
                 placed.append(pos)
@@ -252,7 +274,7 @@ class SetupSolver:
                                power=template.power, icons=template.icons)
         by_index: dict[int, list[int]] = {}
         for pos in placed:
-            by_index.setdefault(hand[pos], []).append(pos)
+            by_index.setdefault(rep[hand[pos]], []).append(pos)
         # Within one card index, hidden copies take the last positions, duplicates the ones before them.
         hidden_pos = [by_index[i].pop() for i in hidden]
         dup_pos = [by_index[i].pop() for i in dups]
