@@ -35,7 +35,12 @@ def parse_collection_csv(text: str, pool: CardPool) -> ParsedCollection:
     """Read a collection CSV into {code: copies}; every unreadable row is a problem naming its line."""
     result = ParsedCollection()
     reader = _Reader(pool)
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    try:
+        # newline="": \r, \n and \r\n all end a row (csv's own rule), never "a newline inside a field".
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline="")))
+    except csv.Error as e:
+        result.problems.append(DecklistProblem(0, "bad_line", f"This is not readable CSV: {e}."))
+        return result
     card_col, count_col, start = 0, 1, 0
     if rows:
         header = [h.strip().lower() for h in rows[0]]

@@ -88,3 +88,11 @@ def test_collection_api_and_owned_search(small_catalogue):
     deck = client.post("/api/decks/", {"name": "D", "cards": {"u01": 3, "u02": 1}}, format="json").json()
     assert client.get(f"/api/decks/{deck['id']}/buildable/").json() == {
         "buildable": False, "missing": {"u01": 2, "u02": 1}}
+
+
+def test_collection_csv_with_any_line_endings_or_garbage_never_crashes(pool):
+    assert parse_collection_csv("code,count\ru01,2\r\nu02,1\n", pool).counts == {"u01": 2, "u02": 1}
+    for junk in ('"unterminated\n', "a\x00b,1", bytes(range(256)).decode("latin-1")):
+        parsed = parse_collection_csv(junk, pool)
+        assert parsed.counts == {} and parsed.problems, junk
+    assert parse_collection_csv("\r\r\r", pool).counts == {}
