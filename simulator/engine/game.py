@@ -2106,20 +2106,39 @@ class Game:
         return max(self.pool[p] - base_pay - sum(self._amount(c["pay"], p, iid, None) for c in ab.cost
                                                  if "pay" in c and c["pay"] != "X"), 0)
 
-    def _use_ability(self, p: int, iid: int, ab, info, *, is_deed: bool = False, deed_pay: int = 0):
-        """Initiate and resolve one ability: X, costs, targets, then effects (§8.4, Appendix A)."""
+    def _use_ability(self, p: int, iid: int, ab, info, *, is_deed: bool = False, x_preset: int | None = None):
+        """Initiate and resolve one ability (§8.4, Appendix A): choose X and targets, pay the costs, resolve the
+        effects. `x_preset`: X already chosen and paid (a deed printed with cost X)."""
         ctx = Ctx(iid, ab, p, info, is_deed)
-        x_cost_deed = is_deed and self.cdef[iid].cost == COST_X and deed_pay >= 0
-        if ab.x is not None or x_cost_deed:
+        if x_preset is not None:
+            ctx.x = x_preset
+        elif ab.x is not None:
             # §8.7: X is chosen at initiation; never more than can be paid
-            top = self._max_x(p, iid, ab, 0) if (ab.x is not None or x_cost_deed) else 0
-            if ab.x is None:
-                top = 0   # a printed X the text never uses: X = 0 is the only sensible choice
+            top = self._max_x(p, iid, ab, 0)
             opts = [("x", n) for n in range(top + 1)]
             a = opts[0] if len(opts) == 1 else (yield Decision("x", p, opts, iid))
             ctx.x = a[1]
-            if x_cost_deed:
-                self._spend(p, ctx.x)   # a deed whose printed cost is X pays X
+        # targets, chosen at initiation
+        if ab.target is not None:
+            sel = ab.target
+            cands = self._target_candidates(sel, p, iid, ab, info, is_deed)
+            n = sel.get("count", 1) if isinstance(sel, dict) else 1
+            if n == "X":
+                n = ctx.x
+            up_to = isinstance(sel, dict) and sel.get("up_to")
+            while cands and len(ctx.targets) < n:
+                opts = [("target", j) for j in cands]
+                if up_to:
+                    opts.append(DONE)
+                a = opts[0] if len(opts) == 1 else (yield Decision("target", p, opts, (iid, ab.harmful)))
+                if a == DONE:
+                    break
+                ctx.targets.append(a[1])
+                cands.remove(a[1])
+        if self.logs is not None:
+            tgt = (" on " + ", ".join(self.name(t) for t in ctx.targets)) if ctx.targets else ""
+            xs = f", X = {ctx.x}" if (ab.x is not None or x_preset is not None) else ""
+            self._log(f"§8 player {p} uses {self.name(iid)} ({ab.timing}{xs}){tgt}")
         if ab.limit is not None:
             key = self._limit_key(iid, ab)
             self.uses[key] = self.uses.get(key, 0) + 1
@@ -2155,33 +2174,24 @@ class Game:
                 self.infl[p] -= min(self._amount(v, p, iid, ctx), self.infl[p])
             elif k == "return_to_hand":
                 yield from self._leave([iid], "returned")
-        # targets, chosen at initiation
-        if ab.target is not None:
-            sel = ab.target
-            cands = self._target_candidates(sel, p, iid, ab, info, is_deed)
-            n = sel.get("count", 1) if isinstance(sel, dict) else 1
-            if n == "X":
-                n = ctx.x
-            up_to = isinstance(sel, dict) and sel.get("up_to")
-            while cands and len(ctx.targets) < n:
-                opts = [("target", j) for j in cands]
-                if up_to:
-                    opts.append(DONE)
-                a = opts[0] if len(opts) == 1 else (yield Decision("target", p, opts, (iid, ab.harmful)))
-                if a == DONE:
-                    break
-                ctx.targets.append(a[1])
-                cands.remove(a[1])
-        if self.logs is not None:
-            tgt = (" on " + ", ".join(self.name(t) for t in ctx.targets)) if ctx.targets else ""
-            self._log(f"§8 player {p} uses {self.name(iid)} ({ab.timing}){tgt}")
         yield from self._resolve(ctx, ab.effects)
 
     def _play_deed(self, p: int, iid: int, info, cost_override: int | None = None):
-        """§10.4: pay, (Halt may cancel; still played), resolve, discard before the Response window."""
+        """§10.4: pay, (Halt may cancel; still played), resolve, discard before the Response window.
+        A deed printed with cost X has X chosen and paid here (§8.7); `cost_override` is a Secret reveal cost."""
         d = self.cdef[iid]
         ab = d.play_ability
-        cost = cost_override if cost_override is not None else max(d.cost, 0) + self.loyalty_surcharge(p, d)
+        x_preset = None
+        if cost_override is not None:
+            cost = cost_override
+        else:
+            cost = max(d.cost, 0) + self.loyalty_surcharge(p, d)
+            if d.cost == COST_X:
+                top = self._max_x(p, iid, ab, cost) if ab.x is not None else 0   # an X the text never uses: 0
+                opts = [("x", n) for n in range(top + 1)]
+                a = opts[0] if len(opts) == 1 else (yield Decision("x", p, opts, iid))
+                x_preset = a[1]
+                cost += x_preset
         self._spend(p, cost)
         self._move(iid, LIMBO)
         self._note_played(p, iid)
@@ -2191,8 +2201,7 @@ class Game:
         if self._listening("card_played"):
             yield from self._event("card_played", pinfo, halt_only=True)
         if not pinfo["cancelled"]:
-            yield from self._use_ability(p, iid, ab, info, is_deed=True,
-                                         deed_pay=-1 if cost_override is not None else cost)
+            yield from self._use_ability(p, iid, ab, info, is_deed=True, x_preset=x_preset)
         if self.zone[iid] == LIMBO:
             self._move(iid, DISCARD)
         if self._listening("card_played"):

@@ -730,3 +730,17 @@ def test_8_11_an_each_effect_with_nothing_to_act_on_cannot_be_initiated():
     assert ("deed", h) not in g._window_options(0, -1)      # already exhausted: nothing would change
     g.exh[e] = 0
     assert ("deed", h) in g._window_options(0, -1)
+
+
+def test_10_4_a_halted_deed_is_still_played_and_its_x_cost_stays_paid():
+    xdeed = card("xdeed", "deed", cost="X", abilities=[
+        {"timing": "action", "x": {"max": "wealth"}, "effects": [{"draw": "X"}]}])
+    veto = card("veto", "location", abilities=[
+        {"timing": "halt", "when": {"event": "card_played", "player": "opponent"}, "cost": [{"exhaust": "self"}],
+         "effects": [{"cancel": "event"}]}])
+    g = two_player(xdeed, veto)
+    v = field(g, 1, "veto")
+    g.pool[0] = 3
+    h = to_hand(g, 0, "xdeed")
+    drive(g._play_deed(0, h, None), [("x", 3), ("ability", v, 0)])
+    assert g.pool[0] == 0 and g.zone[h] == DISCARD and len(g.hand[0]) == 0
