@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 
 from celery import group, shared_task
+from django.db import reset_queries
 
 from . import runner, services
 from .models import SimulationChunk
@@ -22,8 +23,15 @@ from .models import SimulationChunk
 log = logging.getLogger(__name__)
 
 
+def _fresh() -> None:
+    # With DEBUG on (development), Django logs every query of the process; a worker running thousands of
+    # chunks would hold the last 9,000 queries, big JSON parameters included. Start each task clean.
+    reset_queries()
+
+
 @shared_task(name="simulator.start_run", acks_late=True, ignore_result=True)
 def start_run(run_id: int) -> None:
+    _fresh()
     run = services.run_mark_started(run_id)
     if run is None:
         return
@@ -38,6 +46,7 @@ def start_run(run_id: int) -> None:
 
 @shared_task(name="simulator.run_chunk", acks_late=True, ignore_result=True)
 def run_chunk(run_id: int, index: int) -> None:
+    _fresh()
     try:
         services.chunk_store(run_id, index)
     except Exception as exc:
@@ -50,6 +59,7 @@ def run_chunk(run_id: int, index: int) -> None:
 
 @shared_task(name="simulator.finish_run", acks_late=True, ignore_result=True)
 def finish_run(run_id: int) -> None:
+    _fresh()
     try:
         services.run_finish(run_id)
     except Exception as exc:
