@@ -62,3 +62,15 @@ def test_unreadable_file_and_unplayable_deck_exit_2_with_the_reason(sim_db, tmp_
         call_command("simulate", str(CAMELOT_LIST), "--mode", "versus")
     with pytest.raises(CommandError, match="--games must be at least 1"):
         call_command("simulate", str(CAMELOT_LIST), "--mode", "hands", "--games", "0")
+
+
+def test_an_engine_failure_is_a_failed_run_not_a_traceback(sim_db, monkeypatch):
+    from simulator import runner
+
+    def broken(spec, index):
+        raise RuntimeError("§6.2 S.8 went wrong")
+
+    monkeypatch.setattr(runner, "run_chunk", broken)
+    with pytest.raises(CommandError, match="the simulation failed: RuntimeError: §6.2 S.8 went wrong") as info:
+        call_command("simulate", str(CAMELOT_LIST), "--mode", "hands", "--games", "10")
+    assert info.value.returncode == 1

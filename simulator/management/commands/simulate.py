@@ -47,7 +47,10 @@ class Command(BaseCommand):
         if queue:
             result = self._queued(spec, timeout)
         else:
-            result = runner.run_in_process(spec)
+            try:
+                result = runner.run_in_process(spec)
+            except Exception as exc:  # an engine bug must read as a failed run, not a traceback
+                raise CommandError(f"the simulation failed: {exc.__class__.__name__}: {exc}", returncode=1) from exc
         self._print(result, as_json=json)
 
     def _queued(self, spec: dict, timeout: float) -> dict:
