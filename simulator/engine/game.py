@@ -1678,7 +1678,8 @@ class Game:
                     self.pool[w] += 1
             if attacking and k & KW_COMPEL:
                 cands = [j for j in self.field[s.defender] if self.cdef[j].is_unit and not self.exh[j]
-                         and max(self.power(j), 0) < s.margin and not self.has_rule(j, "cannot_be_exhausted_by_opponent")]
+                         and max(self.power(j), 0) < s.margin
+                         and not self.has_rule(j, "cannot_be_exhausted_by_opponent")]
                 if cands:
                     a = yield Decision("compel", w, [("exhaust", j) for j in cands] + [NO], i)
                     if a != NO:

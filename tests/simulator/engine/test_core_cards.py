@@ -9,10 +9,9 @@ through the engine's own readings (effective Power, Authority, Levy, keywords, r
 import pytest
 
 from simulator.engine import build_deck
-from simulator.engine.abilities import Ability
-from simulator.engine.cards import KEYWORD_BITS, parse_keyword
+from simulator.engine.cards import parse_keyword
 from simulator.engine.game import (
-    DEAD, DECK, DISCARD, FIELD, GONE, HAND, PHASES, SECRET, Struggle, STRUGGLE_TYPES,
+    DEAD, DISCARD, FIELD, HAND, PHASES, SECRET, Struggle, STRUGGLE_TYPES,
 )
 
 from .helpers import card, core_cards, drive, find, set_quest, starter_decks

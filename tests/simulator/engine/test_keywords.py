@@ -1,10 +1,7 @@
 """§9: one test per keyword."""
-from simulator.engine import build_deck
-from simulator.engine.game import (
-    COMBAT, CONFRONT_P, DEAD, DECK, DISCARD, DONE, FAITH, FIELD, GUILE, HAND, KINGDOM_P, NO, SECRET, YES,
-)
+from simulator.engine.game import COMBAT, CONFRONT_P, DEAD, DONE, FAITH, FIELD, GUILE, HAND, KINGDOM_P, NO, SECRET
 
-from .helpers import FACTION, QUEST, card, drive, field, find, make_deck, new_game, set_quest, to_hand
+from .helpers import card, drive, field, to_hand
 from .test_rules import struggle, two_player
 
 U2 = card("u2", power=2)
@@ -28,7 +25,6 @@ def test_9_1_subtle_cannot_bar_a_subtle_unit():
     g = two_player(kw_unit("sneak", "Subtle", power=3))
     a = field(g, 0, "sneak")
     field(g, 1, "sneak")
-    seen = []
     s = struggle(g, 0, GUILE, [a])
     assert not s.barred
 
@@ -59,11 +55,9 @@ def test_9_2_compel_exhausts_an_enemy_unit_with_power_below_the_margin():
     g = two_player(kw_unit("com", "Compel", power=6), U2, U3, card("u1", power=1))
     a = field(g, 0, "com")
     d = field(g, 1, "u1")          # 6 vs 1: margin 5
-    t2 = field(g, 1, "u3")
-    big = field(g, 1, "u5") if False else None
-    s = struggle(g, 0, FAITH, [a], [d])
-    assert s.margin == 5
-    decisions = []
+    bystander = field(g, 1, "u3")  # Power 3 < 5: exhausted by Compel (the first option)
+    s = struggle(g, 0, FAITH, [a], [d], extra=[("exhaust", bystander)])
+    assert s.margin == 5 and g.exh[bystander] == 1
     g2 = two_player(kw_unit("com", "Compel", power=4), U3, U5)
     a2 = field(g2, 0, "com")
     weak = field(g2, 1, "u3")      # Power 3 < margin 4: can be exhausted

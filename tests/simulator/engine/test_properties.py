@@ -1,8 +1,8 @@
 """Property tests over many random-policy games between the starter decks (and on the engine's own cards).
 
 Checked at every decision: no exception, every card in exactly one zone, Influence never negative, no exhausted
-unit offered as an attacker or defender. Checked right after each Toll phase's return-and-discard step: no wealth left in any pool, every
-hand at or below its Levy. A few hundred games here; many more under `-m slow`.
+unit offered as an attacker or defender. Checked right after each Toll phase's return-and-discard step: no
+wealth left in any pool, every hand at or below its Levy. A few hundred games here; many more under `-m slow`.
 """
 import itertools
 from collections import Counter
@@ -11,7 +11,7 @@ import pytest
 
 from simulator.engine import Game, play_game
 from simulator.engine.game import (
-    DUP, FACTION, DESTINY, GONE, LIMBO, QUEST, TOLL_P,
+    DUP, FACTION, DESTINY, GONE, QUEST,
 )
 from simulator.engine.policies import GreedyPolicy, RandomPolicy
 

@@ -3,7 +3,7 @@ import pytest
 
 from simulator.engine import DeckError, build_deck, play_game
 from simulator.engine.game import (
-    ASIDE, COMBAT, DEAD, DECK, DISCARD, DONE, DUP, FAITH, FIELD, GONE, GUILE, HAND, NO, PASS, SECRET, SORCERY,
+    COMBAT, DEAD, DISCARD, DONE, DUP, FAITH, FIELD, GONE, GUILE, HAND, NO, SECRET, SORCERY,
     YES, GameOver,
 )
 
