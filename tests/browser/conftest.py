@@ -15,16 +15,36 @@ CHROMIUM_ARGS = [
 SCREENSHOT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "var", "screenshots")
 
 
+_shared: dict = {}
+
+
+def shared_browser():
+    """One Playwright and one Chromium for the whole test session.
+
+    Playwright's sync API cannot start twice in one thread while the first is running, and test modules import
+    the fixtures below (which gives each module its own fixture definition), so they all share this one.
+    """
+    if "browser" not in _shared:
+        if not os.path.exists(CHROMIUM):
+            pytest.fail(f"Debian's chromium is not installed at {CHROMIUM}; run `make browser-deps`.")
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+        _shared["playwright"] = playwright
+        _shared["browser"] = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    return _shared["browser"]
+
+
+def pytest_sessionfinish(session, exitstatus):
+    browser = _shared.pop("browser", None)
+    if browser is not None:
+        browser.close()
+        _shared.pop("playwright").stop()
+
+
 @pytest.fixture(scope="session")
 def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Debian's chromium is not installed at {CHROMIUM}; run `make browser-deps`.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+    return shared_browser()
 
 
 @pytest.fixture

@@ -15,15 +15,9 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/
 
 @pytest.fixture
 def chromium():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Debian's chromium is not installed at {CHROMIUM}; run `make browser-deps`.")
-    from playwright.sync_api import sync_playwright
+    from tests.browser.conftest import shared_browser  # one Playwright per test session
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield browser
-        browser.close()
+    return shared_browser()
 
 
 def test_live_search_updates_results_without_reloading(live_server, chromium):
