@@ -497,9 +497,18 @@ class GreedyPolicy:
         return max(cands, key=lambda o: card_value(game, o[1])) if cands else DONE
 
     def _react(self, game: Game, dec: Decision):
+        """Saves and Responses are taken at once; a Disrupt pump only when its side is losing the struggle."""
+        timing = dec.info[0] if isinstance(dec.info, tuple) else None
+        s = game.struggle
         for o in dec.options:
-            if o != PASS:
-                return o
+            if o == PASS:
+                continue
+            if timing == "disrupt" and s is not None:
+                ab = game.cdef[o[1]].play_ability if o[0] == "deed" else \
+                    next(a for a in game.cdef[o[1]].abilities if a.index == o[2])
+                if ability_hint(ab) == "pump" and not self._losing(game, dec.player, s):
+                    continue
+            return o
         return PASS
 
 
