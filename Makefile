@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-fast bench browser-deps load-core clean
+.PHONY: install run test test-fast bench browser-deps load-core clean load-deps load fuzz
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,21 @@ browser-deps:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's wrk for the load test (scripts/load/run.py).
+load-deps:
+	@command -v wrk >/dev/null 2>&1 || { \
+	  echo "Installing Debian's wrk for the load test"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; }
+
+# Load test: gunicorn (production settings) on 127.0.0.1, wrk at 50 connections for 60 s per URL.
+load: load-core load-deps
+	$(PY) -m scripts.load.run
+
+# Nightly-style fuzzing: hypothesis, >= 10,000 cases per target (scripts/fuzz/run.py).
+fuzz: install
+	$(PY) -m scripts.fuzz.run
 
 test: install browser-deps
 	$(PY) -m pytest -q

@@ -16,6 +16,8 @@ from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPart
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from roc_site.schema import ObjectListSchema
+
 from .collection import export_collection_csv
 from .decklist import DecklistProblem, export_decklist
 from .legality import check_deck, check_decklist_text
@@ -121,8 +123,8 @@ class CardCountsField(serializers.DictField):
 class DeckSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     owner = serializers.CharField(source="owner.username", read_only=True)
-    faction = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    destiny = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    faction = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)  # none yet: null
+    destiny = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True)
     cards = serializers.SerializerMethodField(help_text="card code -> count")
 
     class Meta:
@@ -619,6 +621,7 @@ class CollectionViewSet(viewsets.ViewSet):
     """The signed-in player's collection: copies owned per card code."""
 
     permission_classes = [permissions.IsAuthenticated]
+    schema = ObjectListSchema()  # list answers {"cards": {...}}, not an array
 
     def _answer(self, counts):
         return Response({"cards": counts})

@@ -69,6 +69,24 @@ class SecurityHeadersMiddleware:
         if self.header not in response:  # a view may set a narrower policy of its own
             response[self.header] = self.swagger if request.path == SWAGGER_PATH else self.default
         response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        if request.path.startswith("/api/") and response.status_code in (404, 500) and \
+                response.get("Content-Type", "").startswith("text/html"):
+            response = self._api_error(request, response)
+        return response
+
+    def _api_error(self, request, html_response):
+        """Django's HTML 404/500 pages for an /api/ URL (no route matched, or an error outside DRF) become
+        JSON with a detail, as everywhere else in the API (CONTRACTS §4)."""
+        if html_response.status_code == 404:
+            detail = f"No API endpoint or object at {request.path}."
+        else:
+            detail = "Internal error."
+        response = JsonResponse({"detail": detail}, status=html_response.status_code)
+        for header in (self.header, "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",
+                       "Cross-Origin-Opener-Policy", "Strict-Transport-Security", "Vary"):
+            if header in html_response:
+                response[header] = html_response[header]
+        response["Permissions-Policy"] = PERMISSIONS_POLICY
         return response
 
     @staticmethod

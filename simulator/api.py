@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.response import Response
 
+from roc_site.schema import ObjectListSchema
 from roc_site.throttling import SimulationRateThrottle
 
 from . import runner, selectors, services
@@ -66,6 +67,7 @@ ERROR_SCHEMA = inline_serializer("SimulationError", fields={"detail": serializer
 class SimulationViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [SimulationRateThrottle]  # starting a run is CPU-heavy; reads are not throttled
+    schema = ObjectListSchema()  # list answers {"count", "results"}, not an array
 
     @extend_schema(responses={200: inline_serializer("SimulationRunList", fields={
         "count": serializers.IntegerField(), "results": RUN_SCHEMA.__class__(many=True)})})

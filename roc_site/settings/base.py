@@ -149,6 +149,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Cards, decks, decklists and simulations for A Reign of Kings (ruleset r1).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "roc_site.schema.add_error_responses",  # 400/401/403/404/405/406/429 {"detail"} on every operation
+    ],
 }
 
 # Celery: CELERY_BROKER_URL selects the broker; with none, kombu's filesystem transport under var/.
