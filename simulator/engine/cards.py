@@ -161,7 +161,7 @@ class CardDef:
         self.abilities: tuple[Ability, ...] = tuple(abilities)
         if unknown_kw:
             problems.append(f"unknown keyword(s) {', '.join(unknown_kw)}")
-        if raw_abilities is None and self.text.strip() and not _text_is_keywords_only(self.text, card):
+        if not raw_abilities and self.text.strip() and not _text_is_keywords_only(self.text, card):
             problems.append("no abilities for its text")
         self.supported = not problems
         self.unsupported_reason = "; ".join(problems)
@@ -205,10 +205,12 @@ def _live_key(ab) -> str:
 
 
 def _text_is_keywords_only(text: str, card: dict) -> bool:
-    """A text box that only repeats the card's keywords (e.g. 'Subtle. Haste (2).') needs no abilities."""
-    words = [w.strip() for w in re.split(r"[.\n;]", text) if w.strip()]
-    if not words:
-        return True
+    """A text box that only repeats the card's keywords ('Subtle. Haste (2).') and deckbuilding rules (a destiny's
+    'Deckbuilding: …' line, enforced by deck legality, §10.6/§11) needs no abilities."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.lower().startswith("deckbuilding:")]
+    body = re.sub(r"\((?![0-9X]\))[^()]*\)", "", " ".join(lines))   # reminder text, not 'Haste (2)'
+    words = [w.strip() for w in re.split(r"[.\n;]", body) if w.strip()]
     return all(parse_keyword(w)[0] for w in words)
 
 

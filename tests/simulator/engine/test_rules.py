@@ -640,8 +640,11 @@ def test_unsupported_cards_are_listed_by_name():
     mystery = card("mystery", name="Mystery Card", text="Action: Do something odd.")
     odd = card("odd", name="Odd Card", text="x", abilities=[{"timing": "action", "effects": [{"teleport": 1}]}])
     fine = card("fine", name="Fine Card", text="Subtle.", keywords=["Subtle"])
-    d = make_deck(mystery, odd, fine)
-    assert d.unsupported_cards == ["Mystery Card", "Odd Card"]
+    empty = card("empty", name="Empty List", text="Response: After you win, draw 1 card.", abilities=[])
+    rules = card("rules", "destiny", name="Rules Only", text="Deckbuilding: Your deck may include Bound cards.",
+                 abilities=[])
+    d = make_deck(mystery, odd, fine, empty, destiny=rules)
+    assert d.unsupported_cards == ["Empty List", "Mystery Card", "Odd Card"]
 
 
 def test_goldfish_opponent_never_acts_and_is_never_eliminated():
