@@ -76,10 +76,9 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
             raise LimitExceeded(f"Limit: at most {cap:,} {what} for {mode} "
                                 f"({'signed-in users' if limits.who == 'user' else 'anonymous users; sign in for more'})"
                                 f", you asked for {games:,}.")
-    spec = runner_spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed,
-                                    settings=settings, max_games=limits.max_games.get(mode),
-                                    deck_name=deck_name, opponent_name=opponent_name)
-    key = runner.request_key(runner_spec)
+    spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed, settings=settings,
+                      max_games=limits.max_games.get(mode), deck_name=deck_name, opponent_name=opponent_name)
+    key = runner.request_key(spec)
     existing = (SimulationRun.objects.filter(request_key=key).exclude(status=RunStatus.FAILED)
                 .order_by("-created_at").first())
     if existing is not None:
