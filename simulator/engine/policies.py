@@ -359,6 +359,17 @@ class GreedyPolicy:
                     if total - pw[i] >= need and total - pw[i] + bonus > 0 and len(chosen) > 1:
                         chosen.remove(i)
                         total -= pw[i]
+                # as few units as that, but the weakest that still reach the defence (keep Power for Authority)
+                spare = sorted((u for u in atk if u not in chosen), key=lambda u: pw[u])
+                for i in sorted(chosen, key=lambda i: -pw[i]):
+                    for u in spare:
+                        if pw[u] < pw[i] and total - pw[i] + pw[u] >= need and total - pw[i] + pw[u] + bonus > 0:
+                            chosen[chosen.index(i)] = u
+                            spare.remove(u)
+                            spare.append(i)
+                            spare.sort(key=lambda x: pw[x])
+                            total += pw[u] - pw[i]
+                            break
                 if not self._worth_authority(lead, total, self._spoils_worth(t, spoils, game, opp)):
                     continue
                 self.attack_plan = chosen
