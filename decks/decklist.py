@@ -206,6 +206,11 @@ def _export_line(code: str, count: int, card: dict, pool: CardPool) -> str:
     return f"{count}x {title}"
 
 
+def _line_counts(count: int) -> list[int]:
+    """100 -> [99, 1]: counts per exported line, each one the reader accepts (found by fuzzing export/import)."""
+    return [99] * (count // 99) + ([count % 99] if count % 99 else [])
+
+
 def export_decklist(counts: Mapping[str, int], pool: CardPool, *, name: str | None = None) -> str:
     """The canonical text of a deck: `3x Name, Subtitle` lines under Faction/Destiny/Quests/Units/... headers.
 
@@ -220,7 +225,9 @@ def export_decklist(counts: Mapping[str, int], pool: CardPool, *, name: str | No
             continue
         for header, types in SECTIONS:
             if card.get("type") in types:
-                grouped[header].append((normalise_name(card_title(card)), _export_line(code, count, card, pool)))
+                # A line holds at most 99 copies (the reader refuses more); the same card on several lines adds up.
+                grouped[header].extend((normalise_name(card_title(card)), _export_line(code, part, card, pool))
+                                       for part in _line_counts(count))
                 break
     blocks = [f"# {name}"] if name else []
     for header, _ in SECTIONS:
