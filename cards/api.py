@@ -11,7 +11,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from .search import SORTS, SearchError
-from .selectors import card_get, card_ids, card_search, cards_by_ids
+from .selectors import card_data_from_row, card_get, card_rows, card_search
 from .serializers import CardSerializer, SearchErrorSerializer
 
 
@@ -78,8 +78,8 @@ class CardViewSet(viewsets.ViewSet):
         except SearchError as exc:
             return Response({"detail": exc.message, "position": exc.position}, status=status.HTTP_400_BAD_REQUEST)
         paginator = self.pagination_class()
-        page_ids = paginator.paginate_queryset(card_ids(cards), request, view=self)
-        data = CardSerializer(cards_by_ids(page_ids), many=True, context={"request": request}).data
+        rows = paginator.paginate_queryset(card_rows(cards), request, view=self)
+        data = CardSerializer([card_data_from_row(r) for r in rows], many=True, context={"request": request}).data
         return paginator.get_paginated_response(data)
 
     def retrieve(self, request, code=None):

@@ -66,10 +66,11 @@ class CardSerializer(serializers.Serializer):
         return cached
 
     def to_representation(self, card):
-        data = card.to_data()
+        # A Card, or a card dict already in the CONTRACTS §1 form (selectors.card_data_from_row).
+        data = dict(card) if isinstance(card, dict) else card.to_data()
         page, image = self._url_templates()
-        data["url"] = page.format(card.code)
-        data["image_url"] = image.format(card.code)
+        data["url"] = page.format(data["code"])
+        data["image_url"] = image.format(data["code"])
         return data
 
 

@@ -86,7 +86,7 @@ def generated_catalogue(n: int = BIG_CATALOGUE, seed: int = 2026) -> dict:
 
 
 def _worker(which: str) -> None:
-    db_path = Path(f"/tmp/roc-bench-{which}.sqlite3")
+    db_path = Path(f"/tmp/roc-bench-cards-{which}.sqlite3")
     for suffix in ("", "-wal", "-shm"):
         Path(str(db_path) + suffix).unlink(missing_ok=True)
     os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"

@@ -107,3 +107,16 @@ def test_schema_documents_the_q_parameter_and_responses(db, api):
 
 def test_api_docs_page(db, api):
     assert api.get("/api/docs/").status_code == 200
+
+
+def test_api_rows_give_exactly_the_export_form_of_every_card(srch):
+    # The list endpoint builds cards from plain rows (selectors.card_data_from_row); they must never drift from
+    # Card.to_data(), the form exportcards writes.
+    from cards.models import Card
+    from cards.search import search_cards
+    from cards.selectors import card_data_from_row, card_rows
+
+    cards = {c.code: c.to_data() for c in Card.objects.select_related("faction")}
+    rows = {r["code"]: card_data_from_row(r) for r in card_rows(search_cards(""))}
+    assert rows == cards
+    assert list(next(iter(rows.values()))) == list(KNOWN_KEYS)
