@@ -88,6 +88,16 @@ def _static_part_matches(sel: dict, d, iid: int, src: int) -> bool:
     return True
 
 
+def _dynamic_part(ab) -> tuple:
+    """(zone, controller, checks) of a static's `affects` selector without its printed-card checks, which
+    `_power_candidates` has already applied. Cached on the ability."""
+    sel = ab.affects
+    dyn = {k: v for k, v in sel.items() if k not in _STATIC_KEYS}
+    ab.dyn_affects = (ZONE_BY_NAME.get(sel.get("zone", "field"), FIELD), sel.get("controller", "you"),
+                      _compile_selector_uncached(dyn))
+    return ab.dyn_affects
+
+
 def _power_check(op: str, v: int):
     def check(g, j, src):
         d = g.cdef[j]
@@ -126,6 +136,14 @@ def _struggle_check(k: str, v):
 
 
 def _compile_selector(sel: dict) -> tuple:
+    if len(_COMPILED) > 4096:
+        _COMPILED.clear()
+    entry = (sel, _compile_selector_uncached(sel))
+    _COMPILED[id(sel)] = entry
+    return entry
+
+
+def _compile_selector_uncached(sel: dict) -> tuple:
     checks = []
     for k, v in sel.items():
         if k in ("zone", "controller", "count", "up_to", "each"):
@@ -175,11 +193,7 @@ def _compile_selector(sel: dict) -> tuple:
             checks.append(lambda g, j, src, v=bool(v): bool(g.cnt[j]) == v)
         elif k == "is_token":
             checks.append(lambda g, j, src, v=bool(v): g.cdef[j].is_token == v)
-    if len(_COMPILED) > 4096:
-        _COMPILED.clear()
-    entry = (sel, tuple(checks))
-    _COMPILED[id(sel)] = entry
-    return entry
+    return tuple(checks)
 
 
 class GameOver(Exception):
@@ -622,7 +636,19 @@ class Game:
                 elif sel == "host":
                     ok = self.host.get(src) == iid
                 else:
-                    ok = self._match(sel, iid, c, src)
+                    dyn = ab.dyn_affects
+                    if dyn is None:
+                        dyn = _dynamic_part(ab)
+                    z, who, checks = dyn
+                    ok = self.zone[iid] == z
+                    if ok and who != "any":
+                        holder = self.ctrl[iid] if z == FIELD else self.owner[iid]
+                        ok = (holder == c) == (who == "you")
+                    if ok:
+                        for check in checks:
+                            if not check(self, iid, src):
+                                ok = False
+                                break
                 if ok and (ab.condition is None or self._cond(ab.condition, c, src)):
                     pw += ab.modify["power"]
         if pc is not None:
