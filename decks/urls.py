@@ -21,6 +21,7 @@ urlpatterns = [
     path("decks/<int:pk>/image.png", views.deck_image, name="image"),
     path("collection/", views.collection_page, name="collection"),
     path("collection/export.csv", views.collection_export, name="collection-export"),
+    path("collection/cards/<slug:code>/", views.collection_set_card, name="collection-card"),
     path("decklists/", views.decklist_list, name="decklists"),
     path("decklists/<int:pk>/image.png", views.decklist_image, name="decklist-image"),
     path("decklists/<int:pk>/copy/", views.decklist_copy_view, name="decklist-copy"),

@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from cards.cardfile import FACTION_NAMES
@@ -24,7 +25,7 @@ from .models import Deck, Decklist
 from .pool import CardPool, card_title
 from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, deck_list_deleted, deck_list_owned,
                         deck_list_visible, deck_versions, decklist_search, format_active, version_changes)
-from .services import (DeckInputError, collection_add_set, collection_import_csv, deck_copy, deck_delete,
+from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_copy, deck_delete,
                        deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_favourite,
                        decklist_like, decklist_publish)
 from .stats import deck_stats
@@ -343,6 +344,24 @@ def collection_page(request):
     context = {"rows": rows, "total": sum(owned.values()), "sets": CardSet.objects.all(), "error": error,
                "problems": problems}
     return render(request, "decks/collection.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def collection_set_card(request, code: str):
+    """Set how many copies of one card you own, from any page (a card page's form posts here)."""
+    count = request.POST.get("count", "")
+    try:
+        if not count.isdigit() or len(count) > 3:
+            raise DeckInputError("The number of copies must be a whole number from 0 to 999.")
+        collection_set(user=request.user, counts={code: int(count)})
+    except DeckInputError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, f"You own {int(count)} of {_title(CardPool.from_db(), code)}.")
+    target = request.POST.get("next", "")
+    return redirect(target if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
+                    and target.startswith("/") else f"/cards/{code}/")
 
 
 @login_required

@@ -216,3 +216,18 @@ def test_deck_image_follows_deck_visibility(client, gina, small_catalogue):
     assert response.status_code == 200 and response.content[:4] == b"\x89PNG"
     client.logout()
     assert client.get(f"/decks/{deck.pk}/image.png").status_code == 404
+
+
+def test_set_owned_copies_of_one_card_from_any_page(client, gina, small_catalogue):
+    from decks.selectors import collection_counts
+
+    client.force_login(gina)
+    response = client.post("/collection/cards/u01/", {"count": "2", "next": "/cards/?q=knight"})
+    assert response.status_code == 302 and response["Location"] == "/cards/?q=knight"
+    assert collection_counts(user=gina) == {"u01": 2}
+    assert client.post("/collection/cards/u01/", {"count": "0", "next": "https://evil.example/"})["Location"] == \
+        "/cards/u01/"
+    assert collection_counts(user=gina) == {}
+    client.post("/collection/cards/nope/", {"count": "1"})
+    client.post("/collection/cards/u01/", {"count": "-1"})
+    assert collection_counts(user=gina) == {}
