@@ -325,7 +325,7 @@ class GreedyPolicy:
         order = sorted(types, key=lambda t: (len(mine[t]), t))
         # §5.5: attackers exhaust and stop counting for Authority; do not give up a won Authority claim
         # (1 Influence and the emblem) for a struggle worth less
-        lead = game.authority_total(p) - game.authority_total(opp)
+        lead = None
         spoils = game.quest_stat(p, "spoils")
         for t in order:
             atk = mine[t]
@@ -342,8 +342,12 @@ class GreedyPolicy:
                 if not cands:
                     continue
                 i = min(cands, key=lambda i: (bin(cdef[i].icons).count("1"), pw[i]))
-                if not self._worth_authority(lead, pw[i], 1 + self._spoils_worth(t, spoils, game, opp)):
-                    continue
+                gain = 1 + self._spoils_worth(t, spoils, game, opp)
+                if gain < 1.5:
+                    if lead is None:
+                        lead = game.authority_total(p) - game.authority_total(opp)
+                    if not self._worth_authority(lead, pw[i], gain):
+                        continue
                 self.attack_plan = [i]
                 return t
             need = defence - bonus
@@ -370,8 +374,12 @@ class GreedyPolicy:
                             spare.sort(key=lambda x: pw[x])
                             total += pw[u] - pw[i]
                             break
-                if not self._worth_authority(lead, total, self._spoils_worth(t, spoils, game, opp)):
-                    continue
+                gain = self._spoils_worth(t, spoils, game, opp)
+                if gain < 1.5:
+                    if lead is None:
+                        lead = game.authority_total(p) - game.authority_total(opp)
+                    if not self._worth_authority(lead, total, gain):
+                        continue
                 self.attack_plan = chosen
                 return t
         return None
