@@ -30,14 +30,14 @@ class CardPagination(PageNumberPagination):
         for param in ("page", self.page_size_query_param):
             raw = request.query_params.get(param)
             if raw is not None and (not raw.isascii() or not raw.isdigit() or int(raw) < 1):
-                raise BadRequest(f'{param} must be a whole number ≥ 1, not "{raw}"')
+                raise BadRequest(f'{param} must be a whole number ≥ 1, not "{raw[:20]}"')
         try:
             return super().paginate_queryset(queryset, request, view)
         except NotFound:
             count = queryset.count()
             size = self.get_page_size(request) or 1
             pages = max(1, -(-count // size))
-            raise BadRequest(f'page {request.query_params.get("page")} does not exist; there '
+            raise BadRequest(f'page {request.query_params.get("page", "")[:20]} does not exist; there '
                              f'{"is" if pages == 1 else "are"} {pages} page{"s" if pages != 1 else ""}') from None
 
 
