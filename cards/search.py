@@ -542,7 +542,7 @@ def _order_by(sort: str) -> list:
     desc = sort.startswith("-")
     name = sort.lstrip("-")
     if name not in SORTS:
-        raise SearchError(f'unknown sort "{sort}"; sort by {", ".join(SORTS)} (prefix - to reverse)', 1)
+        raise SearchError(f'unknown sort "{sort[:30]}"; sort by {", ".join(SORTS)} (prefix - to reverse)', 1)
 
     def field(f):
         expr = F(f) if isinstance(f, str) else f
