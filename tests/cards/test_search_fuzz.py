@@ -9,7 +9,7 @@ from cards.search import SearchError, card_matches, compile_q, parse_query, sear
 
 from .factories import card_dict, load_search_set
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # Pieces that steer random text towards the parser's corners.
 TOKENS = st.sampled_from([
@@ -95,7 +95,7 @@ def srch_cards(db):
 
 
 @given(expressions())
-@FUZZ
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_database_and_card_matches_agree(srch_cards, q):
     in_db = {c.code for c in search_cards(f"s:srch ({q})")}
     in_python = {c["code"] for c in srch_cards if card_matches(q, c)}
