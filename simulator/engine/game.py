@@ -613,9 +613,6 @@ class Game:
             total += v
         return total
 
-    def base_power(self, iid: int) -> int:
-        return self.cdef[iid].power
-
     def power(self, iid: int) -> int:
         """Effective Power (may be negative; totals floor each unit at 0, §6.6)."""
         pc = self._pcache
@@ -1880,11 +1877,6 @@ class Game:
             return
         if live.get(name):
             yield from self._reaction_window("response", name, info)
-
-    def _trigger_sources(self, p: int):
-        out = [self.faction_iid[p], self.destiny_iid[p], self.quest[p]]
-        out.extend(self.field[p])
-        return [i for i in out if i >= 0 and not self.emb[i]]
 
     def _listeners(self, p: int, name: str) -> list:
         """(card, ability) pairs of p that react to event `name` where they lie, and reaction deeds in hand."""
