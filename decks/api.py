@@ -25,12 +25,13 @@ from .models import Deck, Decklist
 from .pool import CardPool
 from .selectors import (collection_counts, deck_buildability, deck_list_deleted, deck_list_owned, deck_list_visible,
                         deck_versions, decklist_search, format_active, format_by_slug, version_changes)
-from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_copy,
+from .services import (DeckInputError, account_export, account_import, collection_add_set, collection_import_csv, collection_set, deck_copy,
                        deck_create, deck_delete, deck_import_text, deck_restore_version, deck_undelete, deck_update,
                        decklist_copy, decklist_favourite, decklist_like, decklist_publish)
 from .stats import deck_stats
 
 MAX_TEXT_CHARS = 100_000  # a decklist is a few kilobytes
+ARCHIVE_MAX_BYTES = 10_000_000  # an account file: thousands of decks and versions (under DATA_UPLOAD_MAX_MEMORY_SIZE)
 
 
 # ---- parsers and renderers -------------------------------------------------------------------------------
@@ -302,6 +303,33 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
         context = self.get_serializer_context() | {"conflict": result.conflict}
         deck = Deck.objects.prefetch_related("cards").get(pk=result.deck.pk)
         return Response(SaveResponseSerializer(deck, context=context).data, status=code)
+
+    @extend_schema(methods=["GET"], request=None, responses={200: OpenApiResponse(
+        OpenApiTypes.OBJECT, description="account file: {format, version, exported_at, user, decks: [{name, "
+        "is_private, deleted, created_at, versions: [{number, name, notes, tags, cards, based_on, restored_from, "
+        "created_at}]}], collection: {code: n}}")})
+    @extend_schema(methods=["POST"], request=OpenApiTypes.OBJECT, responses={
+        201: inline_serializer("AccountImport", {"decks": serializers.ListField(child=serializers.IntegerField()),
+                                                 "versions": serializers.IntegerField(),
+                                                 "collection_cards": serializers.IntegerField()}),
+        400: DetailSerializer})
+    @action(detail=False, methods=["get", "post"], url_path="archive", pagination_class=None)
+    def archive(self, request):
+        """GET: all your decks (every version, deleted ones flagged) and your collection as one JSON file.
+        POST that file back: everything is checked first (400 with `problems`, nothing saved), then every deck is
+        added as a new deck with its versions; nothing you have is overwritten."""
+        if request.method == "GET":
+            response = Response(account_export(user=request.user))
+            response["Content-Disposition"] = 'attachment; filename="reign-of-kings-account.json"'
+            return response
+        if len(request.body or b"") > ARCHIVE_MAX_BYTES:
+            return Response({"detail": "The account file is larger than 10 MB."}, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            summary = account_import(user=request.user, data=request.data)
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+        return Response({"decks": [d.pk for d in summary.decks], "versions": summary.versions,
+                         "collection_cards": summary.collection_cards}, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: DeckDetailSerializer, 404: DetailSerializer})
     def retrieve(self, request, *args, **kwargs):

@@ -395,3 +395,84 @@ def decklist_like(*, decklist: Decklist, user, on: bool = True) -> Decklist:
 
 def decklist_favourite(*, decklist: Decklist, user, on: bool = True) -> Decklist:
     return _toggle(DecklistFavourite, "favourite_count", decklist=decklist, user=user, on=on)
+
+
+# ---- the whole account as one file (issue 7, "Data") --------------------------------------------------------------
+def account_export(*, user) -> dict:
+    """Every deck of the user (deleted ones too, flagged) with every version, and their collection, as one JSON-able
+    object that `account_import` reads back. Nothing a user saved is left out."""
+    from .archive import ARCHIVE_FORMAT, ARCHIVE_VERSION
+
+    decks = []
+    for deck in Deck.objects.filter(owner=user).order_by("created_at", "id").prefetch_related("versions"):
+        versions = sorted(deck.versions.all(), key=lambda v: v.number)
+        decks.append({
+            "name": deck.name, "is_private": deck.is_private, "deleted": deck.deleted_at is not None,
+            "created_at": deck.created_at.isoformat(),
+            "versions": [{"number": v.number, "name": v.name, "notes": v.notes, "tags": list(v.tags),
+                          "cards": dict(v.cards), "based_on": v.based_on, "restored_from": v.restored_from,
+                          "created_at": v.created_at.isoformat()} for v in versions]})
+    collection = {row.card_code: row.count for row in CollectionCard.objects.filter(user=user)}
+    return {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "exported_at": timezone.now().isoformat(),
+            "user": user.get_username(), "decks": decks, "collection": collection}
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    decks: list[Deck]
+    versions: int
+    collection_cards: int
+
+
+@transaction.atomic
+def account_import(*, user, data, pool: CardPool | None = None) -> ImportSummary:
+    """Read an `account_export` file into `user`'s account. Everything is checked first; any problem raises
+    `DeckInputError` (its `problems` name each place) and saves nothing. Never overwrites: every deck is added as a
+    new deck with all its versions (numbers, dates and restore links kept), and the collection keeps, per card,
+    the larger of the owned and the imported count. Cards no longer in the catalogue stay in the decks (flagged
+    there, as for any deck); in the collection they are a problem, since nobody can own a card that is not there."""
+    from .archive import read_archive
+
+    pool = pool or CardPool.from_db()
+    archive = read_archive(data)
+    problems = list(archive.problems)
+    problems += [f"collection.{code}: no card has this code." for code in archive.collection if pool.get(code) is None]
+    if problems:
+        raise DeckInputError(f"The account file cannot be imported: {problems[0]}"
+                             + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+                             [DecklistProblem(0, "bad_archive", p) for p in problems])
+    created, n_versions = [], 0
+    for item in archive.decks:
+        latest = item.versions[-1]
+        cards = dict(latest.cards)
+        faction, destiny = _identity(cards, pool)
+        deck = Deck.objects.create(
+            owner=user, name=" ".join(item.name.split())[:MAX_NAME_CHARS], notes=latest.notes,
+            tags=list(latest.tags), is_private=item.is_private, faction=faction, destiny=destiny,
+            content_hash=content_hash(cards), version=latest.number,
+            deleted_at=timezone.now() if item.deleted else None)
+        _write_cards(deck, cards)
+        DeckVersion.objects.bulk_create([DeckVersion(
+            deck=deck, number=v.number, name=" ".join(v.name.split())[:MAX_NAME_CHARS] or deck.name, notes=v.notes,
+            tags=list(v.tags), cards=dict(v.cards), content_hash=content_hash(v.cards), based_on=v.based_on,
+            restored_from=v.restored_from) for v in item.versions])
+        # auto_now_add stamps "now"; the history keeps the dates the versions were really saved.
+        for v in item.versions:
+            if v.created_at is not None:
+                DeckVersion.objects.filter(deck=deck, number=v.number).update(created_at=v.created_at)
+        if item.created_at is not None:
+            Deck.objects.filter(pk=deck.pk).update(created_at=item.created_at)
+        created.append(deck)
+        n_versions += len(item.versions)
+    owned = {row.card_code: row for row in CollectionCard.objects.filter(user=user)}
+    changed = 0
+    for code, n in archive.collection.items():
+        row = owned.get(code)
+        if row is None:
+            CollectionCard.objects.create(user=user, card_code=code, count=n)
+            changed += 1
+        elif n > row.count:
+            row.count = n
+            row.save(update_fields=["count", "updated_at"])
+            changed += 1
+    return ImportSummary(decks=created, versions=n_versions, collection_cards=changed)

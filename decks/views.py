@@ -566,3 +566,47 @@ def card_browser(request):
                       status=400 if error else 200)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+# ---- the whole account as one file (issue 7, "Data") ---------------------------------------------------------
+@login_required
+def account_archive(request):
+    """Download every deck (every version) and the collection as one JSON file."""
+    import json
+
+    from .services import account_export
+
+    body = json.dumps(account_export(user=request.user), ensure_ascii=False, indent=1)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="reign-of-kings-account.json"'
+    return response
+
+
+@login_required
+@require_POST
+def account_archive_import(request):
+    """Import an account file: checked whole first; decks are added (never overwritten), versions kept."""
+    import json
+
+    from .services import account_import
+
+    upload = request.FILES.get("file")
+    try:
+        if upload is None:
+            raise DeckInputError("Choose the account file (.json) to import.")
+        if upload.size > 10_000_000:
+            raise DeckInputError("The file is larger than 10 MB; that is not an account file.")
+        try:
+            data = json.loads(upload.read().decode("utf-8-sig"))
+        except UnicodeDecodeError as e:
+            raise DeckInputError("The file is not UTF-8 text.") from e
+        except json.JSONDecodeError as e:
+            raise DeckInputError(f"The file is not JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from e
+        summary = account_import(user=request.user, data=data)
+    except DeckInputError as e:
+        context = _list_context(request, error=e.message, problems=e.problems)
+        return render(request, "decks/list.html", context, status=400)
+    messages.success(request, f"Imported {len(summary.decks)} deck{'s' if len(summary.decks) != 1 else ''} "
+                              f"({summary.versions} versions) and {summary.collection_cards} collection "
+                              "card count(s). Nothing you already had was changed.")
+    return redirect("/decks/")
