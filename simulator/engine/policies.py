@@ -227,10 +227,12 @@ class GreedyPolicy:
         Confrontation turns, during struggles it takes part in, and when it can reveal a secret card."""
         if kind >= 0:
             return True
-        s = game.struggle
-        if s is not None and game.n_act[p] and (p == s.attacker or p == s.defender):
+        if game.secret[p] and game.pool[p]:
             return True
-        return bool(game.secret[p] and game.pool[p])
+        s = game.struggle
+        # inside a struggle it only ever pumps or strikes while its side is losing
+        return s is not None and bool(game.n_act[p]) and (p == s.attacker or p == s.defender) \
+            and self._losing(game, p, s)
 
     def ability_filter(self, game: Game, ab, kind: int) -> bool:
         """Asked before an Action ability or deed is checked for a window: only those it might use there."""
