@@ -554,6 +554,11 @@ class Game:
                                     st_player.append(x)
         self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
         self._st_cost, self._st_player = st_cost, st_player
+        by_rule: dict[str, list] = {}
+        for x in st_rule:
+            for r in x[2].rule:
+                by_rule.setdefault(r, []).append(x)
+        self._st_rule_by = by_rule
         self._pw_cands = {}
         self._statics_cache = out
         return out
@@ -683,8 +688,8 @@ class Game:
             return False
         if self._statics_cache is None:
             self._statics()
-        for src, c, ab in self._st_rule:
-            if rule in ab.rule and self._static_applies(src, c, ab, iid):
+        for src, c, ab in self._st_rule_by.get(rule, ()):
+            if self._static_applies(src, c, ab, iid):
                 return True
         return False
 
@@ -1481,7 +1486,7 @@ class Game:
         if self.has_abilities:
             if self._statics_cache is None:
                 self._statics()
-            if self._st_rule and self.has_rule(iid, "cannot_attack" if attack else "cannot_defend"):
+            if self._st_rule_by and self.has_rule(iid, "cannot_attack" if attack else "cannot_defend"):
                 return False
         return True
 
@@ -1493,7 +1498,7 @@ class Game:
         if self.has_abilities:
             if self._statics_cache is None:
                 self._statics()
-            rules = bool(self._st_rule)
+            rules = "cannot_attack" in self._st_rule_by
         for i in self.field[p]:
             d = cdef[i]
             if d.is_unit and d.icons and not exh[i] and (d.icons | mask) != mask:

@@ -407,7 +407,7 @@ class GreedyPolicy:
         if out and game.has_abilities:
             if game._statics_cache is None:
                 game._statics()
-            if game._st_rule:
+            if rule in game._st_rule_by:
                 out = [i for i in out if not game.has_rule(i, rule)]
         return out
 
