@@ -1028,10 +1028,14 @@ class Game:
         fast = self.fast_pass
         while passes < 2:
             f = fast[p]
-            if f is not None and not f(self, p, kind if p == active else -1):
-                passes += 1    # the policy said up front that it passes here: no options materialised
-                p = 1 - p
-                continue
+            if f is not None:
+                self._pcache = {}       # nothing changes while the policy looks
+                wants = f(self, p, kind if p == active else -1)
+                self._pcache = None
+                if not wants:
+                    passes += 1    # the policy said up front that it passes here: no options materialised
+                    p = 1 - p
+                    continue
             opts = self._window_options(p, kind if p == active else -1)
             if not opts:
                 passes += 1
