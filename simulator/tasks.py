@@ -66,3 +66,25 @@ def finish_run(run_id: int) -> None:
         log.exception("merging run %s failed", run_id)
         services.run_fail(run_id, f"Merging the results failed: {exc.__class__.__name__}: {exc}")
         raise
+
+
+@shared_task(name="simulator.requeue_pending", ignore_result=True)
+def requeue_pending(limit: int = 200) -> int:
+    """Runs saved while the queue was down (pending, with the reason noted): hand them to the workers now.
+
+    Sent by Celery beat every CELERY_REQUEUE_INTERVAL_S seconds (settings.CELERY_BEAT_SCHEDULE), so it only
+    runs once the broker answers again; a run that is still being created (no error noted yet) is left alone.
+    Returns how many runs were sent. (Added for issue 7, faults: queued runs finish after the broker returns.)
+    """
+    from .models import RunStatus, SimulationRun
+
+    sent = 0
+    for run in SimulationRun.objects.filter(status=RunStatus.PENDING).exclude(error="").order_by("created_at")[:limit]:
+        try:
+            services.run_dispatch(run)
+        except services.BrokerUnavailable:
+            break
+        sent += 1
+    if sent:
+        log.info("requeued %d run(s) saved while the queue was down", sent)
+    return sent

@@ -171,6 +171,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
         "control_folder": str(_control_dir),
     }
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A message taken by a worker that dies (SIGKILL, lost machine) goes back to the queue after this many
+    # seconds; longer than the task time limit, so a slow chunk is never handed out twice while it runs.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get(
+        "CELERY_VISIBILITY_TIMEOUT", str(int(os.environ.get("CELERY_TASK_TIME_LIMIT", "900")) + 60)))}
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ACKS_LATE = True
@@ -182,6 +187,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Runs saved while the broker was down are sent again by beat once it is back (Procfile: beat).
+CELERY_BEAT_SCHEDULE = {
+    "requeue-pending-runs": {"task": "simulator.requeue_pending",
+                             "schedule": float(os.environ.get("CELERY_REQUEUE_INTERVAL_S", "30"))},
+}
 
 LOGGING = {
     "version": 1,

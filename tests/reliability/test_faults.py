@@ -1,0 +1,197 @@
+"""Faults, end to end with real processes (issue 7, "Faults"): the broker stops and comes back, a whole worker
+is killed mid-run. Reuses the simulator's broker-test helpers (a scratch SQLite database with the simulator's
+test cards, a real `celery worker` process) from tests/simulator/test_broker.py.
+
+- Broker stopped: POST /api/simulations/ answers 503 with a message and the run's id; the run is kept
+  (pending). A run queued just before the broker stopped stays in the broker (Redis with its append-only file,
+  as deployed). When the broker is back, beat's `simulator.requeue_pending` hands the pending run to the
+  workers, and both runs finish with exactly the numbers of an in-process run of the same request.
+- Worker killed: SIGKILL to the whole worker (main process and pool) mid-run, then a fresh worker: the run
+  finishes with the same numbers (acks_late + reject_on_worker_lost; the chunks already stored are kept).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.simulator.test_broker import (  # noqa: F401  (e2e_db and in_process are fixtures)
+    PY, ROOT, RUNS, Worker, _env, _manage, e2e_db, in_process, strip,
+)
+
+from tests.simulator.cards import CAMELOT_LIST, WINTER_LIST
+
+pytestmark = [pytest.mark.broker, pytest.mark.slow]
+
+REDIS = shutil.which("redis-server")
+HANDS = {"mode": "hands", "games": 5000, "seed": 21}
+GOLDFISH = {"mode": "goldfish", "games": 450, "seed": 21}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Redis:
+    """A private redis-server with an append-only file, as a production broker would run."""
+
+    def __init__(self, tmp: Path):
+        self.port = _free_port()
+        self.dir = tmp / f"redis-{self.port}"
+        self.dir.mkdir()
+        self.proc = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--appendonly", "yes",
+             "--appendfsync", "always", "--save", "", "--daemonize", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()  # SIGTERM: redis flushes its append-only file and exits
+            self.proc.wait(timeout=20)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+
+def numbers(result: dict) -> dict:
+    """A result without `elapsed_s` and without the deck's display fields (a run sent through the API is named
+    after the list's first comment line; the command line names it after the file): the numbers."""
+    out = strip(result)
+    for side in ("deck", "opponent"):
+        if isinstance(out.get(side), dict):
+            out[side] = {k: v for k, v in out[side].items() if k in ("hash", "faction", "legal")}
+    return out
+
+
+def _api_post(env: dict, body: dict) -> tuple[int, dict]:
+    code = ("import json, sys; from django.test import Client; from django.contrib.auth.models import User; "
+            "c = Client(SERVER_NAME='localhost'); c.force_login(User.objects.get_or_create(username='faults')[0]); "
+            "r = c.post('/api/simulations/', data=sys.stdin.read(), "
+            "content_type='application/json'); print('RESULT', r.status_code, r.content.decode())")
+    done = subprocess.run([PY, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, input=json.dumps(body), timeout=120)
+    assert done.returncode == 0, done.stderr
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("RESULT "))
+    _, status, payload = line.split(" ", 2)
+    return int(status), json.loads(payload)
+
+
+def _runs(env: dict, ids: list[int]) -> dict[int, dict]:
+    code = ("import json; from simulator.models import SimulationRun as R; "
+            f"print(json.dumps({{r.pk: {{'status': r.status, 'error': r.error, 'result': r.result}} "
+            f"for r in R.objects.filter(pk__in={ids!r})}}))")
+    # (the shell's own banner, if any, comes first; the JSON is the last line)
+    done = subprocess.run([PY, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return {int(k): v for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
+
+
+def _wait_done(env: dict, ids: list[int], timeout: float, worker: Worker) -> dict[int, dict]:
+    deadline = time.monotonic() + timeout
+    while True:
+        runs = _runs(env, ids)
+        if all(r["status"] in ("done", "failed") for r in runs.values()):
+            return runs
+        if time.monotonic() > deadline:
+            raise AssertionError(f"runs not finished: {runs}\n--- worker ---\n{worker.output()}")
+        time.sleep(1)
+
+
+class Beat:
+    def __init__(self, env: dict, tmp: Path):
+        self.log = open(tmp / f"beat-{time.time_ns()}.log", "w+")
+        self.proc = subprocess.Popen([PY, "-m", "celery", "-A", "roc_site", "beat", "--loglevel=INFO",
+                                      "-s", str(tmp / f"beat-schedule-{time.time_ns()}")],
+                                     cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=20)
+        self.log.close()
+
+
+@pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")
+def test_broker_stopped_answers_503_and_no_run_is_lost(e2e_db, in_process, tmp_path):
+    redis = Redis(tmp_path)
+    text = CAMELOT_LIST.read_text(encoding="utf-8")
+    env = _env(e2e_db, redis.url)
+    env["CELERY_REQUEUE_INTERVAL_S"] = "2"
+    worker = beat = None
+    try:
+        redis.start()
+        # A run queued while no worker is up: its message waits in the broker.
+        status, queued = _api_post(env, {**GOLDFISH, "text": text})
+        assert status == 202, queued
+        # The broker stops.
+        redis.stop()
+        status, refused = _api_post(env, {**HANDS, "text": text})
+        assert status == 503, refused
+        assert "unavailable" in refused["detail"] and "nothing is lost" in refused["detail"]
+        saved = _runs(env, [refused["id"], queued["id"]])
+        assert saved[refused["id"]]["status"] == "pending"
+        assert "could not be reached" in saved[refused["id"]]["error"]
+        assert saved[queued["id"]]["status"] == "queued"
+        # It comes back (same data directory); a worker and beat start.
+        redis.start()
+        worker = Worker(env, concurrency=2)
+        beat = Beat(env, tmp_path)
+        runs = _wait_done(env, [refused["id"], queued["id"]], timeout=240, worker=worker)
+        assert runs[queued["id"]]["status"] == "done", runs[queued["id"]]["error"]
+        assert runs[refused["id"]]["status"] == "done", runs[refused["id"]]["error"]
+        assert numbers(runs[queued["id"]]["result"]) == numbers(in_process["goldfish"])
+        assert numbers(runs[refused["id"]]["result"]) == numbers(in_process["hands"])
+    finally:
+        for proc in (beat, worker):
+            if proc is not None:
+                proc.stop()
+        redis.stop()
+
+
+def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_process):
+    """SIGKILL to the worker's process group (main process and pool together), then a fresh worker."""
+    env = _env(e2e_db, "filesystem://")
+    text = CAMELOT_LIST.read_text(encoding="utf-8")
+    worker = Worker(env, concurrency=2)
+    second = None
+    try:
+        status, body = _api_post(env, {"mode": "versus", "games": 250, "seed": 21, "text": text,
+                                       "opponent": WINTER_LIST.read_text(encoding="utf-8")})
+        assert status == 202, body
+        deadline = time.monotonic() + 90
+        while "simulator.run_chunk" not in worker.output() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "simulator.run_chunk" in worker.output(), worker.output()
+        os.killpg(worker.proc.pid, signal.SIGKILL)
+        worker.proc.wait(timeout=20)
+        second = Worker(env, concurrency=2)
+        runs = _wait_done(env, [body["id"]], timeout=240, worker=second)
+        assert runs[body["id"]]["status"] == "done", runs[body["id"]]["error"]
+        assert numbers(runs[body["id"]]["result"]) == numbers(in_process["versus"])
+    finally:
+        worker.stop()
+        if second is not None:
+            second.stop()
