@@ -62,6 +62,7 @@ def deck_stats(counts: Mapping[str, int], pool: CardPool) -> dict:
     keywords: Counter = Counter()
     cost_curve: Counter = Counter()
     printed_cost_curve: Counter = Counter()
+    surcharged_curve: Counter = Counter()  # effective cost -> copies whose cost Loyalty raised (§9.3)
     power_curve: Counter = Counter()
     icons = {icon: {"units": 0, "power": 0} for icon in ICONS}
     cost_x = cost_dash = power_x = placeable = unique = 0
@@ -98,6 +99,8 @@ def deck_stats(counts: Mapping[str, int], pool: CardPool) -> dict:
         surcharge = loyalty_surcharge(card, deck_faction)
         if surcharge:
             off_faction[card_title(card)] = surcharge
+            if isinstance(cost, int):
+                surcharged_curve[cost] += n
         if kind == "unit":
             power = card.get("power")
             if power == "X":
@@ -122,6 +125,7 @@ def deck_stats(counts: Mapping[str, int], pool: CardPool) -> dict:
         # §9.3: cost to play in this deck (printed + off-faction Loyalty); X and – kept apart (§2.5).
         "cost_curve": _sorted_numeric(cost_curve),
         "printed_cost_curve": _sorted_numeric(printed_cost_curve),
+        "surcharged_curve": _sorted_numeric(surcharged_curve),
         "cost_x": cost_x,
         "cost_dash": cost_dash,
         "loyalty_surcharges": off_faction,

@@ -11,6 +11,7 @@ urlpatterns = [
     path("decks/archive/import/", views.account_archive_import, name="archive-import"),
     path("decks/check/", views.deck_check_fragment, name="check"),
     path("decks/browser/", views.card_browser, name="browser"),
+    path("decks/charts.css", views.charts_stylesheet, name="charts-css"),
     path("decks/preview/", views.markdown_preview, name="preview"),
     path("decks/<int:pk>/edit/", views.deck_edit, name="edit"),
     path("decks/<int:pk>/", views.deck_detail, name="detail"),

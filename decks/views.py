@@ -28,10 +28,36 @@ from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, de
 from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_copy, deck_delete,
                        deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_favourite,
                        decklist_like, decklist_publish)
+from .charts import chart_css, deck_charts
 from .stats import deck_stats
 
 GROUPS = (("faction", "Faction"), ("destiny", "Destiny"), ("quest", "Quests"), ("unit", "Units"),
           ("location", "Locations"), ("attachment", "Attachments"), ("deed", "Deeds"))
+
+
+# A plain-language fix for each kind of problem (the verdict's message says what is wrong; this says what to do).
+FIXES = {
+    "faction_count": "Keep exactly one faction card: choose it in step 1 and remove any other.",
+    "destiny_count": "Keep exactly one destiny: choose it in step 2 and remove any other.",
+    "quest_count": "Add or remove quests until the quest deck holds exactly 7 (filter the browser by Quests).",
+    "draw_count": "Add units, locations, attachments or deeds until the draw deck reaches the minimum.",
+    "copy_limit": "Cut copies down to the limit; cards with the same name share it, whatever their subtitles.",
+    "bound_off_faction": "Remove the card, or choose a destiny that permits Bound cards of its faction.",
+    "destiny_rule": "Follow the destiny's deckbuilding rule, or choose another destiny.",
+    "banned": "Remove the card: it cannot be played in this format.",
+    "restricted_list": "Keep only one card from the format's restricted list.",
+    "unknown_card": "Check the spelling, or pick one of the suggested cards.",
+    "ambiguous_card": "Write the subtitle too (Name, Subtitle) or the card code, to say which card you mean.",
+    "bad_line": "Write the line as 3x Name, 3 Name or Name x3 (1 to 99 copies).",
+    "loyalty_surcharge": "Legal: the card just costs more. In-faction cards keep the curve lower.",
+}
+
+
+def _with_fixes(verdict: dict) -> dict:
+    """The verdict with a plain-language `fix` beside each problem, for pages (the API keeps CONTRACTS §3)."""
+    for problem in verdict.get("errors", []) + verdict.get("warnings", []):
+        problem["fix"] = FIXES.get(problem["code"], "")
+    return verdict
 
 
 def _flags(verdict: dict | None) -> dict[str, list[str]]:
@@ -60,6 +86,8 @@ def _grouped(counts: dict[str, int], pool: CardPool, deck_faction: str | None,
             "code": code, "count": n, "title": card_title(card), "cost": "\u2013" if cost == "-" else cost,
             "printed": card.get("cost"),
             "surcharge": isinstance(cost, int) and isinstance(card.get("cost"), int) and cost != card["cost"],
+            "surcharge_amount": cost - card["cost"] if isinstance(cost, int) and isinstance(card.get("cost"), int)
+            else 0,
             "faction": card["faction"],
             "flags": flags.get(card_title(card), []) + (flags.get(card["name"], [])
                                                         if card["name"] != card_title(card) else [])})
@@ -149,16 +177,31 @@ def deck_detail(request, pk: int):
         row["changes"] = {side: {_title(pool, c): n for c, n in cards.items()}
                           for side, cards in row["changes"].items()}
     context = {
-        "deck": deck, "is_owner": deck.owner_id == request.user.pk, "verdict": verdict.to_json(),
-        "groups": _grouped(counts, pool, verdict.faction, verdict.to_json()), "stats": deck_stats(counts, pool),
+        "deck": deck, "is_owner": deck.owner_id == request.user.pk, "verdict": _with_fixes(verdict.to_json()),
+        "groups": _grouped(counts, pool, verdict.faction, verdict.to_json()), "stats": _page_stats(counts, pool),
         "history": history,
         "faction_name": FACTION_NAMES.get(verdict.faction or "", ""),
         "buildable": _buildable(request.user, counts, pool),
         "publications": deck.publications.order_by("-published_at")[:10],
         "notes": render_markdown(deck.notes),
     }
-    context["cost_curve"] = _bars(context["stats"]["cost_curve"])
+    context["charts"] = deck_charts(context["stats"])
     return render(request, "decks/detail.html", context)
+
+
+def _page_stats(counts: dict[str, int], pool: CardPool) -> dict:
+    """deck_stats plus what pages show: each opening-hand chance as a percentage."""
+    stats = deck_stats(counts, pool)
+    for row in stats["opening_hand"]:
+        row["percent"] = f"{100 * row['p']:.1f}"
+    return stats
+
+
+def charts_stylesheet(request):
+    """The deck charts' CSS (pygal's, scoped), as a file: the Content-Security-Policy forbids inline styles."""
+    response = HttpResponse(chart_css(), content_type="text/css; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 def _buildable(user, counts: dict[str, int], pool: CardPool) -> dict | None:
@@ -173,11 +216,6 @@ def _buildable(user, counts: dict[str, int], pool: CardPool) -> dict | None:
 def _title(pool: CardPool, code: str) -> str:
     card = pool.get(code)
     return card_title(card) if card else code
-
-
-def _bars(curve: dict[str, int]) -> list[dict]:
-    top = max(curve.values(), default=0) or 1
-    return [{"label": k, "n": v, "pct": round(100 * v / top)} for k, v in curve.items()]
 
 
 @login_required
@@ -409,15 +447,21 @@ def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: 
     from cards.models import Card
 
     pool = CardPool.from_db()
-    verdict = check_decklist_text(text, pool, format_active()).to_json()
-    stats = deck_stats(parse_decklist(text, pool).counts, pool)
-    return {"deck": deck, "text": text, "stats": stats, "cost_curve": _bars(stats["cost_curve"]), "name": name,
-            "notes": notes, "tags": tags, "is_private": is_private,
-            "base_version": base_version, "verdict": verdict, "error": error, "problems": problems,
-            "notes_html": render_markdown(notes),
-            "factions": Card.objects.filter(type="faction").select_related("faction").order_by("faction__position"),
-            "destinies": [(d, _destiny_rules(d.deckbuilding)) for d in
-                          Card.objects.filter(type="destiny").order_by("name")]}
+    live = _live_context(text, pool)
+    return live | {
+        "deck": deck, "text": text, "name": name, "notes": notes, "tags": tags, "is_private": is_private,
+        "base_version": base_version, "error": error, "problems": problems, "notes_html": render_markdown(notes),
+        "factions": Card.objects.filter(type="faction").select_related("faction").order_by("faction__position"),
+        "destinies": [(d, _destiny_rules(d.deckbuilding)) for d in Card.objects.filter(type="destiny").order_by("name")],
+        "browser_factions": list(FACTION_NAMES.items()), "browser_types": BROWSER_TYPE_LABELS,
+        "chosen_faction_code": _chosen(live, "faction"),
+        "chosen_faction": live["verdict"].get("faction") or "", "chosen_destiny": _chosen(live, "destiny")}
+
+
+def _chosen(live: dict, kind: str) -> str:
+    """The code of the deck's one card of `kind` (faction/destiny) in the live list, for the guided steps."""
+    group = next((g for g in live["groups"] if g["cards"] and g["label"].lower().startswith(kind)), None)
+    return group["cards"][0]["code"] if group and len(group["cards"]) == 1 else ""
 
 
 def _destiny_rules(rules: dict | None) -> str:
@@ -516,11 +560,17 @@ def deck_check_fragment(request):
         return HttpResponse('<p class="error">The decklist is too long (at most 100,000 characters).</p>',
                             status=400)
     text = _with_identity(text, request.POST.get("faction", ""), request.POST.get("destiny", ""))
-    pool = CardPool.from_db()
-    verdict = check_decklist_text(text, pool, format_active()).to_json()
-    stats = deck_stats(parse_decklist(text, pool).counts, pool)
-    return render(request, "decks/_live.html", {"verdict": verdict, "stats": stats,
-                                                "cost_curve": _bars(stats["cost_curve"])})
+    return render(request, "decks/_live.html", _live_context(text, CardPool.from_db()))
+
+
+def _live_context(text: str, pool: CardPool) -> dict:
+    """The editor's live side: verdict with fixes, the list grouped by type (effective costs, problems inline),
+    statistics as charts and the opening-hand odds, all from the text being edited."""
+    verdict = _with_fixes(check_decklist_text(text, pool, format_active()).to_json())
+    counts = parse_decklist(text, pool).counts
+    stats = _page_stats(counts, pool)
+    return {"verdict": verdict, "stats": stats, "charts": deck_charts(stats), "editable": True,
+            "groups": _grouped(counts, pool, verdict.get("faction"), verdict)}
 
 
 @require_POST
@@ -531,6 +581,8 @@ def markdown_preview(request):
 
 # ---- card browser beside the editor ------------------------------------------------------------------------
 BROWSER_TYPES = ("unit", "location", "attachment", "deed", "quest", "destiny", "faction")
+BROWSER_TYPE_LABELS = (("unit", "units"), ("location", "locations"), ("attachment", "attachments"), ("deed", "deeds"),
+                       ("quest", "quests"), ("destiny", "destinies"), ("faction", "faction cards"))
 BROWSER_LIMIT = 60
 
 
@@ -559,8 +611,13 @@ def card_browser(request):
                                   sort="name")[:BROWSER_LIMIT])
     except SearchError as e:
         error = str(e)
+    owned = collection_counts(user=request.user) if request.user.is_authenticated else {}
+    for card in cards:
+        card.owned = owned.get(card.code, 0)
     context = {"cards": cards, "error": error, "q": q, "limit": BROWSER_LIMIT,
-               "owned": collection_counts(user=request.user)}
+               "view": "images" if get.get("view") == "images" else "list",
+               "types": BROWSER_TYPE_LABELS, "factions": [(k, v) for k, v in FACTION_NAMES.items() if k != "neutral"],
+               "state": {"type": kind, "legal": legal, "owned": get.get("owned") == "1"}}
     partial = request.htmx and not request.htmx.boosted
     response = render(request, "decks/_browser_results.html" if partial else "decks/browser.html", context,
                       status=400 if error else 200)

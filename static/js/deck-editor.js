@@ -1,23 +1,91 @@
-// Progressive enhancement: + / − in the card browser edit the decklist text, then the legality panel refreshes.
-document.addEventListener("click", function (event) {
-  var button = event.target.closest("[data-add], [data-remove]");
-  if (!button) return;
-  var area = document.getElementById("deck-text");
-  var title = button.dataset.add || button.dataset.remove;
-  var delta = button.dataset.add ? 1 : -1;
-  var lines = area.value.split("\n");
-  var key = title.toLowerCase();
-  var found = false;
-  for (var i = 0; i < lines.length; i++) {
-    var m = lines[i].match(/^\s*(\d+)\s*[x\u00d7]?\s+(.+?)\s*$/i);
-    if (m && m[2].toLowerCase() === key) {
-      var n = parseInt(m[1], 10) + delta;
+// Deck editor, progressive enhancement (the page works without it: the decklist is a plain textarea).
+// + / − buttons and keys edit the decklist text; the legality panel then refreshes through htmx.
+(function () {
+  "use strict";
+
+  function editDeck(title, delta) {
+    var area = document.getElementById("deck-text");
+    if (!area || !title) return;
+    var lines = area.value.split("\n");
+    var key = title.toLowerCase();
+    var found = false;
+    for (var i = 0; i < lines.length; i++) {
+      var m = lines[i].match(/^\s*(\d+)\s*[x\u00d7]?\s+(.+?)\s*$/i) || lines[i].match(/^\s*(.+?)\s+[x\u00d7](\d+)\s*$/i);
+      if (!m) continue;
+      var count = /^\d+$/.test(m[1]) ? m[1] : m[2];
+      var name = /^\d+$/.test(m[1]) ? m[2] : m[1];
+      if (name.replace(/^\u2022\s*/, "").toLowerCase() !== key) continue;
+      var n = parseInt(count, 10) + delta;
       if (n > 0) { lines[i] = n + "x " + title; } else { lines.splice(i, 1); }
       found = true;
       break;
     }
+    if (!found && delta > 0) lines.push("1x " + title);
+    area.value = lines.join("\n");
+    area.dispatchEvent(new Event("input", {bubbles: true}));
+    var status = document.getElementById("edit-status");
+    if (status) status.textContent = (delta > 0 ? "Added " : "Removed ") + "a copy of " + title + ".";
   }
-  if (!found && delta > 0) lines.push("1x " + title);
-  area.value = lines.join("\n");
-  area.dispatchEvent(new Event("input", {bubbles: true}));
-});
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-add], [data-remove]");
+    if (button) {
+      editDeck(button.dataset.add || button.dataset.remove, button.dataset.add ? 1 : -1);
+      return;
+    }
+    var browse = event.target.closest("[data-browse-type]");
+    if (browse) {
+      var radio = document.querySelector('#browser-form input[name="type"][value="' + browse.dataset.browseType + '"]');
+      if (radio) {
+        event.preventDefault();
+        radio.checked = true;
+        radio.dispatchEvent(new Event("change", {bubbles: true}));
+        document.getElementById("browser-h").scrollIntoView();
+        document.getElementById("br-q").focus();
+      }
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    var typing = target.matches("input, textarea, select");
+    if (event.key === "/" && !typing) {
+      var q = document.getElementById("br-q");
+      if (q) { event.preventDefault(); q.focus(); }
+      return;
+    }
+    var card = target.closest && target.closest(".browser-card");
+    if (!card || typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "+" || event.key === "=") {
+      event.preventDefault();
+      editDeck(card.dataset.card, 1);
+    } else if (event.key === "-" || event.key === "\u2212" || event.key === "_" || event.key === "Delete") {
+      event.preventDefault();
+      editDeck(card.dataset.card, -1);
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      var next = event.key === "ArrowDown" ? card.nextElementSibling : card.previousElementSibling;
+      if (next) { event.preventDefault(); next.focus(); }
+    } else if (event.key === "Enter") {
+      var link = card.querySelector(".browser-title");
+      if (link) window.open(link.href, "_blank", "noopener");
+    }
+  });
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.id === "ed-faction") {
+      var option = target.selectedOptions[0];
+      var legal = document.getElementById("br-legal");
+      if (legal && option) {
+        legal.value = option.dataset.slug || "";
+        legal.dispatchEvent(new Event("change", {bubbles: true}));
+      }
+      document.getElementById("step-faction").classList.toggle("done", !!target.value);
+    } else if (target.id === "ed-destiny") {
+      var chosen = target.selectedOptions[0];
+      var rules = document.getElementById("destiny-chosen-rules");
+      if (rules) rules.textContent = target.value ? chosen.textContent + ": " + chosen.dataset.rules : "";
+      document.getElementById("step-destiny").classList.toggle("done", !!target.value);
+    }
+  });
+})();

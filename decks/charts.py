@@ -1,0 +1,129 @@
+"""A deck's statistics as server-rendered SVG charts (pygal): readable without JavaScript, redrawn by htmx.
+
+The simulator has its own chart module; decks cannot import it (dependencies point cards <- decks <- simulator), so
+this one follows the same recipe: no <style>/<script> inside the SVG (the Content-Security-Policy forbids inline
+ones) and one stylesheet, `chart_css()`, served at /decks/charts.css and scoped to `.deck-chart svg`.
+"""
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+
+import pygal
+from pygal.style import Style
+
+STYLE = Style(background="transparent", plot_background="transparent", foreground="#333",
+              foreground_strong="#111", foreground_subtle="#bbb", opacity=".9", opacity_hover="1",
+              colors=("#7a1f1f", "#d98b1a", "#2f5fa8", "#2e7d32", "#6a2c91", "#4fa3c7", "#6b6b6b", "#8c7b62"),
+              font_family="system-ui, sans-serif", title_font_size=14, label_font_size=12,
+              major_label_font_size=12, legend_font_size=12, value_font_size=11)
+_STYLE_ELEMENT = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+_SCRIPT_ELEMENT = re.compile(r"<script[^>]*>.*?</script>", re.S)
+ICONS = ("combat", "guile", "sorcery", "faith")
+FACTION_LABELS = {"camelot": "Camelot", "eleven": "Eleven", "lefay": "Le Fay", "keepers": "Keepers",
+                  "summer": "Summer", "winter": "Winter", "saracen": "Saracen", "neutral": "Neutral"}
+
+
+def _chart(kind, title: str, *, height: int = 220, **kwargs):
+    return kind(title=title, style=STYLE, width=420, height=height, disable_xml_declaration=True, js=[],
+                no_prefix=True, explicit_size=False, show_legend=kwargs.pop("show_legend", False),
+                legend_at_bottom=True, print_values=kwargs.pop("print_values", True), show_y_guides=False,
+                margin=6, **kwargs)
+
+
+def _render(chart, title: str) -> str:
+    svg = chart.render(is_unicode=True).replace(' id=""', "", 1)
+    svg = _SCRIPT_ELEMENT.sub("", _STYLE_ELEMENT.sub("", svg))
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{html.escape(title)}" ', 1)
+
+
+def _bar(title: str, labels: list[str], series: dict[str, list[int]], *, horizontal: bool = False,
+         stacked: bool = False, x_title: str | None = None) -> str:
+    kind = (pygal.HorizontalStackedBar if stacked else pygal.HorizontalBar) if horizontal else \
+        (pygal.StackedBar if stacked else pygal.Bar)
+    axis = {"show_x_guides": False} if horizontal else {"show_y_labels": False}
+    chart = _chart(kind, title, show_legend=len(series) > 1, x_title=x_title, **axis,
+                   height=max(160, 26 * len(labels) + 70) if horizontal else 220,
+                   print_zeroes=False, value_formatter=lambda v: f"{v:g}")
+    chart.x_labels = labels
+    for name, values in series.items():
+        chart.add(name, values)
+    return _render(chart, title)
+
+
+def deck_charts(stats: dict) -> list[dict]:
+    """The editor's and the deck page's charts from `deck_stats(...)`: [{"id", "title", "svg"}], only those with
+    data. Each chart also has a short text summary (`alt`) for screen readers and for pages without images."""
+    out: list[dict] = []
+
+    def add(key: str, title: str, alt: str, svg: str) -> None:
+        out.append({"id": key, "title": title, "alt": alt, "svg": svg})
+
+    curve, raised = stats["cost_curve"], stats.get("surcharged_curve", {})
+    if curve:
+        # §9.3: the Loyalty surcharge moves an off-faction card up the curve; its part of each bar is drawn apart.
+        labels = list(curve)
+        series = {"in faction / neutral": [curve[k] - raised.get(k, 0) for k in labels]}
+        if raised:
+            series["off-faction, cost + Loyalty (§9.3)"] = [raised.get(k, 0) for k in labels]
+        extra = (f"; cost X {stats['cost_x']}" if stats["cost_x"] else "") + \
+            (f"; cost – {stats['cost_dash']}" if stats["cost_dash"] else "")
+        add("cost", "Cost curve (with Loyalty)", ", ".join(f"cost {k}: {v}" for k, v in curve.items()) + extra,
+            _bar("Cost curve (with Loyalty)", labels, series, stacked=True, x_title="cost to play"))
+    if stats["power_curve"]:
+        labels = list(stats["power_curve"])
+        add("power", "Power curve (units)", ", ".join(f"Power {k}: {v}" for k, v in stats["power_curve"].items()),
+            _bar("Power curve (units)", labels, {"units": list(stats["power_curve"].values())}, x_title="Power"))
+    icons = stats["icons"]
+    if any(v["units"] for v in icons.values()):
+        add("icons", "Icon coverage", ", ".join(f"{i}: {icons[i]['units']} units, {icons[i]['power']} Power"
+                                                for i in ICONS),
+            _bar("Icon coverage", list(ICONS), {"units": [icons[i]["units"] for i in ICONS],
+                                                 "their Power": [icons[i]["power"] for i in ICONS]}))
+    if stats["by_type"]:
+        order = [t for t in ("unit", "location", "attachment", "deed", "quest") if stats["by_type"].get(t)]
+        add("types", "Card types", ", ".join(f"{t}s: {stats['by_type'][t]}" for t in order),
+            _bar("Card types", [f"{t}s" for t in order], {"cards": [stats["by_type"][t] for t in order]},
+                 horizontal=True))
+    if stats["by_faction"]:
+        items = sorted(stats["by_faction"].items(), key=lambda kv: -kv[1])
+        add("factions", "Draw cards by faction", ", ".join(f"{FACTION_LABELS.get(f, f)}: {n}" for f, n in items),
+            _bar("Draw cards by faction", [FACTION_LABELS.get(f, f) for f, _ in items],
+                 {"cards": [n for _, n in items]}, horizontal=True))
+    if stats["by_attribute"]:
+        items = list(stats["by_attribute"].items())[:10]
+        add("attributes", "Attributes (top 10)", ", ".join(f"{a}: {n}" for a, n in items),
+            _bar("Attributes (top 10)", [a for a, _ in items], {"cards": [n for _, n in items]}, horizontal=True))
+    quests = stats["quests"]
+    if quests["count"]:
+        names = ("wealth", "momentum", "spoils", "levy")
+        add("quests", f"Quest deck totals ({quests['count']} quests)",
+            ", ".join(f"{s} {quests['totals'][s]} (average {quests['averages'][s]})" for s in names),
+            _bar(f"Quest deck totals ({quests['count']} quests)", list(names),
+                 {"total": [quests["totals"][s] for s in names]}))
+    if stats["draw"]:
+        placeable = stats["setup_placeable"]
+        add("setup", "Setup-placeable draw cards (§4)", f"{placeable} of {stats['draw']} draw cards can be placed "
+            "at setup (numeric cost, not a deed)",
+            _bar("Setup-placeable draw cards (§4)", ["placeable", "not placeable"],
+                 {"cards": [placeable, stats["draw"] - placeable]}, horizontal=True))
+    return out
+
+
+@lru_cache(maxsize=1)
+def chart_css() -> str:
+    """pygal's CSS for this module's style, every selector scoped to `.deck-chart svg`."""
+    rules: dict[str, None] = {}
+    for kind in (pygal.Bar, pygal.HorizontalBar, pygal.StackedBar):
+        chart = _chart(kind, "x", show_legend=True)
+        chart.add("a", [1, 2])
+        chart.add("b", [2, 1])
+        for block in _STYLE_ELEMENT.findall(chart.render(is_unicode=True)):
+            for rule in html.unescape(block).split("}"):
+                if "{" not in rule:
+                    continue
+                selectors, body = rule.split("{", 1)
+                scoped = ",".join(f".deck-chart svg {sel.strip()}".rstrip() for sel in selectors.split(","))
+                rules[f"{scoped}{{{body}}}"] = None
+    return "\n".join(rules) + "\n"
