@@ -16,8 +16,11 @@ stricter policy out in production without breaking pages).
 """
 from __future__ import annotations
 
+import logging
+
+from django import db
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 
 DEFAULT_POLICY: dict[str, list[str]] = {
     "default-src": ["'self'"],
@@ -45,6 +48,8 @@ SWAGGER_POLICY: dict[str, list[str]] = {
     "img-src": ["'self'", "data:", SWAGGER_CDN],
 }
 SWAGGER_PATH = "/api/docs/"
+
+log = logging.getLogger(__name__)
 
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"
 
@@ -87,6 +92,21 @@ class SecurityHeadersMiddleware:
             if header in html_response:
                 response[header] = html_response[header]
         response["Permissions-Policy"] = PERMISSIONS_POLICY
+        return response
+
+    def process_exception(self, request, exception):
+        """The database is unreachable (restarting, failing over): 503 with Retry-After instead of a 500, so
+        clients and load balancers retry; the next request opens a fresh connection (CONN_HEALTH_CHECKS)."""
+        if not isinstance(exception, (db.OperationalError, db.InterfaceError)):
+            return None
+        log.warning("database unavailable for %s: %s", request.path, exception)
+        detail = "The database is unavailable for a moment; please try again in a few seconds."
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"detail": detail}, status=503)
+        else:
+            response = HttpResponse(f"<!doctype html><title>Try again shortly</title><h1>Try again shortly</h1>"
+                                    f"<p>{detail}</p>", status=503)
+        response["Retry-After"] = "5"
         return response
 
     @staticmethod
