@@ -63,11 +63,28 @@ def _sample_content():
     return units[0], deck, decklist
 
 
+def _finished_runs() -> list[str]:
+    """A goldfish and a hands report (with their SVG charts), computed here in-process."""
+    from pathlib import Path
+
+    from simulator import services
+
+    text = (Path(__file__).resolve().parents[2] / "cards" / "data" / "starters" / "camelot.txt").read_text()
+    urls = []
+    for mode, games in (("goldfish", 20), ("hands", 200)):
+        run, _ = services.run_request(mode=mode, text=text, games=games, seed=5, dispatch=False)
+        services.run_execute_here(run)
+        run.refresh_from_db()
+        assert run.status == "done", run.error
+        urls.append(run.get_absolute_url())
+    return urls
+
+
 def test_main_pages_raise_no_csp_violation(live_server, watched):
     page, console = watched
     card, deck, decklist = _sample_content()
     violations = []
-    for url in PUBLIC + [f"/cards/{card.code}/", f"/decklists/{decklist.pk}/"]:
+    for url in PUBLIC + [f"/cards/{card.code}/", f"/decklists/{decklist.pk}/"] + _finished_runs():
         violations += _visit(page, console, live_server.url + url)
         console.clear()
     page.goto(live_server.url + "/accounts/login/")
