@@ -77,7 +77,7 @@ def worker(decklists: int, runs: int) -> dict:
             INSERT INTO decks_decklist (owner_id, title, slug, description, cards, content_hash, like_count,
                                         favourite_count, published_at, faction_id)
             SELECT {first_user} + g % 5000, 'List ' || g, 'list-' || g, '', '{{}}'::jsonb, md5(g::text),
-                   (g * 7919) % 97, 0, now() - ((g::bigint * 104729) % 63072000) * interval '1 second',
+                   (g::bigint * 7919) % 97, 0, now() - ((g::bigint * 104729) % 63072000) * interval '1 second',
                    f.id
             FROM generate_series(1, {decklists}) g JOIN scale_factions f ON f.i = g % {len(factions)}""")
         cur.execute("CREATE TEMP TABLE scale_codes (i int PRIMARY KEY, code text)")
