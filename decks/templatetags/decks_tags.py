@@ -1,0 +1,21 @@
+"""Template tags other apps' pages use to show a player's deck data (issue 6): the "copies owned" form of a card."""
+from __future__ import annotations
+
+from django import template
+
+from ..models import CollectionCard
+
+register = template.Library()
+
+
+@register.inclusion_tag("decks/_owned_form.html", takes_context=True)
+def owned_form(context, card):
+    """A small form setting how many copies of `card` the signed-in player owns (posts to /collection/cards/CODE/);
+    nothing for visitors."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    row = CollectionCard.objects.filter(user=user, card_code=card.code).first()
+    return {"show": True, "card": card, "owned": row.count if row else 0, "request": request,
+            "csrf_token": context.get("csrf_token"), "next": request.get_full_path()}

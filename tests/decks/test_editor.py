@@ -1,0 +1,111 @@
+"""The deck editor as a player uses it (issue 6): guided steps, the live side (legality with rule and fix, the deck
+grouped by type with effective costs and inline problems, charts, opening odds), the card browser, and the
+"copies owned" form on card pages."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from decks.charts import chart_css, deck_charts
+from decks.services import collection_set, deck_create
+from decks.stats import deck_stats
+
+from .cardsets import LEGAL_BASE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def kay(db):
+    return get_user_model().objects.create_user("kay", password="pw-kay-123456")
+
+
+def test_s9_3_cost_chart_draws_the_loyalty_part_apart(pool):
+    stats = deck_stats(dict(LEGAL_BASE, spy=3), pool)
+    charts = {c["id"]: c for c in deck_charts(stats)}
+    assert {"cost", "power", "icons", "types", "factions", "attributes", "quests", "setup"} <= set(charts)
+    cost = charts["cost"]["svg"]
+    assert cost.startswith("<svg") and 'role="img"' in cost and "<script" not in cost and "<style" not in cost
+    assert "off-faction, cost + Loyalty (§9.3)" in cost
+    raised = stats["surcharged_curve"]
+    spy_cost = pool.get("spy")["cost"] + pool.get("spy")["loyalty"]
+    assert raised == {str(spy_cost): 3}
+    # the chart's text summary is what a screen reader hears: effective costs
+    assert f"cost {spy_cost}: {stats['cost_curve'][str(spy_cost)]}" in charts["cost"]["alt"]
+
+
+def test_charts_of_an_empty_deck_are_none_and_in_faction_deck_has_no_loyalty_series(pool):
+    assert deck_charts(deck_stats({}, pool)) == []
+    cost = next(c for c in deck_charts(deck_stats(LEGAL_BASE, pool)) if c["id"] == "cost")["svg"]
+    assert "Loyalty (§9.3)" not in cost.replace("Cost curve (with Loyalty)", "")
+
+
+def test_chart_stylesheet_is_scoped_and_served(client):
+    css = chart_css()
+    assert css and all(rule.startswith(".deck-chart svg") for rule in css.strip().splitlines())
+    response = client.get("/decks/charts.css")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/css")
+
+
+def test_live_panel_shows_rule_fix_grouped_deck_effective_cost_and_odds(client, small_catalogue):
+    text = "1x Camelot\n1x The Long Reign\n" + "\n".join(f"1x Quest {i}" for i in range(1, 7)) + \
+        "\n3x Knight 1\n4x Knight 2\n1x Morgana's Spy"
+    live = html.unescape(client.post("/decks/check/", {"text": text}).content.decode())
+    assert "Not legal" in live
+    assert "§2.1, §11" in live and "Fix: Add or remove quests until the quest deck holds exactly 7" in live
+    assert "Fix: Cut copies down to the limit" in live
+    # grouped by type, with counts, and the problem beside the card it concerns
+    assert re.search(r"Quests <small>\(6\)</small>", live) and re.search(r"Units <small>\(8\)</small>", live)
+    assert "⚠ 4 copies of Knight 2" in live
+    spy = small_catalogue.get("spy")
+    assert f"{spy['cost']}+{spy['loyalty']} = {spy['cost'] + spy['loyalty']}" in live  # §9.3 effective cost
+    assert 'data-add="Morgana&#x27;s Spy"' in client.post("/decks/check/", {"text": text}).content.decode()
+    assert "<svg" in live and "opening 7" in live and "%" in live
+
+
+def test_editor_page_has_guided_steps_browser_toggles_and_keyboard_help(client, kay, small_catalogue):
+    client.force_login(kay)
+    page = html.unescape(client.get("/decks/new/").content.decode())
+    for step in ("Choose a faction", "Choose a destiny", "Pick 7 quests"):
+        assert step in page
+    assert "The Endless Road" in page and "at least 70 draw cards" in page  # destiny rules spelled out (§10.6)
+    assert 'name="faction" value="lefay"' in page and 'name="type" value="quest"' in page
+    assert 'name="view" value="images"' in page and 'name="owned"' in page
+    assert "Keyboard:" in page and "<kbd>+</kbd>" in page
+    # every deck control belongs to the deck form, wherever it sits on the page (the browser has its own form)
+    for control in ("ed-name", "deck-text", "ed-notes", "ed-tags", "ed-faction", "ed-destiny"):
+        assert re.search(rf'<(input|select|textarea) form="deck-form" id="{control}"', page), control
+    assert "<script>" not in page  # CSP: scripts are static files
+
+
+def test_editing_an_existing_deck_shows_its_steps_done(client, kay, small_catalogue):
+    deck = deck_create(owner=kay, name="Done", counts=LEGAL_BASE).deck
+    client.force_login(kay)
+    page = client.get(f"/decks/{deck.pk}/edit/").content.decode()
+    assert 'class="step done" id="step-faction"' in page and 'class="step done" id="step-destiny"' in page
+    assert '<option value="camelot" selected>' in page  # browser's "legal for" defaults to the deck's faction
+
+
+def test_card_browser_image_view_and_owned_counts(client, kay, small_catalogue):
+    collection_set(user=kay, counts={"u01": 2})
+    client.force_login(kay)
+    images = client.get("/decks/browser/?q=knight&view=images", HTTP_HX_REQUEST="true").content.decode()
+    assert 'src="/cards/u01.png?size=small"' in images and "as-images" in images and "own 2" in images
+    listed = client.get("/decks/browser/?q=knight", HTTP_HX_REQUEST="true").content.decode()
+    assert ".png" not in listed and 'tabindex="0" data-card="Knight 1"' in listed
+    full = client.get("/decks/browser/?q=knight&type=unit&view=images").content.decode()
+    assert "<form" in full and 'value="unit" selected' in full  # works without JavaScript too
+
+
+def test_card_page_has_a_copies_owned_form_for_players_only(client, kay, small_catalogue):
+    collection_set(user=kay, counts={"u01": 2})
+    assert "Copies owned" not in client.get("/cards/u01/").content.decode()
+    client.force_login(kay)
+    page = client.get("/cards/u01/").content.decode()
+    assert 'action="/collection/cards/u01/"' in page and 'value="2"' in page and "csrfmiddlewaretoken" in page
+    response = client.post("/collection/cards/u01/", {"count": "3", "next": "/cards/u01/"})
+    assert response["Location"] == "/cards/u01/"
+    assert 'value="3"' in client.get("/cards/u01/").content.decode()
