@@ -126,4 +126,6 @@ def chart_css() -> str:
                 selectors, body = rule.split("{", 1)
                 scoped = ",".join(f".deck-chart svg {sel.strip()}".rstrip() for sel in selectors.split(","))
                 rules[f"{scoped}{{{body}}}"] = None
+    # Values are printed on the bars: the value axis' dashed guide lines only add noise at this size.
+    rules[".deck-chart svg .guides .guide.line{stroke:transparent}"] = None
     return "\n".join(rules) + "\n"

@@ -87,9 +87,10 @@ DECKLIST_SORTS = {"date": ("-published_at", "-id"), "likes": ("-like_count", "-p
 
 def decklist_search(*, faction: str | None = None, destiny: str | None = None, cards: list[str] | None = None,
                     query: str | None = None, author: str | None = None, since: date | None = None,
-                    until: date | None = None, sort: str = "date", user=None) -> QuerySet[Decklist]:
+                    until: date | None = None, sort: str = "date", user=None,
+                    favourites_of=None) -> QuerySet[Decklist]:
     """Published decklists, filtered. `cards`: every code must be in the list; `query`: at least one card of the
-    list matches the card search (CONTRACTS §5). Raises ValueError for an unknown sort; SearchError for a bad query.
+    list matches the card search (CONTRACTS §5); `favourites_of`: only that user's favourites. Raises ValueError for an unknown sort; SearchError for a bad query.
     """
     if sort not in DECKLIST_SORTS:
         raise ValueError(f"sort must be one of {', '.join(DECKLIST_SORTS)}, not {sort[:20]!r}")
@@ -104,6 +105,8 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
         qs = qs.filter(published_at__date__gte=since)
     if until:
         qs = qs.filter(published_at__date__lte=until)
+    if favourites_of is not None:
+        qs = qs.filter(favourites__user=favourites_of)
     for code in cards or ():
         qs = qs.filter(pk__in=DecklistCard.objects.filter(card_code=code).values("decklist_id"))
     if query:

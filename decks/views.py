@@ -257,22 +257,37 @@ def decklist_list(request):
     state = {"faction": get.get("faction", "") if get.get("faction", "") in FACTION_NAMES else "",
              "destiny": get.get("destiny", "")[:32], "q": get.get("q", "").strip()[:500],
              "author": get.get("author", "").strip()[:150], "since": get.get("since", "")[:10],
+             "until": get.get("until", "")[:10],
+             "favourites": "1" if get.get("favourites") == "1" and request.user.is_authenticated else "",
              "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date"}
     error, page = None, None
     try:
         since = date.fromisoformat(state["since"]) if state["since"] else None
+        until = date.fromisoformat(state["until"]) if state["until"] else None
         qs = decklist_search(faction=state["faction"] or None, destiny=state["destiny"] or None,
-                             query=state["q"] or None, author=state["author"] or None, since=since,
-                             sort=state["sort"], user=request.user)
+                             query=state["q"] or None, author=state["author"] or None, since=since, until=until,
+                             sort=state["sort"], user=request.user,
+                             favourites_of=request.user if state["favourites"] else None)
         page = Paginator(qs, 30).get_page(get.get("page"))
     except ValueError:
-        error = f"'{state['since']}' is not a date: use YYYY-MM-DD."
+        bad = state["since"] if state["since"] and not _is_date(state["since"]) else state["until"]
+        error = f"'{bad}' is not a date: use YYYY-MM-DD."
     except SearchError as e:
         error = str(e)
     context = {"state": state, "page": page, "error": error, "query_string": _query_string(state),
                "factions": [(slug, name) for slug, name in FACTION_NAMES.items() if slug != "neutral"],
                "destinies": Card.objects.filter(type="destiny").order_by("name").values_list("code", "name")}
     return render(request, "decks/decklists.html", context, status=400 if error else 200)
+
+
+def _is_date(text: str) -> bool:
+    from datetime import date
+
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _query_string(state: dict) -> str:

@@ -109,3 +109,20 @@ def test_card_page_has_a_copies_owned_form_for_players_only(client, kay, small_c
     response = client.post("/collection/cards/u01/", {"count": "3", "next": "/cards/u01/"})
     assert response["Location"] == "/cards/u01/"
     assert 'value="3"' in client.get("/cards/u01/").content.decode()
+
+
+def test_decklist_browser_date_range_and_my_favourites(client, kay, small_catalogue):
+    from decks.services import decklist_favourite, decklist_publish
+
+    mine = decklist_publish(deck=deck_create(owner=kay, name="A", counts=LEGAL_BASE).deck, title="Starred list")
+    decklist_publish(deck=deck_create(owner=kay, name="B", counts=LEGAL_BASE).deck, title="Plain list")
+    decklist_favourite(decklist=mine, user=kay)
+    client.force_login(kay)
+    page = client.get("/decklists/?favourites=1").content.decode()
+    assert "Starred list" in page and "Plain list" not in page
+    assert "Plain list" in client.get("/decklists/?since=2000-01-01&until=2999-12-31").content.decode()
+    assert "No decklist matches" in client.get("/decklists/?until=2000-01-01").content.decode()
+    bad = client.get("/decklists/?since=2000-01-01&until=soon")
+    assert bad.status_code == 400 and "&#x27;soon&#x27; is not a date" in bad.content.decode()
+    client.logout()
+    assert "Plain list" in client.get("/decklists/?favourites=1").content.decode()  # visitors: the filter is off
