@@ -79,7 +79,7 @@ class SimulationViewSet(viewsets.ViewSet):
                    responses={200: RUN_SCHEMA, 404: ERROR_SCHEMA})
     def retrieve(self, request, pk=None):
         run = selectors.run_get(pk)
-        if run is None:
+        if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
             return Response({"detail": f"No simulation run with id {pk!r}."}, status=status.HTTP_404_NOT_FOUND)
         return Response(run_json(run, request))
 

@@ -13,7 +13,7 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from . import runner
+from . import runner, selectors
 from .deckinput import build_spec
 from .models import IN_FLIGHT, RunStatus, SimulationChunk, SimulationRun
 
@@ -81,6 +81,8 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
     key = runner.request_key(spec)
     existing = (SimulationRun.objects.filter(request_key=key).exclude(status=RunStatus.FAILED)
                 .order_by("-created_at").first())
+    if existing is not None and not selectors.run_visible(existing, user=user, session_key=session_key):
+        existing = None  # another player's run of their private deck: this visitor gets a run of their own
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
             run_dispatch(existing)  # the queue was down last time: try again now

@@ -78,7 +78,7 @@ def simulate(request):
 @vary_on_headers("HX-Request")
 def run_detail(request, pk: int):
     run = selectors.run_get(pk)
-    if run is None:
+    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
         raise Http404("No such simulation run.")
     context = {"run": run, "result": run.result if run.status == "done" else None}
     if context["result"]:
@@ -93,7 +93,7 @@ def run_detail(request, pk: int):
 def run_retry(request, pk: int):
     """A run saved while the queue was down: hand it to the workers now (nothing is recomputed if done)."""
     run = selectors.run_get(pk)
-    if run is None:
+    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
         raise Http404("No such simulation run.")
     if run.status == "pending":
         try:

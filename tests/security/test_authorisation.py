@@ -145,3 +145,54 @@ def test_simulation_lists_show_only_your_own_runs(alice, bob):
     assert client_for(bob).get("/api/simulations/").json()["count"] == 0
     assert client_for(None).get("/api/simulations/").json()["count"] == 0
     assert "Alice&#x27;s run" not in client_for(bob).get("/simulate/").content.decode()
+
+
+def _run_of_private_deck(alice, private_deck):
+    from simulator.models import SimulationRun
+
+    version = private_deck.versions.order_by("-number").first()
+    return SimulationRun.objects.create(mode="hands", games=10, seed=1, user=alice, deck_name=private_deck.name,
+                                        deck_version=version, request_key="k-private", spec={}, status="queued")
+
+
+def test_a_run_of_a_private_deck_is_404_for_other_users(alice, bob, private_deck):
+    run = _run_of_private_deck(alice, private_deck)
+    for who in (bob, None):
+        c = client_for(who)
+        assert c.get(f"/simulate/runs/{run.pk}/").status_code == 404
+        assert c.get(f"/api/simulations/{run.pk}/").status_code == 404
+        assert c.post(f"/simulate/runs/{run.pk}/retry/").status_code == 404
+    assert client_for(alice).get(f"/simulate/runs/{run.pk}/").status_code == 200
+    assert client_for(alice).get(f"/api/simulations/{run.pk}/").json()["deck"]["name"] == "Alice secret plan"
+
+
+def test_a_run_of_pasted_lists_is_shared_by_its_id(alice, bob):
+    from simulator.models import SimulationRun
+
+    run = SimulationRun.objects.create(mode="hands", games=10, seed=1, user=alice, request_key="k-pasted",
+                                       spec={}, status="queued")
+    assert client_for(bob).get(f"/api/simulations/{run.pk}/").status_code == 200
+
+
+def test_the_same_request_as_a_private_run_gets_a_run_of_its_own(alice, bob, private_deck, monkeypatch):
+    from simulator import selectors, services, tasks
+
+    from pathlib import Path
+
+    from decks.decklist import parse_decklist
+    from decks.pool import CardPool
+    from decks.services import deck_create
+
+    monkeypatch.setattr(tasks.start_run, "apply_async", lambda *a, **k: None)
+    starter = (Path(__file__).resolve().parents[2] / "cards/data/starters/camelot.txt").read_text(encoding="utf-8")
+    deck = deck_create(owner=alice, name="Alice private Camelot", is_private=True,
+                       counts=parse_decklist(starter, CardPool.from_db()).counts).deck
+    version, text = selectors.deck_version_for(user=alice, deck_id=deck.pk)
+    theirs, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=alice,
+                                           deck_version=version, deck_name=deck.name)
+    assert created
+    mine, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=bob)
+    assert created and mine.pk != theirs.pk  # not Alice's run (it names her private deck)
+    again, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=alice,
+                                          deck_version=version)
+    assert not created and again.pk in (theirs.pk, mine.pk)
