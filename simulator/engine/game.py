@@ -576,7 +576,13 @@ class Game:
             elif aff == "host":
                 out.append((src, c, ab, "host"))
             elif isinstance(aff, dict):
-                if _static_part_matches(aff, d, iid, src):
+                cache = ab.smatch
+                if cache is None or len(cache) > 512:
+                    cache = ab.smatch = {}
+                ok = cache.get(d)
+                if ok is None:
+                    ok = cache[d] = _static_part_matches(aff, d, -1, -2)   # not_self aside: it is per copy
+                if ok and not (iid == src and aff.get("not_self")):
                     out.append((src, c, ab, aff))
         self._pw_cands[iid] = out
         return out
@@ -730,27 +736,30 @@ class Game:
     def controls_unique_name(self, p: int, name: str) -> bool:
         return any(self.cdef[j].name == name and self.cdef[j].unique for j in self.field[p])
 
-    def legal_hosts(self, p: int, iid: int, src_ab=None) -> list[int]:
-        """§10.3: cards an attachment may go on (a unit by default; No Attachments rejects)."""
+    def legal_hosts(self, p: int, iid: int, src_ab=None, first: bool = False) -> list[int]:
+        """§10.3: cards an attachment may go on — by default any unit in the field (either side); its `attach`
+        selector narrows that; No Attachments rejects. `first`: stop at the first legal host."""
         ab = src_ab or self.cdef[iid].attach_ability
         sel = ab.target if ab is not None and ab.target else None
         out = []
-        for q in (0, 1):
+        cdef = self.cdef
+        if sel is not None:
+            who = sel.get("controller", "you")
+            sides = (p,) if who == "you" else (1 - p,) if who == "opponent" else (0, 1)
+        else:
+            sides = (0, 1)
+        for q in sides:
             for j in self.field[q]:
-                dj = self.cdef[j]
                 if sel is None:
-                    if not dj.is_unit:
+                    if not cdef[j].is_unit:
                         continue
-                    if self.owner[j] != p and self.ctrl[j] != p:
-                        pass
                 elif not self._match(sel, j, p, iid):
                     continue
                 if self.kw(j) & KW_NO_ATTACH:
                     continue
                 out.append(j)
-        if sel is None:
-            # By default an attachment goes on any unit in the field (either side).
-            return out
+                if first:
+                    return out
         return out
 
     def can_enter(self, p: int, iid: int) -> bool:
@@ -766,7 +775,7 @@ class Game:
             return False  # §3.7 clarification: such a collision is prevented
         if d.kw & KW_RESTRICTED and self.restricted_used[p] >= 1:
             return False
-        if d.is_attachment and not self.legal_hosts(p, iid):
+        if d.is_attachment and not self.legal_hosts(p, iid, first=True):
             return False
         return True
 
