@@ -40,14 +40,32 @@ def test_a_new_player_builds_publishes_and_shares_a_legal_camelot_deck(live_serv
     legality.get_by_text("Not legal").wait_for()
     assert "draw deck needs at least 60" in legality.inner_text()
 
+    assert "Fix:" in legality.inner_text()  # each problem says what to do (§2.1, §11)
+
     page.fill("#br-q", "hedge knight")
     add = page.locator('#browser-results [data-add="Hedge Knight"]')
     add.wait_for()
-    add.click()
-    add.click()
+    add.click()  # one copy by mouse ...
+    legality.locator(".deck-cards li", has_text="Hedge Knight").wait_for()
+    result = page.locator('#browser-results .browser-card[data-card="Hedge Knight"]')
+    result.focus()
+    page.keyboard.press("+")  # ... and one by keyboard (documented on the page)
     legality.get_by_text("Legal deck").wait_for()
     assert "Draw cards 60 / 60" in legality.inner_text()
+    assert "2×" in legality.locator(".deck-cards li", has_text="Hedge Knight").inner_text()
+    assert legality.locator(".deck-chart svg").count() >= 5  # live statistics as charts
+    page.get_by_text("images", exact=True).click()
+    page.locator('#browser-results img[src*="?size=small"]').first.wait_for()
     shot("decks-editor-legal")
+    phone = page.context.browser.new_context(viewport={"width": 390, "height": 844},
+                                             storage_state=page.context.storage_state())
+    try:
+        small = phone.new_page()
+        small.goto(live_server.url + "/decks/new/")
+        small.locator("#legality").get_by_text("Not legal").wait_for()
+        assert small.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
+    finally:
+        phone.close()
     page.get_by_role("button", name="Save").click()
     page.get_by_role("heading", name="Round Table").wait_for()
     assert page.get_by_text("Legal deck").is_visible()
