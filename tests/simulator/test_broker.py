@@ -111,7 +111,7 @@ def test_queued_runs_equal_in_process_runs(e2e_db, in_process, broker):
     worker = Worker(env)
     try:
         for mode, args in RUNS.items():
-            done = _manage(env, "simulate", *args, "--json", "--queue", "--timeout", "180", timeout=240)
+            done = _manage(env, "simulate", *args, "--json", "--queue", "--timeout", "400", timeout=450)
             assert done.returncode == 0, f"{done.stderr}\n--- worker ---\n{worker.output()}"
             queued = json.loads(done.stdout)
             assert strip(queued) == strip(in_process[mode]), mode
@@ -126,7 +126,7 @@ def test_a_worker_process_killed_mid_run_loses_nothing(e2e_db, in_process):
     worker = Worker(env, concurrency=2)
     try:
         args = RUNS["goldfish"]
-        proc = subprocess.Popen([PY, "manage.py", "simulate", *args, "--json", "--queue", "--timeout", "180"],
+        proc = subprocess.Popen([PY, "manage.py", "simulate", *args, "--json", "--queue", "--timeout", "400"],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # Kill one pool process as soon as chunks are running.
         killed = False
@@ -137,7 +137,7 @@ def test_a_worker_process_killed_mid_run_loses_nothing(e2e_db, in_process):
                 os.kill(worker.children()[0], signal.SIGKILL)
                 killed = True
             time.sleep(0.05)
-        out, err = proc.communicate(timeout=200)
+        out, err = proc.communicate(timeout=450)
         assert killed, "the run finished before a pool process could be killed"
         assert proc.returncode == 0, f"{err}\n--- worker ---\n{worker.output()}"
         assert strip(json.loads(out)) == strip(in_process["goldfish"])
