@@ -7,6 +7,7 @@ ones) and one stylesheet, `chart_css()`, served at /decks/charts.css and scoped 
 from __future__ import annotations
 
 import html
+import json
 import re
 from functools import lru_cache
 
@@ -52,7 +53,24 @@ def _bar(title: str, labels: list[str], series: dict[str, list[int]], *, horizon
     return _render(chart, title)
 
 
+_CACHE: dict[str, list[dict]] = {}
+_CACHE_SIZE = 256
+
+
 def deck_charts(stats: dict) -> list[dict]:
+    """`_deck_charts`, remembered for the last few hundred distinct statistics: pygal takes tens of milliseconds,
+    and a deck page or an unchanged list in the editor asks for the same charts again and again."""
+    key = json.dumps(stats, sort_keys=True, default=str)
+    charts = _CACHE.get(key)
+    if charts is None:
+        charts = _deck_charts(stats)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))  # oldest first: dicts keep insertion order
+        _CACHE[key] = charts
+    return [dict(chart) for chart in charts]
+
+
+def _deck_charts(stats: dict) -> list[dict]:
     """The editor's and the deck page's charts from `deck_stats(...)`: [{"id", "title", "svg"}], only those with
     data. Each chart also has a short text summary (`alt`) for screen readers and for pages without images."""
     out: list[dict] = []

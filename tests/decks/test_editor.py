@@ -126,3 +126,14 @@ def test_decklist_browser_date_range_and_my_favourites(client, kay, small_catalo
     assert bad.status_code == 400 and "&#x27;soon&#x27; is not a date" in bad.content.decode()
     client.logout()
     assert "Plain list" in client.get("/decklists/?favourites=1").content.decode()  # visitors: the filter is off
+
+
+def test_charts_are_remembered_for_the_same_statistics(pool, monkeypatch):
+    import decks.charts as charts
+
+    stats = deck_stats(dict(LEGAL_BASE, u01=2), pool)
+    first = charts.deck_charts(stats)
+    monkeypatch.setattr(charts, "_deck_charts", lambda s: pytest.fail("recomputed the same charts"))
+    assert charts.deck_charts(deck_stats(dict(LEGAL_BASE, u01=2), pool)) == first
+    monkeypatch.setattr(charts, "_deck_charts", lambda s: [{"id": "new"}])
+    assert charts.deck_charts(deck_stats(dict(LEGAL_BASE, u01=1), pool)) == [{"id": "new"}]
