@@ -409,8 +409,12 @@ def collection_set_card(request, code: str):
             raise DeckInputError("The number of copies must be a whole number from 0 to 999.")
         collection_set(user=request.user, counts={code: int(count)})
     except DeckInputError as e:
+        if request.htmx:
+            return HttpResponse(e.message, status=400, content_type="text/plain; charset=utf-8")
         messages.error(request, e.message)
     else:
+        if request.htmx:  # set from the card browser beside the editor: stay on the page, keep unsaved edits
+            return HttpResponse(status=204)
         messages.success(request, f"You own {int(count)} of {_title(CardPool.from_db(), code)}.")
     target = request.POST.get("next", "")
     return redirect(target if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})

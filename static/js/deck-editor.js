@@ -71,6 +71,19 @@
     }
   });
 
+  // Owned copies set from the card browser (htmx posts the small form; the answer is 204 or a 400 message).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.target.closest && event.target.closest(".own-form");
+    if (!form) return;
+    var xhr = event.detail.xhr;
+    var input = form.querySelector('input[name="count"]');
+    var message = xhr.status === 204 ? "Saved: you own " + input.value + "." : (xhr.responseText || "Not saved.");
+    form.setAttribute("data-state", xhr.status === 204 ? "saved" : "error");
+    var status = document.getElementById("edit-status");
+    if (status) status.textContent = message;
+    input.setAttribute("title", message);
+  });
+
   document.addEventListener("change", function (event) {
     var target = event.target;
     if (target.id === "ed-faction") {

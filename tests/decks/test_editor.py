@@ -137,3 +137,17 @@ def test_charts_are_remembered_for_the_same_statistics(pool, monkeypatch):
     assert charts.deck_charts(deck_stats(dict(LEGAL_BASE, u01=2), pool)) == first
     monkeypatch.setattr(charts, "_deck_charts", lambda s: [{"id": "new"}])
     assert charts.deck_charts(deck_stats(dict(LEGAL_BASE, u01=1), pool)) == [{"id": "new"}]
+
+
+def test_owned_copies_set_from_the_card_browser_without_leaving_the_editor(client, kay, small_catalogue):
+    from decks.selectors import collection_counts
+
+    client.force_login(kay)
+    fragment = client.get("/decks/browser/?q=knight", HTTP_HX_REQUEST="true").content.decode()
+    assert 'hx-post="/collection/cards/u01/"' in fragment and 'id="own-u01"' in fragment
+    response = client.post("/collection/cards/u01/", {"count": "2"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and collection_counts(user=kay) == {"u01": 2}
+    bad = client.post("/collection/cards/u01/", {"count": "lots"}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 400 and "whole number" in bad.content.decode() and collection_counts(user=kay) == {"u01": 2}
+    client.logout()
+    assert "own-form" not in client.get("/decks/browser/?q=knight", HTTP_HX_REQUEST="true").content.decode()
