@@ -20,6 +20,7 @@ urlpatterns = [
     path("decks/<int:pk>/delete/", views.deck_delete_view, name="delete"),
     path("decks/<int:pk>/undelete/", views.deck_undelete_view, name="undelete"),
     path("decks/<int:pk>/copy/", views.deck_copy_view, name="copy"),
+    path("decks/<int:pk>/import/", views.deck_import_into, name="import-into"),
     path("decks/<int:pk>/compare/", views.deck_compare, name="compare"),
     path("decks/<int:pk>/image.png", views.deck_image, name="image"),
     path("collection/", views.collection_page, name="collection"),

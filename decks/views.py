@@ -686,3 +686,31 @@ def account_archive_import(request):
                               f"({summary.versions} versions) and {summary.collection_cards} collection "
                               "card count(s). Nothing you already had was changed.")
     return redirect("/decks/")
+
+
+@login_required
+@require_POST
+def deck_import_into(request, pk: int):
+    """Paste a list into an open deck: replace its cards, or add them to the current list. One new version;
+    any unreadable line saves nothing and is listed with suggestions."""
+    deck = _owned_deck(request, pk)
+    text = request.POST.get("text", "")
+    mode = "add" if request.POST.get("mode") == "add" else "replace"
+    try:
+        if len(text) > 100_000:
+            raise DeckInputError("The decklist is too long: at most 100,000 characters.")
+        if mode == "add":
+            pool = CardPool.from_db()
+            parsed = parse_decklist(text, pool)
+            merged = dict(deck.counts)
+            for code, n in parsed.counts.items():
+                merged[code] = merged.get(code, 0) + n
+            text = export_decklist(merged, pool) if not parsed.problems else text
+        result = deck_import_text(owner=request.user, text=text, name=None, deck=deck)
+    except DeckInputError as e:
+        messages.error(request, e.message + "".join(
+            f" Line {p.line}: {p.message}" for p in e.problems[1:6]))
+        return redirect(deck.get_absolute_url() + "#import-h")
+    messages.success(request, f"{'Added the pasted cards' if mode == 'add' else 'Replaced the list'}: "
+                              f"version {result.version.number}.")
+    return redirect(deck.get_absolute_url())

@@ -151,3 +151,22 @@ def test_owned_copies_set_from_the_card_browser_without_leaving_the_editor(clien
     assert bad.status_code == 400 and "whole number" in bad.content.decode() and collection_counts(user=kay) == {"u01": 2}
     client.logout()
     assert "own-form" not in client.get("/decks/browser/?q=knight", HTTP_HX_REQUEST="true").content.decode()
+
+
+def test_import_a_pasted_list_into_the_open_deck_adds_or_replaces_as_one_version(client, kay, small_catalogue):
+    deck = deck_create(owner=kay, name="Open", counts={"u01": 2}).deck
+    client.force_login(kay)
+    assert "Import a list into this deck" in client.get(f"/decks/{deck.pk}/").content.decode()
+    client.post(f"/decks/{deck.pk}/import/", {"text": "1x Knight 1\n3x Knight 2", "mode": "add"})
+    deck.refresh_from_db()
+    assert deck.counts == {"u01": 3, "u02": 3} and deck.version == 2
+    client.post(f"/decks/{deck.pk}/import/", {"text": "2x Knight 3", "mode": "replace"})
+    deck.refresh_from_db()
+    assert deck.counts == {"u03": 2} and deck.version == 3
+    bad = client.post(f"/decks/{deck.pk}/import/", {"text": "2x Knight 4\n1x Gawian", "mode": "add"}, follow=True)
+    assert "Did you mean" in html.unescape(bad.content.decode())
+    deck.refresh_from_db()
+    assert deck.counts == {"u03": 2} and deck.version == 3  # nothing half-saved
+    other = get_user_model().objects.create_user("mordred", password="pw-mordred-1")
+    client.force_login(other)
+    assert client.post(f"/decks/{deck.pk}/import/", {"text": "1x Knight 1"}).status_code == 404
