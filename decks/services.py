@@ -455,11 +455,14 @@ def account_import(*, user, data, pool: CardPool | None = None) -> ImportSummary
         DeckVersion.objects.bulk_create([DeckVersion(
             deck=deck, number=v.number, name=" ".join(v.name.split())[:MAX_NAME_CHARS] or deck.name, notes=v.notes,
             tags=list(v.tags), cards=dict(v.cards), content_hash=content_hash(v.cards), based_on=v.based_on,
-            restored_from=v.restored_from) for v in item.versions])
+            restored_from=v.restored_from) for v in item.versions], batch_size=500)
         # auto_now_add stamps "now"; the history keeps the dates the versions were really saved.
-        for v in item.versions:
-            if v.created_at is not None:
-                DeckVersion.objects.filter(deck=deck, number=v.number).update(created_at=v.created_at)
+        dated = {v.number: v.created_at for v in item.versions if v.created_at is not None}
+        if dated:
+            rows = list(DeckVersion.objects.filter(deck=deck, number__in=list(dated)).only("pk", "number"))
+            for row in rows:
+                row.created_at = dated[row.number]
+            DeckVersion.objects.bulk_update(rows, ["created_at"], batch_size=500)
         if item.created_at is not None:
             Deck.objects.filter(pk=deck.pk).update(created_at=item.created_at)
         created.append(deck)
