@@ -3,6 +3,7 @@ import threading
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import browser, page, shot  # noqa: F401  (fixtures)
 
@@ -21,7 +22,7 @@ def slow_background_queue(monkeypatch):
         run = SimulationRun.objects.get(pk=run_id)
         services.run_mark_started(run_id)
         for index, _, _ in runner.chunk_plan(run.mode, run.games):
-            time.sleep(0.4)
+            time.sleep(0.8)
             services.chunk_store(run_id, index)
         services.run_finish(run_id)
 
@@ -50,6 +51,16 @@ def test_paste_a_deck_watch_progress_and_read_the_three_reports(live_server, pag
     page.get_by_label("Games (or hands sampled)").fill("8000")
     page.get_by_role("button", name="Simulate").click()
     page.wait_for_selector("progress.sim-progress")
+    # The bar moves while chunks finish (htmx polls the run page every second), then becomes the report.
+    seen = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not any(v > 0 for v in seen):
+        try:
+            seen.append(float(page.locator("progress.sim-progress").get_attribute("value", timeout=500) or 0))
+        except PlaywrightError:
+            pass  # swapped out between polls
+        page.wait_for_timeout(100)
+    assert any(0 < v < 1 for v in seen), seen
     shot("simulate-progress")
     page.wait_for_selector("text=Exact probabilities", timeout=30_000)
     assert page.locator(".sim-chart svg").count() >= 3
