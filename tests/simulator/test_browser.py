@@ -7,8 +7,6 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import browser, page, shot  # noqa: F401  (fixtures)
 
-from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST
-
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
@@ -42,8 +40,11 @@ def slow_background_queue(monkeypatch):
 def test_paste_a_deck_watch_progress_and_read_the_three_reports(live_server, page, shot, slow_background_queue):
     from django.core.management import call_command
 
-    call_command("loadcards", str(CARD_FILE))
-    deck, opponent = CAMELOT_LIST.read_text(), WINTER_LIST.read_text()
+    from tests.conftest import CORE_SET, STARTERS_DIR
+
+    call_command("loadcards", str(CORE_SET))  # a new user pastes a starter deck of the core set
+    deck = (STARTERS_DIR / "camelot.txt").read_text()
+    opponent = (STARTERS_DIR / "winter.txt").read_text()
 
     page.goto(live_server.url + "/simulate/")
     page.get_by_label("Decklist", exact=True).fill(deck)
