@@ -80,7 +80,7 @@ def line(title: str, series: dict[str, list[float | None]], *, x_labels: list[st
 def hands_charts(result: dict) -> list[tuple[str, str]]:
     setup = result["setup"]
     charts = [
-        ("Setup budget used", histogram("Budget used by the best setup (§4, of 8)", setup["budget_used"],
+        ("Setup budget used", histogram(f"Budget used by the best setup (§4, of {setup.get('budget', 8)})", setup["budget_used"],
                                         x_title="budget used")),
         ("Units placed", histogram("Units placed by the best setup", setup["units"], x_title="units")),
     ]

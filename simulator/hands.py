@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence
 
-from simulator.engine.setup import ICON_NAMES, SetupSolver
+from simulator.engine.setup import ICON_NAMES, SETUP_BUDGET, SetupSolver
 from simulator.reports import hist_stats, sorted_hist
 
 HAND_SIZE = 7
@@ -175,16 +175,36 @@ class HandsDeck:
     solver: SetupSolver
 
     @classmethod
-    def build(cls, draw: Iterable[tuple[dict, int]], faction: str, budget: int = 8) -> HandsDeck:
+    def build(cls, draw: Iterable[tuple[dict, int]], faction: str, budget: int = SETUP_BUDGET) -> HandsDeck:
         cards, pile = [], []
         for card, count in draw:
             cards.append(card)
             pile.extend([len(cards) - 1] * count)
         return cls(cards=cards, pile=pile, faction=faction, solver=SetupSolver(cards, faction, budget))
 
+    @property
+    def budget(self) -> int:
+        return self.solver.budget
+
     def title(self, i: int) -> str:
         card = self.cards[i]
         return f"{card['name']}, {card['subtitle']}" if card.get("subtitle") else card["name"]
+
+
+def setup_budget(entries: Iterable[tuple[dict, int]]) -> int:
+    """The §4 budget of a deck: 8, plus unconditional "Your setup budget gets +N" statics on its faction card and
+    destiny (they are always active, §10.6, §10.7)."""
+    budget = SETUP_BUDGET
+    for card, _ in entries:
+        if card.get("type") not in ("faction", "destiny"):
+            continue
+        for ability in card.get("abilities") or []:
+            if (isinstance(ability, dict) and ability.get("timing") == "static" and not ability.get("condition")
+                    and ability.get("affects", "you") == "you"):
+                bonus = (ability.get("modify") or {}).get("setup_budget")
+                if isinstance(bonus, int) and not isinstance(bonus, bool):
+                    budget += bonus
+    return max(0, budget)
 
 
 def _partial_shuffle(pile: list[int], count: int, rng) -> None:
@@ -309,6 +329,7 @@ def hands_report(deck: HandsDeck, merged: dict, *, targets: Sequence[Target], po
             row["mc_opening"] = by_title.get(row["name"], 0) / n
     setup = {
         "samples": n,
+        "budget": deck.budget,
         "mean_units": merged["sum_units"] / n if n else None,
         "mean_power": merged["sum_power"] / n if n else None,
         "mean_budget_used": merged["sum_budget"] / n if n else None,

@@ -19,7 +19,7 @@ from . import hands as hands_mod
 from . import reports
 
 MODES = ("hands", "goldfish", "versus")
-HANDS_VERSION = "hands-1"
+HANDS_VERSION = "hands-2"  # bump whenever the same request would give different hands numbers
 BASE_CHUNK = {"hands": 2_000, "goldfish": 200, "versus": 200}
 MAX_CHUNKS = 400  # a run never has more chunks than this: big runs get bigger chunks
 DEFAULT_GAMES = {"hands": 10_000, "goldfish": 1_000, "versus": 1_000}
@@ -110,7 +110,8 @@ def _cached(key: str, build: Callable[[], object]):
 
 def hands_deck(deck: dict) -> hands_mod.HandsDeck:
     return _cached("hands:" + deck["data_hash"],
-                   lambda: hands_mod.HandsDeck.build(draw_entries(deck), deck["faction"]))
+                   lambda: hands_mod.HandsDeck.build(draw_entries(deck), deck["faction"],
+                                                     budget=hands_mod.setup_budget(deck["entries"])))
 
 
 def engine_deck(deck: dict):

@@ -30,7 +30,7 @@ def report_text(result: dict) -> str:
         lines.append(f"Sampled {setup['samples']} opening hands (seed {result.get('seed')}); best legal setup (§4) "
                      f"of each:")
         lines.append(f"  mean units {_num(setup['mean_units'])}, mean Power {_num(setup['mean_power'])}, "
-                     f"mean budget used {_num(setup['mean_budget_used'])} of 8, empty setup {_pct(setup['p_empty'])}")
+                     f"mean budget used {_num(setup['mean_budget_used'])} of {setup.get('budget', 8)}, empty setup {_pct(setup['p_empty'])}")
         mull = result["mulligan"]
         lines.append(f"  mulligan policy: {mull['policy']} — rate {_pct(mull['rate'])}")
         lines.append("Exact probabilities (at least k copies): opening 7 / with mulligan / seen by round 1..")

@@ -116,3 +116,18 @@ def test_bad_mulligan_policy_is_refused(setting, message):
 
 def test_policy_is_stated_in_words():
     assert MulliganPolicy().describe() == "mulligan if the best setup places fewer than 2 units"
+
+
+def test_s4_setup_budget_counts_the_destinys_bonus():
+    from simulator.hands import setup_budget
+
+    destiny = {"code": "d", "name": "D", "type": "destiny", "faction": "neutral",
+               "abilities": [{"timing": "static", "affects": "you", "modify": {"setup_budget": 2}}]}
+    conditional = {"code": "e", "name": "E", "type": "destiny", "faction": "neutral",
+                   "abilities": [{"timing": "static", "affects": "you", "modify": {"setup_budget": 5},
+                                  "condition": {"influence_lte": 3}}]}
+    assert setup_budget([(destiny, 1)]) == 10
+    assert setup_budget([(conditional, 1)]) == 8  # only unconditional bonuses are certain at setup
+    units = [({"code": "u", "name": "U", "type": "unit", "faction": "camelot", "cost": 5, "power": 5}, 2)]
+    assert HandsDeck.build(units, "camelot", budget=setup_budget([(destiny, 1)])).solver.best([0, 0]).power == 10
+    assert HandsDeck.build(units, "camelot").solver.best([0, 0]).power == 5  # 5 + 5 > 8
