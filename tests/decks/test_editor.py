@@ -170,3 +170,15 @@ def test_import_a_pasted_list_into_the_open_deck_adds_or_replaces_as_one_version
     other = get_user_model().objects.create_user("mordred", password="pw-mordred-1")
     client.force_login(other)
     assert client.post(f"/decks/{deck.pk}/import/", {"text": "1x Knight 1"}).status_code == 404
+
+
+@pytest.mark.parametrize("url", ["/decks/{pk}/import/", "/decks/archive/import/", "/collection/cards/u01/"])
+def test_new_writes_need_the_csrf_token(kay, small_catalogue, url):
+    from django.test import Client
+
+    deck = deck_create(owner=kay, name="Guarded", counts={"u01": 1}).deck
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(kay)
+    assert client.post(url.format(pk=deck.pk), {"text": "1x Knight 2", "count": "3"}).status_code == 403
+    deck.refresh_from_db()
+    assert deck.version == 1
