@@ -1128,7 +1128,7 @@ class Game:
             for iid in self.hand[p]:
                 d = cdef[iid]
                 ab = d.play_ability
-                if d.is_deed and ab is not None and ab.timing == "action" \
+                if d.is_deed and ab is not None and ab.timing == "action" and d.cost <= pool \
                         and (flt is None or flt(self, ab, kind)) and self._usable(p, iid, ab, None, deed=True):
                     opts.append(("deed", iid))
         if opts:
