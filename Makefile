@@ -37,7 +37,7 @@ load-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; }
 
 # Load test: gunicorn (production settings) on 127.0.0.1, wrk at 50 connections for 60 s per URL.
-load: load-core load-deps
+load: install load-deps
 	$(PY) -m scripts.load.run
 
 # Nightly-style fuzzing: hypothesis, >= 10,000 cases per target (scripts/fuzz/run.py).
