@@ -114,7 +114,11 @@ def _list_context(request, **extra) -> dict:
 
 @login_required
 def deck_list(request):
-    return render(request, "decks/list.html", _list_context(request))
+    tag = " ".join(request.GET.get("tag", "").split()).lower()[:40]
+    context = _list_context(request, tag=tag)
+    if tag:
+        context["decks"] = [d for d in context["decks"] if tag in d.tags]  # a player's own decks: a short list
+    return render(request, "decks/list.html", context)
 
 
 def _owned_deck(request, pk: int) -> Deck:
@@ -304,6 +308,7 @@ def decklist_detail(request, pk: int, slug: str = ""):
     verdict = check_deck(decklist.cards, pool)
     context = {
         "decklist": decklist, "groups": _grouped(decklist.cards, pool, verdict.faction),
+        "stats": _page_stats(decklist.cards, pool),
         "description": render_markdown(decklist.description), "verdict": verdict.to_json(),
         "next_versions": decklist.next_versions.order_by("published_at"),
         "image_url": f"/decklists/{decklist.pk}/image.png",
@@ -311,6 +316,7 @@ def decklist_detail(request, pk: int, slug: str = ""):
         "favourite": request.user.is_authenticated and decklist.favourites.filter(user=request.user).exists(),
         "absolute_image_url": request.build_absolute_uri(f"/decklists/{decklist.pk}/image.png"),
     }
+    context["charts"] = deck_charts(context["stats"])
     return render(request, "decks/decklist_detail.html", context)
 
 

@@ -71,6 +71,19 @@
     }
   });
 
+  // After each live refresh, the one-line summary (pinned to the bottom of a phone screen) follows the verdict.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target.id !== "legality") return;
+    var summary = document.querySelector("#live-summary a");
+    var verdict = event.target.querySelector(".verdict");
+    if (!summary || !verdict) return;
+    var counts = verdict.querySelectorAll(".verdict-counts strong");
+    var legal = verdict.classList.contains("verdict-legal");
+    summary.textContent = (legal ? "\u2713 Legal" : "\u2717 Not legal") + " \u00b7 " +
+      (counts[0] ? counts[0].textContent : "0") + "/60 draw \u00b7 " + (counts[1] ? counts[1].textContent : "0") + "/7 quests";
+    summary.parentNode.classList.toggle("is-legal", legal);
+  });
+
   // Owned copies set from the card browser (htmx posts the small form; the answer is 204 or a 400 message).
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target.closest && event.target.closest(".own-form");

@@ -182,3 +182,22 @@ def test_new_writes_need_the_csrf_token(kay, small_catalogue, url):
     assert client.post(url.format(pk=deck.pk), {"text": "1x Knight 2", "count": "3"}).status_code == 403
     deck.refresh_from_db()
     assert deck.version == 1
+
+
+def test_my_decks_filter_by_tag_and_decklist_page_has_statistics(client, kay, small_catalogue):
+    from decks.services import decklist_publish
+
+    deck = deck_create(owner=kay, name="Tagged", counts=LEGAL_BASE, tags=["Aggro"]).deck
+    deck_create(owner=kay, name="Untagged", counts={"u01": 1})
+    client.force_login(kay)
+    page = client.get("/decks/?tag=aggro").content.decode()
+    assert "Tagged" in page and "Untagged" not in page and 'href="?tag=aggro"' in page
+    public = client.get(decklist_publish(deck=deck, title="Shared").get_absolute_url()).content.decode()
+    assert "Statistics" in public and "<svg" in public and "opening 7" in public
+
+
+def test_editor_summary_line_for_phones_follows_the_verdict(client, kay, small_catalogue):
+    deck = deck_create(owner=kay, name="Ok", counts=LEGAL_BASE).deck
+    client.force_login(kay)
+    page = html.unescape(client.get(f"/decks/{deck.pk}/edit/").content.decode())
+    assert 'class="live-summary is-legal"' in page and "✓ Legal · 60/60 draw · 7/7 quests" in page
