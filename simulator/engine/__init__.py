@@ -19,7 +19,7 @@ from .game import Decision, Game, GameOver, IllegalAction
 from .policies import GreedyPolicy, RandomPolicy, make_policy
 
 # Bump whenever results for the same seed would change.
-ENGINE_VERSION = "r1-engine-5"
+ENGINE_VERSION = "r1-engine-6"
 
 __all__ = [
     "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",

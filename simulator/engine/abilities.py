@@ -66,7 +66,7 @@ class Ability:
 
     __slots__ = ("index", "timing", "when", "event", "phase", "condition", "limit", "limit_per", "max", "cost",
                  "target", "effects", "x", "affects", "modify", "grant", "rule", "raw", "harmful", "deed_only",
-                 "grant_bits", "hint", "dyn_affects", "smatch")
+                 "grant_bits", "hint", "dyn_affects", "smatch", "sacrifices")
 
     def __init__(self, index: int, raw: dict):
         self.index = index
@@ -94,6 +94,7 @@ class Ability:
         self.hint = None   # policies.ability_hint caches its answer here
         self.dyn_affects = None   # game.py: the part of `affects` that can change during a game, compiled
         self.smatch = None        # game.py: CardDef -> whether `affects` matches its printed characteristics
+        self.sacrifices = any(isinstance(c, dict) and "sacrifice" in c for c in self.cost)
 
     def __repr__(self) -> str:
         return f"Ability({self.timing}, {self.event or self.phase or ''})"

@@ -224,7 +224,8 @@ class GreedyPolicy:
     # windows -------------------------------------------------------------
     def wants_window(self, game: Game, p: int, kind: int) -> bool:
         """Asked before an action window's options are built: the greedy player acts in its own Kingdom and
-        Confrontation turns, during struggles it takes part in, and when it can reveal a secret card."""
+        Confrontation turns, in struggles it takes part in while its side is losing, and when it can reveal a
+        secret card."""
         if kind >= 0:
             return True
         if game.secret[p] and game.pool[p]:
@@ -235,7 +236,10 @@ class GreedyPolicy:
             and self._losing(game, p, s)
 
     def ability_filter(self, game: Game, ab, kind: int) -> bool:
-        """Asked before an Action ability or deed is checked for a window: only those it might use there."""
+        """Asked before an Action ability or deed is checked for a window: only those it might use there.
+        It never pays a sacrifice cost (a unit is worth more than what such abilities give)."""
+        if ab.sacrifices:
+            return False
         hint = ability_hint(ab)
         s = game.struggle
         if hint == "economy":
@@ -275,7 +279,7 @@ class GreedyPolicy:
                 ab = game.cdef[o[1]].play_ability if k == "deed" else \
                     next(a for a in cdef[o[1]].abilities if a.index == o[2])
                 hint = ability_hint(ab)
-                if not self._hint_fits(hint, kind, s, losing, ab):
+                if ab.sacrifices or not self._hint_fits(hint, kind, s, losing, ab):
                     continue
                 free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
                 key = (3 if free else 1, 0.0, 0.0)
