@@ -187,6 +187,8 @@ def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_p
         assert "simulator.run_chunk" in worker.output(), worker.output()
         os.killpg(worker.proc.pid, signal.SIGKILL)
         worker.proc.wait(timeout=20)
+        at_kill = _runs(env, [body["id"]])[body["id"]]["status"]
+        assert at_kill in ("queued", "running"), f"the run was {at_kill} when the worker was killed"
         second = Worker(env, concurrency=2)
         runs = _wait_done(env, [body["id"]], timeout=240, worker=second)
         assert runs[body["id"]]["status"] == "done", runs[body["id"]]["error"]
