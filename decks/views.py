@@ -480,6 +480,8 @@ def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: 
         "destinies": [(d, _destiny_rules(d.deckbuilding)) for d in Card.objects.filter(type="destiny").order_by("name")],
         "browser_factions": list(FACTION_NAMES.items()), "browser_types": BROWSER_TYPE_LABELS,
         "chosen_faction_code": _chosen(live, "faction"),
+        "chosen_faction_title": _title(pool, _chosen(live, "faction")) if _chosen(live, "faction") else "",
+        "chosen_destiny_title": _title(pool, _chosen(live, "destiny")) if _chosen(live, "destiny") else "",
         "chosen_faction": live["verdict"].get("faction") or "", "chosen_destiny": _chosen(live, "destiny")}
 
 
