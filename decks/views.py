@@ -462,7 +462,8 @@ def deck_compare(request, pk: int):
         row["diff"] = row["b"] - row["a"]
     mine = deck_list_owned(user=request.user).exclude(pk=deck.pk).values_list("pk", "name")[:200]
     context = {"deck": deck, "left": left[0], "right": right[0], "rows": rows, "my_decks": mine,
-               "versions": sorted(versions), "a": a, "b": b, "only_changes": request.GET.get("changes") == "1"}
+               "versions": sorted(versions), "a": a, "b": b, "only_changes": request.GET.get("changes") == "1",
+               "changed": sum(1 for row in rows if row["diff"])}
     return render(request, "decks/compare.html", context)
 
 
