@@ -1,7 +1,7 @@
 """Load test figures for docs/performance.md: scripts/load/run.py (gunicorn, production settings, 127.0.0.1;
 wrk, 50 connections, 60 s per target), once per database available: SQLite always, PostgreSQL when
 BENCH_LOAD_PG_URL names a server (e.g. postgres://postgres@127.0.0.1:5432/roc_load; the database is created if
-missing).
+missing), or is `private` (a scratch cluster of our own on another port, dropped afterwards).
 
     .venv/bin/python -m scripts.bench load       # rewrites this section of docs/performance.md
 
@@ -36,13 +36,28 @@ def _ensure_pg_database(url: str) -> bool:
 
 
 def main() -> str:
+    databases = [("SQLite (WAL, file under var/load/)", None)]
+    pg = os.environ.get("BENCH_LOAD_PG_URL")
+    cluster = None
+    if pg == "private":  # a scratch PostgreSQL cluster of our own (scripts/faults/pg_restart.Cluster)
+        from scripts.faults.pg_restart import Cluster
+
+        cluster = Cluster()
+        cluster.init()
+        pg = cluster.url
+    if pg and _ensure_pg_database(pg):
+        databases.append(("PostgreSQL 15 (same machine)", pg))
+    try:
+        return _measure(databases)
+    finally:
+        if cluster is not None:
+            cluster.destroy()
+
+
+def _measure(databases) -> str:
     from scripts.load import run as load
 
     sections = []
-    databases = [("SQLite (WAL, file under var/load/)", None)]
-    pg = os.environ.get("BENCH_LOAD_PG_URL")
-    if pg and _ensure_pg_database(pg):
-        databases.append(("PostgreSQL 15 (same machine)", pg))
     reports = []
     for label, url in databases:
         env_before = os.environ.get("DATABASE_URL")
