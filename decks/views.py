@@ -214,6 +214,7 @@ def _buildable(user, counts: dict[str, int], pool: CardPool) -> dict | None:
         return None
     result = deck_buildability(deck_counts=counts, user=user)
     result["missing_titles"] = [(code, _title(pool, code), n) for code, n in result["missing"].items()]
+    result["missing_total"] = sum(result["missing"].values())
     return result
 
 

@@ -201,3 +201,14 @@ def test_editor_summary_line_for_phones_follows_the_verdict(client, kay, small_c
     client.force_login(kay)
     page = html.unescape(client.get(f"/decks/{deck.pk}/edit/").content.decode())
     assert 'class="live-summary is-legal"' in page and "✓ Legal · 60/60 draw · 7/7 quests" in page
+
+
+def test_deck_page_says_whether_the_collection_builds_it(client, kay, small_catalogue):
+    deck = deck_create(owner=kay, name="Build", counts={"u01": 3, "u02": 2}).deck
+    client.force_login(kay)
+    assert "Record the cards you own" in client.get(f"/decks/{deck.pk}/").content.decode()
+    collection_set(user=kay, counts={"u01": 1})
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert "Missing from your collection" in page and "4 cards short" in page
+    collection_set(user=kay, counts={"u01": 3, "u02": 2})
+    assert "You own every card this deck needs" in client.get(f"/decks/{deck.pk}/").content.decode()
