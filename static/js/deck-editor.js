@@ -71,6 +71,30 @@
     }
   });
 
+  // "n in deck" beside each browser result, from the live deck list (whichever of the two was refreshed).
+  function markInDeck() {
+    var counts = {};
+    document.querySelectorAll("#legality [data-in-deck]").forEach(function (li) {
+      counts[li.dataset.inDeck.toLowerCase()] = li.dataset.count;
+    });
+    document.querySelectorAll("#browser-results .browser-card").forEach(function (card) {
+      var badge = card.querySelector(".in-deck");
+      if (!badge) return;
+      var n = counts[card.dataset.card.toLowerCase()];
+      badge.hidden = !n;
+      badge.textContent = n ? n + " in deck" : "";
+    });
+    var quests = document.querySelector("#legality .verdict-counts strong:nth-of-type(2)");
+    var step = document.getElementById("step-quests");
+    if (quests && step) {
+      document.getElementById("quest-count").textContent = quests.textContent + " / 7";
+      step.classList.toggle("done", quests.textContent === "7");
+    }
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target.id === "legality" || event.target.id === "browser-results") markInDeck();
+  });
+
   // After each live refresh, the one-line summary (pinned to the bottom of a phone screen) follows the verdict.
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.target.id !== "legality") return;

@@ -53,6 +53,9 @@ def test_a_new_player_builds_publishes_and_shares_a_legal_camelot_deck(live_serv
     legality.get_by_text("Legal deck").wait_for()
     assert "Draw cards 60 / 60" in legality.inner_text()
     assert "2×" in legality.locator(".deck-cards li", has_text="Hedge Knight").inner_text()
+    page.wait_for_function("document.querySelector('.browser-card[data-card=\"Hedge Knight\"] .in-deck')"
+                           ".textContent === '2 in deck'")
+    assert page.locator("#quest-count").inner_text() == "7 / 7"
     assert legality.locator(".deck-chart svg").count() >= 5  # live statistics as charts
     page.get_by_text("images", exact=True).click()
     page.locator('#browser-results img[src*="?size=small"]').first.wait_for()
