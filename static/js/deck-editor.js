@@ -134,7 +134,7 @@
     } else if (target.id === "ed-destiny") {
       var chosen = target.selectedOptions[0];
       var rules = document.getElementById("destiny-chosen-rules");
-      if (rules) rules.textContent = target.value ? chosen.textContent + ": " + chosen.dataset.rules : "";
+      if (rules) rules.textContent = target.value ? chosen.dataset.name + ": " + chosen.dataset.rules : "";
       document.getElementById("step-destiny").classList.toggle("done", !!target.value);
     }
   });
