@@ -88,6 +88,8 @@ def _text(value, where: str, problems: list[str], limit: int, *, required: bool 
         return ""
     if len(value) > limit:
         problems.append(f"{where}: {len(value)} characters long; at most {limit:,}.")
+    if "\x00" in value:  # PostgreSQL text cannot hold NUL
+        problems.append(f"{where}: contains a NUL character.")
     return value
 
 
@@ -109,7 +111,8 @@ def _counts(value, where: str, problems: list[str], most: int) -> dict[str, int]
 def _tags(value, where: str, problems: list[str]) -> list[str]:
     if value is None:
         return []
-    if not isinstance(value, list) or not all(isinstance(t, str) and len(t) <= 40 for t in value) or len(value) > 20:
+    if not isinstance(value, list) or len(value) > 20 or \
+            not all(isinstance(t, str) and len(t) <= 40 and "\x00" not in t for t in value):
         problems.append(f"{where}: expected a list of at most 20 tags of at most 40 characters each.")
         return []
     return list(value)

@@ -105,6 +105,8 @@ def test_a_restored_version_keeps_its_link_and_the_copy_can_restore_any_version(
     (lambda d: d["collection"].update({"nope": 2}), "collection.nope: no card has this code"),
     (lambda d: d["collection"].update({"u01": -1}), "collection.u01"),
     (lambda d: d.update(decks="all"), "decks: expected a list"),
+    (lambda d: d["decks"][0].update(name="nul\x00"), "decks[0].name: contains a NUL"),
+    (lambda d: d["decks"][0]["versions"][0].update(tags=["a\x00"]), "decks[0].versions[0].tags"),
 ])
 def test_a_bad_file_names_the_place_and_saves_nothing(small_catalogue, ada, bob, mutate, where):
     _account(ada)
