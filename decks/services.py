@@ -50,6 +50,8 @@ def _clean_name(name: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise DeckInputError("A deck needs a name.")
     name = " ".join(name.split())
+    if "\x00" in name:
+        raise DeckInputError("The deck name contains a NUL character.")
     if len(name) > MAX_NAME_CHARS:
         raise DeckInputError(f"The deck name is {len(name)} characters long; at most {MAX_NAME_CHARS}.")
     return name
@@ -60,6 +62,8 @@ def _clean_notes(notes: str) -> str:
         raise DeckInputError("Notes must be text.")
     if len(notes) > MAX_NOTES_CHARS:
         raise DeckInputError(f"The notes are {len(notes)} characters long; at most {MAX_NOTES_CHARS}.")
+    if "\x00" in notes:
+        raise DeckInputError("The notes contain a NUL character.")
     return notes
 
 
@@ -71,6 +75,8 @@ def _clean_tags(tags: Iterable[str]) -> list[str]:
         if not isinstance(tag, str):
             raise DeckInputError("Each tag must be text.")
         tag = " ".join(tag.split()).lower()
+        if "\x00" in tag:
+            raise DeckInputError("A tag contains a NUL character.")
         if not tag:
             continue
         if len(tag) > MAX_TAG_CHARS:

@@ -212,3 +212,14 @@ def test_deck_page_says_whether_the_collection_builds_it(client, kay, small_cata
     assert "Missing from your collection" in page and "4 cards short" in page
     collection_set(user=kay, counts={"u01": 3, "u02": 2})
     assert "You own every card this deck needs" in client.get(f"/decks/{deck.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("field", ["name", "notes", "tags"])
+def test_a_nul_character_is_a_clear_400_not_a_500(client, kay, small_catalogue, field):
+    from decks.models import Deck
+
+    client.force_login(kay)
+    data = {"name": "Fine", "text": "3x Knight 1", "notes": "", "tags": ""} | {field: "bad\x00value"}
+    response = client.post("/decks/new/", data)
+    assert response.status_code == 400 and "NUL character" in response.content.decode()
+    assert not Deck.objects.filter(owner=kay).exists()
