@@ -116,6 +116,9 @@ def _list_context(request, **extra) -> dict:
 def deck_list(request):
     tag = " ".join(request.GET.get("tag", "").split()).lower()[:40]
     context = _list_context(request, tag=tag)
+    undo = request.GET.get("undo", "")
+    if undo.isdigit() and len(undo) < 12:  # just deleted: offer Undo first (only the owner's deleted decks)
+        context["undo"] = deck_list_deleted(user=request.user).filter(pk=int(undo)).first()
     if tag:
         context["decks"] = [d for d in context["decks"] if tag in d.tags]  # a player's own decks: a short list
     return render(request, "decks/list.html", context)
@@ -132,8 +135,8 @@ def _owned_deck(request, pk: int) -> Deck:
 @require_POST
 def deck_delete_view(request, pk: int):
     deck = deck_delete(deck=_owned_deck(request, pk))
-    messages.success(request, f"Deleted “{deck.name}”. Undo it from “Recently deleted” below.")
-    return redirect("/decks/")
+    messages.success(request, f"Deleted “{deck.name}”.")
+    return redirect(f"/decks/?undo={deck.pk}")
 
 
 @login_required

@@ -223,3 +223,18 @@ def test_a_nul_character_is_a_clear_400_not_a_500(client, kay, small_catalogue, 
     response = client.post("/decks/new/", data)
     assert response.status_code == 400 and "NUL character" in response.content.decode()
     assert not Deck.objects.filter(owner=kay).exists()
+
+
+def test_delete_then_undo_from_the_page_it_lands_on(client, kay, small_catalogue):
+    deck = deck_create(owner=kay, name="Oops", counts={"u01": 2}).deck
+    client.force_login(kay)
+    response = client.post(f"/decks/{deck.pk}/delete/", follow=True)
+    page = response.content.decode()
+    assert response.redirect_chain[-1][0] == f"/decks/?undo={deck.pk}"
+    assert "was deleted" in page and f'action="/decks/{deck.pk}/undelete/"' in page
+    assert client.get(f"/decks/{deck.pk}/").status_code == 404
+    client.post(f"/decks/{deck.pk}/undelete/")
+    assert client.get(f"/decks/{deck.pk}/").status_code == 200
+    other = get_user_model().objects.create_user("gareth", password="pw-gareth-12")
+    client.force_login(other)
+    assert "was deleted" not in client.get(f"/decks/?undo={deck.pk}").content.decode()
