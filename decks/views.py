@@ -19,7 +19,7 @@ from cards.cardfile import FACTION_NAMES
 
 from .collection import export_collection_csv
 from .decklist import export_decklist, parse_decklist
-from .legality import check_deck, check_decklist_text, effective_cost
+from .legality import MIN_DRAW_CARDS, check_deck, check_decklist_text, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title
@@ -53,10 +53,16 @@ FIXES = {
 }
 
 
-def _with_fixes(verdict: dict) -> dict:
-    """The verdict with a plain-language `fix` beside each problem, for pages (the API keeps CONTRACTS §3)."""
+def _with_fixes(verdict: dict, counts: dict[str, int] | None = None, pool: CardPool | None = None) -> dict:
+    """The verdict with a plain-language `fix` beside each problem and the draw-deck size the deck needs (60, or
+    its destiny's own minimum, §10.6), for pages (the API keeps CONTRACTS §3)."""
     for problem in verdict.get("errors", []) + verdict.get("warnings", []):
         problem["fix"] = FIXES.get(problem["code"], "")
+    verdict["required_draw"] = MIN_DRAW_CARDS
+    if counts and pool:
+        destinies = [pool.get(c) for c in counts if pool.get(c) and pool.get(c)["type"] == "destiny"]
+        if len(destinies) == 1:
+            verdict["required_draw"] = (destinies[0].get("deckbuilding") or {}).get("min_draw_cards", MIN_DRAW_CARDS)
     return verdict
 
 
@@ -184,7 +190,7 @@ def deck_detail(request, pk: int):
         row["changes"] = {side: {_title(pool, c): n for c, n in cards.items()}
                           for side, cards in row["changes"].items()}
     context = {
-        "deck": deck, "is_owner": deck.owner_id == request.user.pk, "verdict": _with_fixes(verdict.to_json()),
+        "deck": deck, "is_owner": deck.owner_id == request.user.pk, "verdict": _with_fixes(verdict.to_json(), counts, pool),
         "groups": _grouped(counts, pool, verdict.faction, verdict.to_json()), "stats": _page_stats(counts, pool),
         "history": history,
         "faction_name": FACTION_NAMES.get(verdict.faction or "", ""),
@@ -598,8 +604,8 @@ def deck_check_fragment(request):
 def _live_context(text: str, pool: CardPool) -> dict:
     """The editor's live side: verdict with fixes, the list grouped by type (effective costs, problems inline),
     statistics as charts and the opening-hand odds, all from the text being edited."""
-    verdict = _with_fixes(check_decklist_text(text, pool, format_active()).to_json())
     counts = parse_decklist(text, pool).counts
+    verdict = _with_fixes(check_decklist_text(text, pool, format_active()).to_json(), counts, pool)
     stats = _page_stats(counts, pool)
     return {"verdict": verdict, "stats": stats, "charts": deck_charts(stats), "editable": True,
             "groups": _grouped(counts, pool, verdict.get("faction"), verdict)}

@@ -102,9 +102,10 @@
     var verdict = event.target.querySelector(".verdict");
     if (!summary || !verdict) return;
     var counts = verdict.querySelectorAll(".verdict-counts strong");
+    var required = verdict.querySelector(".required-draw");
     var legal = verdict.classList.contains("verdict-legal");
     summary.textContent = (legal ? "\u2713 Legal" : "\u2717 Not legal") + " \u00b7 " +
-      (counts[0] ? counts[0].textContent : "0") + "/60 draw \u00b7 " + (counts[1] ? counts[1].textContent : "0") + "/7 quests";
+      (counts[0] ? counts[0].textContent : "0") + "/" + (required ? required.textContent : "60") + " draw \u00b7 " + (counts[1] ? counts[1].textContent : "0") + "/7 quests";
     summary.parentNode.classList.toggle("is-legal", legal);
   });
 

@@ -238,3 +238,12 @@ def test_delete_then_undo_from_the_page_it_lands_on(client, kay, small_catalogue
     other = get_user_model().objects.create_user("gareth", password="pw-gareth-12")
     client.force_login(other)
     assert "was deleted" not in client.get(f"/decks/?undo={deck.pk}").content.decode()
+
+
+def test_s10_6_the_draw_count_target_follows_the_destiny(client, small_catalogue):
+    text = "1x Camelot\n1x The Endless Road\n" + "\n".join(f"1x Quest {i}" for i in range(1, 8)) + "\n" + \
+        "\n".join(f"3x Knight {i}" for i in range(1, 21))
+    live = client.post("/decks/check/", {"text": text}).content.decode()
+    assert 'Draw cards <strong>60</strong> / <span class="required-draw">70</span>' in live
+    plain = client.post("/decks/check/", {"text": text.replace("The Endless Road", "The Long Reign")}).content.decode()
+    assert '<span class="required-draw">60</span>' in plain
