@@ -96,3 +96,35 @@ def test_a_new_player_builds_publishes_and_shares_a_legal_camelot_deck(live_serv
         assert "2x Hedge Knight" in text and f"1x {destiny.name}" in text
     finally:
         visitor.close()
+
+
+def test_the_editor_saves_a_deck_without_javascript(live_server, browser):  # noqa: F811
+    """Every deck control sits outside the <form> element (tied to it by form="deck-form"): plain HTML must still
+    submit them all."""
+    from django.contrib.auth import get_user_model
+
+    from cards.models import Card
+
+    get_user_model().objects.create_user("dagonet", password="fool-of-camelot-7")
+    camelot = next(p for p in STARTERS if p.stem == "camelot").read_text(encoding="utf-8")
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/accounts/login/")
+        page.get_by_label("Username").fill("dagonet")
+        page.get_by_label("Password").fill("fool-of-camelot-7")
+        page.locator("main form button[type=submit]").click()
+        page.goto(live_server.url + "/decks/new/")
+        page.get_by_label("Name", exact=True).fill("No scripts")
+        page.select_option("#ed-faction", Card.objects.get(type="faction", faction__slug="camelot").code)
+        page.fill("#deck-text", camelot)
+        page.fill("#ed-tags", "plain, html")
+        page.get_by_role("button", name="Save").click()
+        page.get_by_role("heading", name="No scripts").wait_for()
+        assert page.get_by_text("Legal deck").is_visible()
+        from decks.models import Deck
+
+        deck = Deck.objects.get(name="No scripts")
+        assert deck.tags == ["plain", "html"] and deck.faction.slug == "camelot" and deck.is_private
+    finally:
+        context.close()
