@@ -614,7 +614,8 @@ def _live_context(text: str, pool: CardPool) -> dict:
 @require_POST
 def markdown_preview(request):
     """htmx: sanitised Markdown preview of notes or a description."""
-    return HttpResponse(render_markdown(request.POST.get("notes", "")[:20_000]))
+    text = request.POST.get("notes", request.POST.get("description", ""))
+    return HttpResponse(render_markdown(text[:20_000]))
 
 
 # ---- card browser beside the editor ------------------------------------------------------------------------

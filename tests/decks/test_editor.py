@@ -247,3 +247,11 @@ def test_s10_6_the_draw_count_target_follows_the_destiny(client, small_catalogue
     assert 'Draw cards <strong>60</strong> / <span class="required-draw">70</span>' in live
     plain = client.post("/decks/check/", {"text": text.replace("The Endless Road", "The Long Reign")}).content.decode()
     assert '<span class="required-draw">60</span>' in plain
+
+
+def test_publish_description_has_a_sanitised_preview(client, kay, small_catalogue):
+    deck = deck_create(owner=kay, name="Pub", counts=LEGAL_BASE).deck
+    client.force_login(kay)
+    assert 'hx-target="#pub-preview"' in client.get(f"/decks/{deck.pk}/").content.decode()
+    preview = client.post("/decks/preview/", {"description": "**bold** <img src=x onerror=alert(1)>"}).content.decode()
+    assert "<strong>bold</strong>" in preview and "onerror" not in preview and "<img" not in preview
