@@ -109,6 +109,7 @@ def play_game(deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_play
                 autostart=False)
     game.fast_pass = [getattr(pols[0], "wants_window", None), getattr(pols[1], "wants_window", None)]
     game.ability_filter = [getattr(pols[0], "ability_filter", None), getattr(pols[1], "ability_filter", None)]
+    game.declare_hook = [getattr(pols[0], "declare", None), getattr(pols[1], "declare", None)]
     gen = game._gen
     choose0, choose1 = pols[0].choose, pols[1].choose
     try:

@@ -196,6 +196,9 @@ def _compile_selector_uncached(sel: dict) -> tuple:
     return tuple(checks)
 
 
+_LIVE_KEYS: dict[str, tuple[str, str]] = {}   # event name -> its "halt:" and "disrupt:" keys in Game.live
+
+
 class GameOver(Exception):
     """Raised inside the rules when the game ends (§12); caught by `_run`."""
 
@@ -381,6 +384,9 @@ class Game:
         # effective Power memo, only while nothing can change: a policy's choice, building window options
         self._pcache: dict | None = None
         self.ability_filter = [None, None]   # play_game: a policy's ability_filter(game, ability, kind) -> bool
+        # play_game: per player, a policy's declare(game, kind, p, eligible, stype) -> list of ids, which answers
+        # a whole S.1-S.3 / S.6 declaration at once (the same picks its one-by-one decisions would make)
+        self.declare_hook = [None, None]
         self.observer = observer   # tests: observer(game, "phase_end", phase) before each phase closes
         if autostart:
             self._advance(None, first=True)
@@ -521,7 +527,15 @@ class Game:
         return d.faction != "neutral" and self.decks[p] is not None and d.faction != self.decks[p].faction_slug
 
     def loyalty_surcharge(self, p: int, d: CardDef) -> int:
-        return d.loyalty if d.loyalty and self.off_faction(p, d) else 0
+        """§9.3: an off-faction card's Loyalty (off_faction inlined: this is read for every card in hand)."""
+        lo = d.loyalty
+        if not lo:
+            return 0
+        f = d.faction
+        if f == "neutral":
+            return 0
+        dk = self.decks[p]
+        return lo if dk is not None and f != dk.faction_slug else 0
 
     # ------------------------------------------------------------------ static abilities (§8.1) and modifiers
     def _statics(self) -> list:
@@ -565,16 +579,20 @@ class Game:
 
     def _power_candidates(self, iid: int) -> list:
         """The Power statics that could ever apply to this card, judged on what cannot change while the set of
-        statics stays the same (its printed type, attributes, name, faction, icons; which card is the source)."""
+        statics stays the same (its printed type, attributes, name, faction, icons; which card is the source).
+        Each is a flat tuple (source, controller, kind 0 self / 1 host / 2 selector, zone, "you" True / "opponent"
+        False / "any" None, the selector's remaining checks, condition, Power amount) so `power` reads no
+        attributes."""
         d = self.cdef[iid]
         out = []
         for src, c, ab in self._st_power:
             aff = ab.affects
+            amt = ab.modify["power"]
             if aff is None or aff == "self":
                 if src == iid:
-                    out.append((src, c, ab, None))
+                    out.append((src, c, 0, 0, None, (), ab.condition, amt))
             elif aff == "host":
-                out.append((src, c, ab, "host"))
+                out.append((src, c, 1, 0, None, (), ab.condition, amt))
             elif isinstance(aff, dict):
                 cache = ab.smatch
                 if cache is None or len(cache) > 512:
@@ -583,7 +601,11 @@ class Game:
                 if ok is None:
                     ok = cache[d] = _static_part_matches(aff, d, -1, -2)   # not_self aside: it is per copy
                 if ok and not (iid == src and aff.get("not_self")):
-                    out.append((src, c, ab, aff))
+                    dyn = ab.dyn_affects
+                    if dyn is None:
+                        dyn = _dynamic_part(ab)
+                    z, who, checks = dyn
+                    out.append((src, c, 2, z, None if who == "any" else who == "you", checks, ab.condition, amt))
         self._pw_cands[iid] = out
         return out
 
@@ -631,34 +653,35 @@ class Game:
             v = pc.get(iid)
             if v is not None:
                 return v
-        pw = self.cdef[iid].power + self.pmod.get(iid, 0)
+        pw = self.cdef[iid].power
+        pm = self.pmod
+        if pm:
+            pw += pm.get(iid, 0)
         if self.has_abilities:
             if self._statics_cache is None:
                 self._statics()
             cands = self._pw_cands.get(iid)
             if cands is None:
                 cands = self._power_candidates(iid)
-            for src, c, ab, sel in cands:
-                if sel is None:
-                    ok = True
-                elif sel == "host":
-                    ok = self.host.get(src) == iid
-                else:
-                    dyn = ab.dyn_affects
-                    if dyn is None:
-                        dyn = _dynamic_part(ab)
-                    z, who, checks = dyn
-                    ok = self.zone[iid] == z
-                    if ok and who != "any":
+            for src, c, kind, z, you, checks, cond, amt in cands:
+                if kind == 2:
+                    if self.zone[iid] != z:
+                        continue
+                    if you is not None:
                         holder = self.ctrl[iid] if z == FIELD else self.owner[iid]
-                        ok = (holder == c) == (who == "you")
-                    if ok:
-                        for check in checks:
-                            if not check(self, iid, src):
-                                ok = False
-                                break
-                if ok and (ab.condition is None or self._cond(ab.condition, c, src)):
-                    pw += ab.modify["power"]
+                        if (holder == c) != you:
+                            continue
+                    ok = True
+                    for check in checks:
+                        if not check(self, iid, src):
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                elif kind == 1 and self.host.get(src) != iid:
+                    continue
+                if cond is None or self._cond(cond, c, src):
+                    pw += amt
         if pc is not None:
             pc[iid] = pw
         return pw
@@ -1538,6 +1561,10 @@ class Game:
         exh = self.exh
         # S.1–S.3 declare at least one ready attacker bearing the icon; each exhausts; Subtle.
         elig = self._eligible_attackers(p, t)
+        hook = self.declare_hook[p]
+        if hook is not None and elig:
+            s.attackers.extend(self._declared(hook, "attackers", p, elig, t, True))
+            elig = None
         while elig:
             opts = [("attacker", i) for i in elig]
             if s.attackers:
@@ -1570,6 +1597,10 @@ class Game:
         # S.6 defenders: ready, bearing the icon, not barred by Subtle.
         if not (self.goldfish and opp == 1):
             elig = [j for j in self.field[opp] if j not in s.barred and self._can_declare(j, t, False)]
+            hook = self.declare_hook[opp]
+            if hook is not None and elig:
+                s.defenders.extend(self._declared(hook, "defenders", opp, elig, t, False))
+                elig = None
             while elig:
                 a = yield Decision("defenders", opp, [("defender", j) for j in elig] + [DONE], t)
                 if a == DONE:
@@ -1619,6 +1650,19 @@ class Game:
         # S.13–S.14
         self._expire("struggle")
         self.struggle = None
+
+    def _declared(self, hook, kind: str, p: int, elig: list, t: int, need_one: bool) -> list:
+        """A policy's whole declaration (S.3 attackers / S.6 defenders), checked like the one-by-one decisions:
+        distinct eligible cards, at least one attacker (S.1)."""
+        self._pcache = {}
+        try:
+            picks = hook(self, kind, p, elig[:], t)
+        finally:
+            self._pcache = None
+        ok = set(elig)
+        if len(set(picks)) != len(picks) or any(i not in ok for i in picks) or (need_one and not picks):
+            raise IllegalAction(f"{kind}: {picks!r} is not a legal declaration from {elig!r}")
+        return list(picks)
 
     def struggle_totals(self, s: Struggle) -> tuple[int, int]:
         """§6.3: each side's effective Power (each unit floored at 0, §6.6); +1 for the Authority holder's
@@ -1880,16 +1924,24 @@ class Game:
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
     def _listening(self, name: str) -> bool:
         live = self.live
-        return bool(live.get(name) or live.get("halt:" + name) or live.get("disrupt:" + name))
+        if not live:
+            return False
+        keys = _LIVE_KEYS.get(name)
+        if keys is None:
+            keys = _LIVE_KEYS[name] = ("halt:" + name, "disrupt:" + name)
+        return bool(live.get(name) or live.get(keys[0]) or live.get(keys[1]))
 
     def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
         """Halt → Disrupt → (the caller resolves) → Response windows for one event; each window opens only
         when some card where it lies could act in it (`live`)."""
         live = self.live
         if not response_only:
-            if live.get("halt:" + name):
+            keys = _LIVE_KEYS.get(name)
+            if keys is None:
+                keys = _LIVE_KEYS[name] = ("halt:" + name, "disrupt:" + name)
+            if live.get(keys[0]):
                 yield from self._reaction_window("halt", name, info)
-            if live.get("disrupt:" + name):
+            if live.get(keys[1]):
                 yield from self._reaction_window("disrupt", name, info)
         if halt_only:
             return

@@ -27,6 +27,7 @@ _GOOD_KW = KW_GLORY | KW_MASTERY | KW_CUNNING | KW_COMPEL | KW_RAVAGE | KW_PROWE
 
 
 _VALUES: dict = {}
+_MISSING = object()
 
 
 def card_value(game: Game, iid: int) -> float:
@@ -113,9 +114,14 @@ class GreedyPolicy:
         self.defend_plan: list[int] | None = None
 
     # dispatch ------------------------------------------------------------
+    _dispatch: dict = {}   # (class, decision kind) -> the handler function (no getattr per decision)
+
     def choose(self, game: Game, dec: Decision):
-        fn = getattr(self, "_" + dec.kind, None)
-        a = fn(game, dec) if fn is not None else None
+        key = (type(self), dec.kind)
+        fn = GreedyPolicy._dispatch.get(key, _MISSING)
+        if fn is _MISSING:
+            fn = GreedyPolicy._dispatch[key] = getattr(type(self), "_" + dec.kind, None)
+        a = fn(self, game, dec) if fn is not None else None
         if a is None or a not in dec.options:
             a = self._fallback(dec)
         return a
@@ -423,42 +429,84 @@ class GreedyPolicy:
                 return a
         return DONE if DONE in dec.options else dec.options[0]
 
+    def declare(self, game: Game, kind: str, p: int, elig: list[int], t: int) -> list[int]:
+        """play_game's declare_hook: the whole S.3 / S.6 declaration at once, exactly the cards that `_attackers`
+        / `_defenders` would pick one decision at a time (no Decision per unit)."""
+        chosen: list[int] = []
+        if kind == "attackers":
+            plan = self.attack_plan
+            while elig:
+                a = None
+                while plan:
+                    i = plan.pop(0)
+                    if i in elig:
+                        a = i
+                        break
+                if a is None:
+                    if chosen:
+                        break          # DONE
+                    a = elig[0]        # S.1: at least one attacker
+                chosen.append(a)
+                elig.remove(a)
+            return chosen
+        if self.defend_plan is None:
+            self.defend_plan = self._defence_plan(game, p, elig)
+        plan = self.defend_plan
+        while elig:
+            a = None
+            while plan:
+                i = plan.pop(0)
+                if i in elig:
+                    a = i
+                    break
+            if a is None:
+                self.defend_plan = None   # DONE
+                break
+            chosen.append(a)
+            elig.remove(a)
+        return chosen
+
     def _subtle(self, game: Game, dec: Decision):
         bars = [o for o in dec.options if o != NO]
         return max(bars, key=lambda o: game.power(o[1])) if bars else NO
 
     def _defenders(self, game: Game, dec: Decision):
         p = dec.player
-        s = game.struggle
         if self.defend_plan is None:
-            att, _ = game.struggle_totals(s)
-            elig = [o[1] for o in dec.options if o != DONE]
-            pw = {i: max(game.power(i), 0) for i in elig}
-            total = sum(pw.values())
-            plan: list[int] = []
-            if total > att:   # the defender must exceed the attacker (ties go to the attacker)
-                run = 0
-                for i in sorted(elig, key=lambda i: -pw[i]):
-                    if run > att:
-                        break
-                    plan.append(i)
-                    run += pw[i]
-                for i in sorted(plan, key=lambda i: pw[i]):
-                    if run - pw[i] > att:
-                        plan.remove(i)
-                        run -= pw[i]
-            elif game.influence(1 - p) >= 12 and att > 0:
-                # spoils will land anyway; deny the unopposed Influence with the weakest unit with Power
-                weak = [i for i in elig if pw[i] > 0]
-                if weak:
-                    plan = [min(weak, key=lambda i: pw[i])]
-            self.defend_plan = plan
+            self.defend_plan = self._defence_plan(game, p, [o[1] for o in dec.options if o != DONE])
         while self.defend_plan:
             i = self.defend_plan.pop(0)
             if ("defender", i) in dec.options:
                 return ("defender", i)
         self.defend_plan = None
         return DONE
+
+    @staticmethod
+    def _defence_plan(game: Game, p: int, elig: list[int]) -> list[int]:
+        """Defend with the fewest units that win (the defender must exceed the attacker), or chump-defend with
+        the weakest unit to deny the unopposed Influence when the attacker is close to 15."""
+        s = game.struggle
+        att, _ = game.struggle_totals(s)
+        pw = {i: max(game.power(i), 0) for i in elig}
+        total = sum(pw.values())
+        plan: list[int] = []
+        if total > att:   # the defender must exceed the attacker (ties go to the attacker)
+            run = 0
+            for i in sorted(elig, key=lambda i: -pw[i]):
+                if run > att:
+                    break
+                plan.append(i)
+                run += pw[i]
+            for i in sorted(plan, key=lambda i: pw[i]):
+                if run - pw[i] > att:
+                    plan.remove(i)
+                    run -= pw[i]
+        elif game.influence(1 - p) >= 12 and att > 0:
+            # spoils will land anyway; deny the unopposed Influence with the weakest unit with Power
+            weak = [i for i in elig if pw[i] > 0]
+            if weak:
+                plan = [min(weak, key=lambda i: pw[i])]
+        return plan
 
     # struggle results ----------------------------------------------------
     def _kill_own(self, game: Game, dec: Decision):
