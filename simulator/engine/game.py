@@ -361,6 +361,7 @@ class Game:
         # live[event]: how many cards where they lie (field, hand for deeds, permanent slots) could react to it;
         # n_act[p]: cards of p that could take an action in a window. Windows nobody can act in are skipped.
         self.live: dict[str, int] = {}
+        self.live_ev: dict[str, int] = {}   # event name -> live counts of its Response, Halt and Disrupt keys
         self.n_act = [0, 0]
         for p in (0, 1):
             for i in (self.faction_iid[p], self.destiny_iid[p]):
@@ -472,14 +473,20 @@ class Game:
         """Keep `live` and `n_act` in step when a listening card enters or leaves the field / a hand."""
         d = self.cdef[iid]
         live = self.live
+        ev = self.live_ev
         if z == HAND:
-            if d.hand_event:
-                live[d.hand_event] = live.get(d.hand_event, 0) + delta
+            e = d.hand_event
+            if e:
+                live[e] = live.get(e, 0) + delta
+                b = e.partition(":")[2] or e
+                ev[b] = ev.get(b, 0) + delta
             if d.hand_action:
                 self.n_act[p] += delta
         else:
             for e in d.field_events:
                 live[e] = live.get(e, 0) + delta
+                b = e.partition(":")[2] or e
+                ev[b] = ev.get(b, 0) + delta
             if d.actions and not d.is_deed:
                 self.n_act[p] += delta
 
@@ -811,7 +818,7 @@ class Game:
         if self.logs is not None:
             self._log(f"{why}: player {p} gains {n} Influence ({self.influence(p)})")
         self._check_win()
-        if self._listening("influence_gained"):
+        if self.live_ev.get("influence_gained"):
             yield from self._event("influence_gained", {"player": p, "amount": n})
 
     def _check_win(self) -> None:
@@ -1212,7 +1219,7 @@ class Game:
         if self.logs is not None:
             self._log(f"{'§9.3 Haste' if how == 'haste' else '§5.3 Kingdom'}: player {p} plays {d.name} for {cost}")
         cancelled = False
-        if self._listening("card_played"):
+        if self.live_ev.get("card_played"):
             info = {"card": iid, "player": p, "cancelled": False}
             yield from self._event("card_played", info, halt_only=True)
             cancelled = info["cancelled"]
@@ -1220,7 +1227,7 @@ class Game:
             self._move(iid, DISCARD)
             return
         yield from self._enter(p, iid, "played")
-        if self._listening("card_played"):
+        if self.live_ev.get("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     def _reveal(self, p: int, iid: int):
@@ -1236,7 +1243,7 @@ class Game:
         self._move(iid, LIMBO)
         self._note_played(p, iid)
         yield from self._enter(p, iid, "revealed")
-        if self._listening("card_played"):
+        if self.live_ev.get("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     def _enter(self, p: int, iid: int, how: str):
@@ -1279,7 +1286,7 @@ class Game:
             for ab in d.enters:
                 if self._usable(p, iid, ab, None, forced=True):
                     yield from self._use_ability(p, iid, ab, None)
-        if self._listening("enters_play"):
+        if self.live_ev.get("enters_play"):
             yield from self._event("enters_play", {"card": iid, "player": p})
 
     def _scout(self, p: int, n: int):
@@ -1304,13 +1311,13 @@ class Game:
         self.phase = ph
         if self.uses:
             self.uses = {k: v for k, v in self.uses.items() if k[2] != "phase"}
-        if self._listening("phase_start"):
+        if self.live_ev.get("phase_start"):
             yield from self._event("phase_start", {"phase": PHASES[ph]}, response_only=True)
 
     def _phase_end(self, ph: int):
         if self.observer is not None:
             self.observer(self, "phase_end", ph)
-        if self._listening("phase_end"):
+        if self.live_ev.get("phase_end"):
             yield from self._event("phase_end", {"phase": PHASES[ph]}, response_only=True)
         self._expire("phase")   # §8.8
 
@@ -1333,6 +1340,7 @@ class Game:
             opts = [("quest", q) for q in self.qdeck[p]]
             a = opts[0] if len(opts) == 1 else (yield Decision("quest", p, opts))
             chosen[p] = a[1]
+        quest_statics = False   # only a quest with static abilities changes the set of statics (§8.1)
         for p in self.players():
             old = self.quest[p]
             if old >= 0:
@@ -1340,7 +1348,11 @@ class Game:
                 self.qused[p].append(old)
                 if self.cdef[old].hooks:
                     self._hook(old, FIELD, -1, p)
+                if self.cdef[old].statics:
+                    quest_statics = True
             q = chosen[p]
+            if self.cdef[q].statics:
+                quest_statics = True
             self.qdeck[p].remove(q)
             self.quest[p] = q
             self.zone[q] = QUEST
@@ -1352,7 +1364,8 @@ class Game:
                 for x in self.qdeck[p]:
                     self.zone[x] = QDECK
                 fisher_yates(self.rng, self.qdeck[p])
-        self._statics_cache = None
+        if quest_statics:
+            self._statics_cache = None
         if self.logs is not None:
             self._log("§5.1 Quest: " + "; ".join(
                 f"player {p} embarks on {self.name(self.quest[p])}" for p in self.players()))
@@ -1378,7 +1391,7 @@ class Game:
             self.round1_first = self.first
         if self.logs is not None:
             self._log(f"§5.1 player {chooser} chooses player {self.first} as first player")
-        if self._listening("quest_revealed"):
+        if self.live_ev.get("quest_revealed"):
             for p in self.players():
                 yield from self._event("quest_revealed", {"player": p, "card": self.quest[p]})
         for p in self.players():
@@ -1461,7 +1474,7 @@ class Game:
             if self.logs is not None:
                 self._log(f"§5.5 Authority: {a0} vs {a1}, player {w} claims it")
             yield from self._gain_influence(w, 1, "§5.5 Authority")
-            if self._listening("authority_claimed"):
+            if self.live_ev.get("authority_claimed"):
                 yield from self._event("authority_claimed", {"player": w})
         yield from self._maybe_window()
         yield from self._phase_end(AUTHORITY_P)
@@ -1590,7 +1603,7 @@ class Game:
                         s.barred.add(a[1])
                         if self.logs is not None:
                             self._log(f"§9.1 Subtle: {self.name(i)} bars {self.name(a[1])} from defending")
-        if self._listening("struggle_declared"):
+        if self.live_ev.get("struggle_declared"):
             yield from self._event("struggle_declared", {"type": t, "attacker": p})
         # S.4–S.5
         yield from self._maybe_window()
@@ -1612,12 +1625,12 @@ class Game:
             s.declared_defenders = s.defenders[:]
             if self.logs is not None and s.defenders:
                 self._log(f"§6.2 S.6 player {opp} defends with " + ", ".join(self.name(j) for j in s.defenders))
-        if self._listening("defenders_declared"):
+        if self.live_ev.get("defenders_declared"):
             yield from self._event("defenders_declared", {"type": t, "attacker": p})
         # S.7
         yield from self._maybe_window()
         # S.8 determine the winner
-        if self._listening("struggle_resolving"):
+        if self.live_ev.get("struggle_resolving"):
             yield from self._event("struggle_resolving", {"type": t, "attacker": p})
         att, dfn = self.struggle_totals(s)
         s.att_total, s.def_total = att, dfn
@@ -1635,7 +1648,7 @@ class Game:
         if s.winner is not None:
             self.stat_won[s.winner] += 1
             # S.9 responses
-            if self._listening("struggle_won") or self._listening("struggle_lost"):
+            if self.live_ev.get("struggle_won") or self.live_ev.get("struggle_lost"):
                 info = {"type": t, "attacker": p, "winner": s.winner, "unopposed": s.unopposed}
                 yield from self._event("struggle_won", info)
                 yield from self._event("struggle_lost", info)
@@ -1804,7 +1817,7 @@ class Game:
             return
         saveable = how != "sacrificed" and not cannot_be_saved
         saved: set[int] = set()
-        if saveable and self._listening("would_leave_play"):
+        if saveable and self.live_ev.get("would_leave_play"):
             # one Halt (save) window per card, so a save names the card it saves (§7.3)
             for i in cards:
                 info = {"cards": [i], "card": i, "how": how, "saved": saved, "player": self.ctrl[i]}
@@ -1826,7 +1839,7 @@ class Game:
         for i in leaving:
             self._remove_from_field(i, how, position)
         self._check_attachments()
-        if leaving and self._listening("leaves_play"):
+        if leaving and self.live_ev.get("leaves_play"):
             for i in leaving:
                 yield from self._event("leaves_play", {"card": i, "how": how, "player": prev_ctrl[i]})
 
@@ -1923,13 +1936,8 @@ class Game:
 
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
     def _listening(self, name: str) -> bool:
-        live = self.live
-        if not live:
-            return False
-        keys = _LIVE_KEYS.get(name)
-        if keys is None:
-            keys = _LIVE_KEYS[name] = ("halt:" + name, "disrupt:" + name)
-        return bool(live.get(name) or live.get(keys[0]) or live.get(keys[1]))
+        """Whether any card could react to event `name` (Response, Halt or Disrupt) where it lies."""
+        return bool(self.live_ev.get(name))
 
     def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
         """Halt → Disrupt → (the caller resolves) → Response windows for one event; each window opens only
@@ -1970,13 +1978,17 @@ class Game:
     def _reaction_window(self, timing: str, name: str, info: dict):
         """Forced abilities first (first player first), then optional ones with priority passing (§8.4)."""
         fired: set = set()
+        pre = [None, None]   # each player's listeners, reused below while no Forced ability has resolved
         if timing == "response":
             for p in self.players():
-                for i, ab, is_deed in self._listeners(p, name):
+                pre[p] = lst = self._listeners(p, name)
+                for i, ab, is_deed in lst:
                     if not is_deed and ab.timing == "forced" and (i, ab.index) not in fired \
                             and self._when_matches(ab, p, i, info) and self._usable(p, i, ab, info, forced=True):
                         fired.add((i, ab.index))
                         yield from self._use_ability(p, i, ab, info)
+            if fired:
+                pre = [None, None]
         listeners = [None, None]
         p = self.first
         passes = 0
@@ -1984,7 +1996,10 @@ class Game:
             opts = []
             if not (self.goldfish and p == 1):
                 if listeners[p] is None:
-                    listeners[p] = [x for x in self._listeners(p, name) if x[1].timing == timing]
+                    base = pre[p]
+                    if base is None:
+                        base = self._listeners(p, name)
+                    listeners[p] = [x for x in base if x[1].timing == timing]
                 for i, ab, is_deed in listeners[p]:
                     if is_deed:
                         if self.zone[i] == HAND and self._when_matches(ab, p, i, info) \
@@ -2004,6 +2019,7 @@ class Game:
             else:
                 passes = 0
                 listeners = [None, None]   # the action may have changed who can react
+                pre = [None, None]
                 if a[0] == "deed":
                     yield from self._play_deed(p, a[1], info)
                 else:
@@ -2287,13 +2303,13 @@ class Game:
         if self.logs is not None:
             self._log(f"§10.4 player {p} plays the deed {d.name} for {cost}")
         pinfo = {"card": iid, "player": p, "cancelled": False}
-        if self._listening("card_played"):
+        if self.live_ev.get("card_played"):
             yield from self._event("card_played", pinfo, halt_only=True)
         if not pinfo["cancelled"]:
             yield from self._use_ability(p, iid, ab, info, is_deed=True, x_preset=x_preset)
         if self.zone[iid] == LIMBO:
             self._move(iid, DISCARD)
-        if self._listening("card_played"):
+        if self.live_ev.get("card_played"):
             yield from self._event("card_played", {"card": iid, "player": p}, response_only=True)
 
     # selectors -------------------------------------------------------------
