@@ -95,7 +95,7 @@ class CardDef:
         "loyalty", "kw", "haste", "secret", "scout", "ravage", "text", "wealth", "momentum", "spoils", "levy",
         "abilities", "supported", "unsupported_reason", "statics", "actions", "triggers", "play_ability",
         "attach_ability", "enters", "embark", "is_token", "raw", "is_unit", "is_attachment", "is_deed",
-        "is_location", "max_per_round", "field_events", "hand_event", "hand_action", "hooks",
+        "is_location", "max_per_round", "field_events", "hand_event", "hand_action", "hooks", "enters_freely",
     )
 
     def __init__(self, card: dict, *, is_token: bool = False):
@@ -155,6 +155,8 @@ class CardDef:
         self.is_attachment = self.type == "attachment"
         self.is_deed = self.type == "deed"
         self.is_location = self.type == "location"
+        # Game.can_enter is always true for it: a non-unique unit or location without Restricted (§9.3, §10.3)
+        self.enters_freely = self.type in ("unit", "location") and not self.unique and not (kw & KW_RESTRICTED)
 
         raw_abilities = card.get("abilities")
         abilities, problems = compile_abilities(raw_abilities, self)

@@ -573,6 +573,8 @@ class Game:
                                     st_cost.append(x)
                                 if len(m) > ("power" in m) + ("cost" in m) + ("type" in m):
                                     st_player.append(x)
+        if st_power != getattr(self, "_st_power", None):
+            self._pw_cands = {}   # the candidates depend only on the Power statics (and printed cards)
         self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
         self._st_cost, self._st_player = st_cost, st_player
         by_rule: dict[str, list] = {}
@@ -580,7 +582,6 @@ class Game:
             for r in x[2].rule:
                 by_rule.setdefault(r, []).append(x)
         self._st_rule_by = by_rule
-        self._pw_cands = {}
         self._statics_cache = out
         return out
 
@@ -1065,17 +1066,24 @@ class Game:
         p = self.first
         passes = 0
         fast = self.fast_pass
+        goldfish = self.goldfish
+        memo: dict = {}   # effective Power, valid until someone acts: passing changes nothing
         while passes < 2:
+            if goldfish and p == 1:
+                passes += 1    # CONTRACTS §3: the goldfish never acts (it has no options in any window)
+                p = 0
+                continue
             f = fast[p]
+            self._pcache = memo
             if f is not None:
-                self._pcache = {}       # nothing changes while the policy looks
                 wants = f(self, p, kind if p == active else -1)
-                self._pcache = None
                 if not wants:
+                    self._pcache = None
                     passes += 1    # the policy said up front that it passes here: no options materialised
                     p = 1 - p
                     continue
             opts = self._window_options(p, kind if p == active else -1)
+            self._pcache = None
             if not opts:
                 passes += 1
                 p = 1 - p
@@ -1086,6 +1094,7 @@ class Game:
             else:
                 passes = 0
                 yield from self._window_action(p, a)
+                memo = {}
             p = 1 - p
 
     def _window_options(self, p: int, kind: int) -> list:
@@ -1118,7 +1127,8 @@ class Game:
                     elif d.loyalty:
                         c += self.loyalty_surcharge(p, d)
                     if (c <= pool or (d.unique and self.is_duplicate_entry(p, iid) >= 0)) \
-                            and self.can_enter(p, iid) and (d.max_per_round is None or self._max_ok(p, d)):
+                            and (d.enters_freely or self.can_enter(p, iid)) \
+                            and (d.max_per_round is None or self._max_ok(p, d)):
                         opts.append(("play", iid))
                 if d.kw & KW_SECRET and pool >= SECRET_PLACE_COST:
                     opts.append(("secret", iid))
