@@ -162,6 +162,20 @@ def markdown(data: dict) -> str:
         nodes = ([nodes[0]] if nodes else []) + scans[:3]  # the top node, then how each table is read
         lines.append(f"| {label} | {r['median_ms']:.2f} | {r['max_ms']:.2f} | {r['rows']} | "
                      f"{' → '.join(nodes).replace('|', '/')} |")
+    over = [label for label, r in data["results"].items() if r["median_ms"] >= 50]
+    if over:
+        lines.append("")
+        lines.append(f"Over the 50 ms target: {'; '.join(over)}. " + (
+            "Why, from the plans: \"decklists containing X, newest first\" walks the `published_at` index backwards "
+            "and probes `(card_code, decklist)` for each list until 50 match, so a card in a few percent of the lists "
+            "costs thousands of probes (and the count reads every matching index entry); filtering by faction "
+            "goes through a join on `cards_faction.slug`, so the `(faction, -published_at)` index is not used "
+            "and the walk is 7 times longer. Fixes, not made here (decks app): filter on `faction_id` "
+            "(resolved first) so the composite index applies; keep `published_at` on `DecklistCard` with an "
+            "index `(card_code, -published_at)` so the newest 50 lists holding X are one index range; cap or "
+            "cache the count for the pager. Card text/name substring searches (`knight`, `x:\"draw 1\"`) are "
+            "sequential scans of 20,000 rows, under the target; a `pg_trgm` GIN index would make them index "
+            "scans."))
     return "\n".join(lines) + "\n"
 
 
