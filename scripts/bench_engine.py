@@ -6,6 +6,7 @@ and the starter decklists are read straight from cards/data/.
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import sys
@@ -63,7 +64,7 @@ def measure() -> dict:
             play_game(decks[a], decks[b], seed=i, policies=("greedy", "greedy"))
 
     goldfish()  # warm-up (setup solver caches, compiled selectors)
-    out = {"version": ENGINE_VERSION, "decks": len(decks)}
+    out = {"version": ENGINE_VERSION, "decks": len(decks), "load": os.getloadavg()[0]}
     for key, fn, n in (("goldfish", goldfish, GOLDFISH_GAMES), ("versus", versus, VERSUS_GAMES)):
         runs = [_rate(fn, n) for _ in range(RUNS)]
         out[key] = {"cpu": statistics.median(r[0] for r in runs), "wall": statistics.median(r[1] for r in runs),
@@ -77,18 +78,22 @@ def main() -> str:
     return (
         "## Rules engine (simulator/engine)\n\n"
         "`python -m scripts.bench engine` — complete games on one core with the starter decks "
-        f"({m['decks']} decks, engine {m['version']}); medians of {RUNS} runs. Games/s per CPU-second is the "
-        "figure the brief's targets refer to; wall-clock games/s shows the shared machine's noise.\n\n"
+        f"({m['decks']} decks, engine {m['version']}); medians of {RUNS} runs; machine load average "
+        f"{m['load']:.1f} when it started (2 cores). Games/s per CPU-second is the figure the brief's targets refer "
+        "to; wall-clock games/s shows the shared machine's noise (CPU-seconds swing too, about ±20%, with the "
+        "load).\n\n"
         "| workload | games per run | games/s (CPU) | games/s (wall) | target |\n"
         "| --- | ---: | ---: | ---: | ---: |\n"
         f"| goldfish (greedy vs the CONTRACTS §3 goldfish, every starter) | {g['games']} | {g['cpu']:.0f} | "
         f"{g['wall']:.0f} | 2,000 |\n"
         f"| greedy vs greedy (every ordered pair of starters) | {v['games']} | {v['cpu']:.0f} | {v['wall']:.0f} | "
         "300 |\n\n"
-        "Where the time goes (cProfile, sampling): building action-window options and the greedy policy's choices "
-        "in the active player's Kingdom and Confrontation turns (about half), struggles S.1–S.14 (about a third), "
-        "effective Power under static abilities. Windows nobody can act in, and Halt/Disrupt/Response windows "
-        "nobody listens to, are already skipped without building options.\n"
+        "Where the time goes (cProfile): building action-window options and the greedy policy's choices in the "
+        "active player's Kingdom and Confrontation turns (its struggle planning reads every ready unit's Power), "
+        "struggles S.1–S.14 with their windows, effective Power under static abilities. Already skipped or "
+        "shared: windows nobody can act in, Halt/Disrupt/Response windows nobody listens to, the goldfish's "
+        "turns, one decision per declared attacker/defender (the greedy policy declares in one call), Power "
+        "re-read while players pass. Speed-ups keep every seed's game identical (same ENGINE_VERSION).\n"
     )
 
 
