@@ -287,6 +287,10 @@ class GreedyPolicy:
                 hint = ability_hint(ab)
                 if ab.sacrifices or not self._hint_fits(hint, kind, s, losing, ab):
                     continue
+                if ab.harmful and isinstance(ab.target, dict) and ab.target.get("controller") == "any" \
+                        and not any(game.ctrl[j] != p for j in
+                                    game._target_candidates(ab.target, p, o[1], ab, None, k == "deed")):
+                    continue   # e.g. Siege Engineer's "Discard a location": never aimed at its own cards
                 free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
                 key = (3 if free else 1, 0.0, 0.0)
             elif k == "struggle":

@@ -42,3 +42,20 @@ def test_gift_of_the_summer_queen_cost_x_is_the_power_bonus():
     ab = gift["abilities"][0]
     assert ab["x"] == {"max": "wealth"}
     assert ab["effects"][0]["modify_power"] == "X"
+
+
+def test_greedy_does_not_discard_its_own_location_with_siege_engineer():
+    """The greedy player may use 'Discard a location' only against the opponent's locations."""
+    from simulator.engine.game import CONFRONT_P
+    from simulator.engine.policies import GreedyPolicy
+    from simulator.engine.game import Decision
+    g, src, ab, own, theirs = _siege_game()
+    g.phase = CONFRONT_P
+    pol = GreedyPolicy()
+    g._move(theirs, DISCARD, 1)
+    opts = g._window_options(0, CONFRONT_P)
+    assert ("ability", src, ab.index) in opts      # legal: its own location is a target
+    assert pol._window(g, Decision("window", 0, opts, CONFRONT_P)) != ("ability", src, ab.index)
+    g._move(theirs, FIELD, 1)
+    opts = g._window_options(0, CONFRONT_P)
+    assert pol._window(g, Decision("window", 0, opts, CONFRONT_P)) == ("ability", src, ab.index)
