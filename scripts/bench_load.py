@@ -95,15 +95,23 @@ def _measure(databases) -> str:
                          text=True).stdout.strip()
     return (
         "## Load test (gunicorn + wrk)\n\n"
-        "`make load` / `.venv/bin/python -m scripts.load.run` (one database) or "
-        "`BENCH_LOAD_PG_URL=postgres://postgres@127.0.0.1:5432/roc_load .venv/bin/python -m scripts.bench load` "
-        "(both). gunicorn with `roc_site/gunicorn.conf.py` and the production settings "
+        "`make load` / `.venv/bin/python -m scripts.load.run` (SQLite) or "
+        "`BENCH_LOAD_PG_URL=private .venv/bin/python -m scripts.bench load` (SQLite, then a scratch PostgreSQL "
+        "cluster). gunicorn with `roc_site/gunicorn.conf.py` and the production settings "
         f"({first['gunicorn_workers']} gthread workers × {first['gunicorn_threads']} threads, DEBUG off, "
         "whitenoise, security middleware) on 127.0.0.1; wrk with "
         f"{first['wrk_threads']} threads, {CONNECTIONS} connections, {DURATION} s per target, on the same "
         f"machine ({first['cpus']} CPUs{', ' + cpu if cpu else ''}): wrk's own CPU use counts against the "
         "server's. Errors = connection/read/write errors, timeouts over 5 s, and any answer not 2xx/3xx. "
-        f"Run at {first['when']}.\n\n" + "\n\n".join(sections) + "\n"
+        f"Run at {first['when']}.\n\n"
+        "How to read it: wrk keeps all 50 connections busy (a closed loop), so the mean latency is 50 ÷ "
+        "throughput (Little's law) whatever the code does: at 300 requests/s it is 167 ms, and a p95 under 50 ms "
+        "needs well over 1,000 requests/s. With ~4 ms of CPU per card search in Django (the cards section) and "
+        "2 cores shared with wrk, the ceiling is about 400 requests/s, so the two targets cannot both be met at "
+        "50 saturating connections without caching whole answers; the requests/s column is the capacity figure, "
+        "and latency at a non-saturating load is the per-request time of the cards section. The load average "
+        "after a run includes the test's own gunicorn workers and wrk.\n\n"
+        + "\n\n".join(sections) + "\n"
     )
 
 
