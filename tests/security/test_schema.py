@@ -16,6 +16,21 @@ EXAMPLES = int(os.environ.get("ROC_SCHEMA_EXAMPLES", "6"))
 
 
 @pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """Called straight through WSGI (not Django's test client), each request would end with
+    close_old_connections, which closes a connection inside the test's transaction on PostgreSQL. Django's test
+    client disconnects it the same way."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture(autouse=True)
 def _no_queue(monkeypatch):
     from django.core.cache import cache
 
