@@ -196,3 +196,25 @@ def test_the_same_request_as_a_private_run_gets_a_run_of_its_own(alice, bob, pri
     again, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=alice,
                                           deck_version=version)
     assert not created and again.pk in (theirs.pk, mine.pk)
+
+
+def test_the_account_archive_holds_only_your_own_data(alice, bob, private_deck):
+    assert client_for(None).get("/decks/archive.json").status_code == 302  # log-in first
+    theirs = client_for(bob).get("/decks/archive.json")
+    assert theirs.status_code == 200
+    assert "Alice secret plan" not in theirs.content.decode()
+    assert "Alice secret plan" in client_for(alice).get("/decks/archive.json").content.decode()
+
+
+def test_the_account_import_needs_login_and_csrf(alice):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    before = Deck.objects.count()
+    upload = SimpleUploadedFile("a.json", b"{}", content_type="application/json")
+    r = client_for(None).post("/decks/archive/import/", {"file": upload})
+    assert r.status_code == 302 and r["Location"].startswith("/accounts/login/")
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(alice)
+    assert strict.post("/decks/archive/import/", {"file": upload}).status_code == 403
+    assert Deck.objects.count() == before
