@@ -95,10 +95,11 @@ class Worker:
                 self.proc.wait(timeout=10)
         self.log.close()
 
-    def output(self) -> str:
+    def output(self, tail: int | None = 3000) -> str:
         self.log.flush()
         self.log.seek(0)
-        return self.log.read()[-3000:]
+        text = self.log.read()
+        return text[-tail:] if tail else text
 
 
 def strip(result: dict) -> dict:
@@ -116,31 +117,6 @@ def test_queued_runs_equal_in_process_runs(e2e_db, in_process, broker):
             queued = json.loads(done.stdout)
             assert strip(queued) == strip(in_process[mode]), mode
             assert queued["elapsed_s"] > 0
-    finally:
-        worker.stop()
-
-
-def test_a_worker_process_killed_mid_run_loses_nothing(e2e_db, in_process):
-    """acks_late + reject_on_worker_lost: the killed chunk is delivered again and the numbers do not change."""
-    env = _env(e2e_db, "filesystem://")
-    worker = Worker(env, concurrency=2)
-    try:
-        args = RUNS["goldfish"]
-        proc = subprocess.Popen([PY, "manage.py", "simulate", *args, "--json", "--queue", "--timeout", "400"],
-                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # Kill one pool process as soon as chunks are running.
-        killed = False
-        deadline = time.monotonic() + 60
-        while not killed and time.monotonic() < deadline and proc.poll() is None:
-            log = worker.output()
-            if "simulator.run_chunk" in log and worker.children():
-                os.kill(worker.children()[0], signal.SIGKILL)
-                killed = True
-            time.sleep(0.05)
-        out, err = proc.communicate(timeout=450)
-        assert killed, "the run finished before a pool process could be killed"
-        assert proc.returncode == 0, f"{err}\n--- worker ---\n{worker.output()}"
-        assert strip(json.loads(out)) == strip(in_process["goldfish"])
     finally:
         worker.stop()
 
