@@ -231,3 +231,11 @@ def test_set_owned_copies_of_one_card_from_any_page(client, gina, small_catalogu
     client.post("/collection/cards/nope/", {"count": "1"})
     client.post("/collection/cards/u01/", {"count": "-1"})
     assert collection_counts(user=gina) == {}
+
+
+def test_deck_page_offers_to_simulate_the_deck(client, gina, small_catalogue):
+    deck = deck_create(owner=gina, name="Sim me", counts=dict(LEGAL_BASE)).deck
+    client.force_login(gina)
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert f'href="/simulate/?deck={deck.pk}"' in page
+    assert client.get(f"/simulate/?deck={deck.pk}").status_code == 200
