@@ -1,9 +1,10 @@
 """Fixtures for the simulator tests (the engine's own tests live in tests/simulator/engine/)."""
 import random
 import types
-from dataclasses import dataclass, field
 
 import pytest
+
+from simulator.engine import GameResult
 
 from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST, sim_cards
 
@@ -33,19 +34,8 @@ def sim_db(db):
     call_command("loadcards", str(CARD_FILE), verbosity=0)
 
 
-@dataclass
-class FakeResult:
-    winner: int | None
-    reason: str
-    rounds: int
-    first_player: int
-    influence_by_round: list = field(default_factory=list)
-    wealth_spent_by_round: list = field(default_factory=list)
-    cards_played_by_round: list = field(default_factory=list)
-    struggles_won_by_round: list = field(default_factory=list)
-    stuck_in_hand: dict = field(default_factory=dict)
-    cards_played: dict = field(default_factory=dict)
-    log: list | None = None
+# Hand-made game results for the report tests: the engine's own result type, filled in by the test.
+FakeResult = GameResult
 
 
 def fake_play_game(deck_a, deck_b=None, *, seed, first_player=None, policies=("greedy", "greedy"), max_rounds=50,
