@@ -81,6 +81,15 @@ def _hits_participants(ab) -> bool:
     return isinstance(t, dict) and bool(t.get("participating") or t.get("attacking") or t.get("defending"))
 
 
+
+def _next_planned(plan: list[int], elig: list[int]) -> int | None:
+    """Pop planned cards until one that is still eligible comes up (None when the plan runs out)."""
+    while plan:
+        i = plan.pop(0)
+        if i in elig:
+            return i
+    return None
+
 class RandomPolicy:
     """Chooses uniformly among the legal options with its own random.Random (never the global one)."""
 
@@ -440,12 +449,7 @@ class GreedyPolicy:
         if kind == "attackers":
             plan = self.attack_plan
             while elig:
-                a = None
-                while plan:
-                    i = plan.pop(0)
-                    if i in elig:
-                        a = i
-                        break
+                a = _next_planned(plan, elig)
                 if a is None:
                     if chosen:
                         break          # DONE
@@ -457,12 +461,7 @@ class GreedyPolicy:
             self.defend_plan = self._defence_plan(game, p, elig)
         plan = self.defend_plan
         while elig:
-            a = None
-            while plan:
-                i = plan.pop(0)
-                if i in elig:
-                    a = i
-                    break
+            a = _next_planned(plan, elig)
             if a is None:
                 self.defend_plan = None   # DONE
                 break
