@@ -4,6 +4,8 @@ Views only translate: they check input and permissions, call a service or select
 """
 from __future__ import annotations
 
+import re
+
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field,
@@ -11,10 +13,12 @@ from drf_spectacular.utils import (OpenApiParameter, OpenApiResponse, extend_sch
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError, PermissionDenied, UnsupportedMediaType, ValidationError
+from rest_framework.fields import empty
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.utils import html
 
 from roc_site.schema import ObjectListSchema
 
@@ -71,7 +75,7 @@ class ExportNegotiation(DefaultContentNegotiation):
     """`?format=text|json` chooses the export form; anything else falls to JSON so the 400 can explain."""
 
     def select_renderer(self, request, renderers, format_suffix=None):
-        wanted = request.query_params.get("format") or "text"
+        wanted = request.query_params.get("format", "text")
         for renderer in renderers:
             if renderer.format == wanted:
                 return renderer, renderer.media_type
@@ -114,11 +118,43 @@ class DetailSerializer(serializers.Serializer):
 class ValidateRequestSerializer(serializers.Serializer):
     text = serializers.CharField(allow_blank=True, trim_whitespace=False,
                                  help_text=f"Decklist text (CONTRACTS §2), at most {MAX_TEXT_CHARS:,} characters")
-    format = serializers.CharField(required=False, help_text="Slug of a format; the active one by default")
+    format = serializers.CharField(required=False, help_text="Slug of a format; leave it out for the active one "
+                                                             "(null or an empty string is a 400)")
 
 
 class CardCountsField(serializers.DictField):
-    child = serializers.IntegerField(min_value=0, max_value=99)
+    """card code -> number of copies. JSON: an object. A form (multipart or urlencoded) body sends one field per
+    card, `cards.CODE=N`; a plain `cards` form value is refused (400), never read as "no cards" — DRF's DictField
+    would take it as an empty object, which replaced a whole collection or emptied a deck."""
+
+    default_error_messages = {
+        "not_a_dict": "Expected an object of card code -> number of copies, not {input_type}"
+                      " (in a form: one field cards.CODE=N per card).",
+    }
+
+    def __init__(self, *, max_count: int = 99, **kwargs):
+        kwargs.setdefault("child", serializers.IntegerField(min_value=0, max_value=max_count))
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary):
+        if html.is_html_input(dictionary) and self.field_name in dictionary:
+            return dictionary.get(self.field_name)  # a plain form value: not an object, refused below
+        return super().get_value(dictionary)
+
+    def run_child_validation(self, data):
+        try:
+            return super().run_child_validation(data)
+        except ValidationError as e:  # {"code": ["message"]} -> ["code: message"], readable in the 400's detail
+            detail = e.detail if isinstance(e.detail, dict) else {"": e.detail}
+            raise ValidationError([f"{str(code)[:40]}: {' '.join(str(m) for m in messages)}"
+                                   for code, messages in detail.items()]) from e
+
+
+class OptionalBooleanField(serializers.BooleanField):
+    """A boolean that is absent when a form body leaves it out (DRF reads a missing form checkbox as false, which
+    made a private deck public when a form-encoded save did not mention is_private)."""
+
+    default_empty_html = empty
 
 
 class DeckSerializer(serializers.ModelSerializer):
@@ -165,7 +201,7 @@ class DeckWriteSerializer(serializers.Serializer):
                                  help_text="Decklist text instead of `cards` (CONTRACTS §2)")
     notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, max_length=20_000)
     tags = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=20)
-    is_private = serializers.BooleanField(required=False)
+    is_private = OptionalBooleanField(required=False, help_text="Absent: private for a new deck, unchanged on a save")
     base_version = serializers.IntegerField(required=False, min_value=1,
                                             help_text="The version the editor started from (conflict detection)")
 
@@ -213,11 +249,16 @@ def _problems_detail(exc: DeckInputError) -> dict:
     return data
 
 
-def _fmt_from_request(slug):
-    if slug in (None, ""):
+def _fmt_from_request(data):
+    """The format a validation applies: the active one when `format` is left out; otherwise `format` must be the
+    slug of a format (null or "" is a 400: in a verdict null means "no format", so it cannot mean "the active one")."""
+    if "format" not in data:
         return format_active()
-    if not isinstance(slug, str):
-        raise ValidationError({"detail": "format must be the slug of a format."})
+    slug = data.get("format")
+    if not isinstance(slug, str) or not slug.strip():
+        shown = "null" if slug is None else repr(slug)[:30]
+        raise ValidationError({"detail": f"format must be the slug of a format, not {shown}; "
+                                         f"leave it out to use the active format."})
     fmt = format_by_slug(slug)
     if fmt is None:
         raise ValidationError({"detail": f"No format with slug {slug[:50]!r}."})
@@ -452,9 +493,9 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
             content_negotiation_class=ExportNegotiation)
     def export(self, request, pk=None):
         """The deck as decklist text or JSON."""
-        fmt = request.query_params.get("format") or "text"
+        fmt = request.query_params.get("format", "text")
         if fmt not in ("text", "json"):
-            raise ValidationError({"detail": f"format must be 'text' or 'json', not {fmt[:20]!r}."})
+            raise ValidationError({"detail": f"format must be 'text' or 'json' (left out: text), not {fmt[:20]!r}."})
         deck = self.get_object()
         pool = CardPool.from_db()
         counts = deck.counts
@@ -518,7 +559,7 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                                              f"at most {MAX_TEXT_CHARS:,}."})
         if "\x00" in text:
             raise ValidationError({"detail": "The decklist contains binary data (NUL bytes), not text."})
-        fmt = _fmt_from_request(data.get("format"))
+        fmt = _fmt_from_request(data)
         verdict = check_decklist_text(text, CardPool.from_db(), fmt)
         return Response(verdict.to_json())
 
@@ -526,25 +567,45 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
 
 
 # ---- publishing, decklists and the collection (issue 6) -------------------------------------------------------
+DECKLIST_FILTER_LIMITS = {"faction": 16, "destiny": 32, "author": 150, "q": 500, "sort": 10}
+MAX_DECKLIST_CARDS = 20
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _decklist_filters(params) -> dict:
+    """The decklist browser's query parameters, read strictly (CONTRACTS §4: a bad query answers 400 and names the
+    parameter). A parameter left out means no filter; one that is given must hold a value: `until=` (as an empty
+    form field sends it) is a 400, like `faction=` or `card=` — an empty value used to be read silently as "no
+    filter" for some parameters and as "matches nothing" for others. Nothing is truncated: a value too long is a 400."""
     from datetime import date
 
     filters = {}
-    for key in ("faction", "destiny", "author", "q"):
-        value = params.get(key)
-        if value:
-            filters["query" if key == "q" else key] = value[:500]
-    cards = params.getlist("card")
-    if cards:
-        filters["cards"] = [c[:32] for c in cards[:20]]
-    for key in ("since", "until"):
-        value = params.get(key)
-        if value:
+    for key in ("faction", "destiny", "author", "q", "sort", "since", "until", "card"):
+        values = params.getlist(key)
+        if not values:
+            continue
+        if key != "card" and len(values) > 1:
+            raise ValidationError({"detail": f"{key} is given {len(values)} times: give it once."})
+        if key == "card" and len(values) > MAX_DECKLIST_CARDS:
+            raise ValidationError({"detail": f"card is given {len(values)} times: at most {MAX_DECKLIST_CARDS}."})
+        for value in values:
+            if not value.strip():
+                raise ValidationError({"detail": f"{key} is empty: give a value or leave the parameter out."})
+            limit = 32 if key == "card" else DECKLIST_FILTER_LIMITS.get(key)
+            if limit and len(value) > limit:
+                raise ValidationError({"detail": f"{key} is {len(value):,} characters long: at most {limit}."})
+        if key in ("since", "until"):
+            value = values[0]
             try:
-                filters[key] = date.fromisoformat(value[:10])
+                if not _ISO_DAY.fullmatch(value):
+                    raise ValueError
+                filters[key] = date.fromisoformat(value)
             except ValueError as e:
                 raise ValidationError({"detail": f"{key} must be a date YYYY-MM-DD, not {value[:20]!r}."}) from e
-    filters["sort"] = params.get("sort") or "date"
+        elif key == "card":
+            filters["cards"] = values
+        else:
+            filters["query" if key == "q" else key] = values[0]
     return filters
 
 
@@ -572,11 +633,19 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
         return super().get_object()
 
     @extend_schema(parameters=[
-        OpenApiParameter("faction", str), OpenApiParameter("destiny", str, description="destiny card code"),
-        OpenApiParameter("card", str, many=True, description="card code the list must hold (repeatable)"),
-        OpenApiParameter("q", str, description="card search (CONTRACTS §5): a card of the list matches"),
-        OpenApiParameter("author", str), OpenApiParameter("since", OpenApiTypes.DATE),
-        OpenApiParameter("until", OpenApiTypes.DATE), OpenApiParameter("sort", str, enum=["date", "likes"])],
+        OpenApiParameter("faction", {"type": "string", "minLength": 1, "maxLength": 16},
+                         description="faction slug; an unknown one is a 400"),
+        OpenApiParameter("destiny", {"type": "string", "minLength": 1, "maxLength": 32},
+                         description="destiny card code; an unknown one is a 400"),
+        OpenApiParameter("card", {"type": "string", "minLength": 1, "maxLength": 32}, many=True,
+                         description=f"card code the list must hold (repeatable, at most {MAX_DECKLIST_CARDS})"),
+        OpenApiParameter("q", {"type": "string", "minLength": 1, "maxLength": 500},
+                         description="card search (CONTRACTS §5): a card of the list matches"),
+        OpenApiParameter("author", {"type": "string", "minLength": 1, "maxLength": 150}),
+        OpenApiParameter("since", OpenApiTypes.DATE, description="published on or after this day (UTC)"),
+        OpenApiParameter("until", OpenApiTypes.DATE, description="published on or before this day (UTC)"),
+        OpenApiParameter("sort", str, enum=["date", "likes"])],
+        description="Every filter is optional; one that is given must hold a value (an empty `until=` is a 400).",
         responses={200: DecklistSerializer(many=True), 400: DetailSerializer})
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
@@ -611,9 +680,9 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, PlainTextRenderer],
             content_negotiation_class=ExportNegotiation)
     def export(self, request, pk=None):
-        fmt = request.query_params.get("format") or "text"
+        fmt = request.query_params.get("format", "text")
         if fmt not in ("text", "json"):
-            raise ValidationError({"detail": f"format must be 'text' or 'json', not {fmt[:20]!r}."})
+            raise ValidationError({"detail": f"format must be 'text' or 'json' (left out: text), not {fmt[:20]!r}."})
         decklist = self.get_object()
         if fmt == "json":
             return Response(DecklistSerializer(decklist).data)
@@ -624,8 +693,8 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class CollectionCountsSerializer(serializers.Serializer):
-    cards = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=999),
-                                  help_text="card code -> copies owned")
+    cards = CardCountsField(max_count=999, help_text="card code -> copies owned (0 removes the card); in a form body "
+                                                     "one field cards.CODE=N per card")
 
 
 class CollectionImportSerializer(serializers.Serializer):

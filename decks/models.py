@@ -145,6 +145,21 @@ class CollectionCard(models.Model):
         return f"{self.user_id}: {self.count}x {self.card_code}"
 
 
+class DecklistQuerySet(models.QuerySet):
+    """Decklists, with an exact count that may come from a cheaper query than COUNT(*) of the whole join.
+
+    `decklist_search` sets `_count_query` on the queryset it returns when the filters can all be read from the
+    card rows' index (cards, faction, dates): the pager's count then reads that index only. Any further
+    filter, slice or ordering makes a new queryset, which counts the usual way."""
+
+    _count_query = None
+
+    def count(self) -> int:
+        if self._count_query is not None and self._result_cache is None:
+            return self._count_query.count()
+        return super().count()
+
+
 class Decklist(models.Model):
     """A published, immutable snapshot of a deck (issue 6): public, with a readable URL /decklists/ID-slug/.
 
@@ -171,6 +186,8 @@ class Decklist(models.Model):
     favourite_count = models.PositiveIntegerField(default=0)
     published_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
+    objects = DecklistQuerySet.as_manager()
+
     class Meta:
         ordering = ["-published_at", "-id"]
         indexes = [
@@ -187,18 +204,31 @@ class Decklist(models.Model):
 
 
 class DecklistCard(models.Model):
-    """A published decklist's cards as rows: "decklists containing card X" is one scan of (card_code, decklist)."""
+    """A published decklist's cards as rows, for "decklists containing card X".
+
+    `published_at` and `faction` are copies of the decklist's, so that "the newest lists holding X" (of one faction,
+    in a date range) is one range of the index (card_code, -published_at, -decklist, faction) and counting them
+    reads that index only (issue 7). The database keeps the copies equal (migration 0005): a trigger fills them in
+    whenever a row is inserted, and another rewrites them whenever a decklist's `published_at` or `faction`
+    changes (a re-dated list, a faction deleted → NULL); deleting a decklist deletes its rows. On SQLite, rebuilding
+    either table in a later migration drops these triggers: re-create them there (`decks.dbsync`); the tests in
+    tests/decks/test_decklist_sync.py fail if they are missing."""
 
     # No separate index on decklist: the unique (decklist, card_code) index serves lookups by decklist.
     decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="card_rows", db_index=False)
     card_code = models.CharField(max_length=32)
     count = models.PositiveSmallIntegerField()
+    published_at = models.DateTimeField(help_text="The decklist's published_at (kept equal by a database trigger)")
+    faction = models.ForeignKey(Faction, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                                null=True, blank=True, related_name="+",
+                                help_text="The decklist's faction (kept equal by a database trigger)")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["decklist", "card_code"], name="decks_decklistcard_unique_card"),
         ]
-        indexes = [models.Index(fields=["card_code", "decklist"], name="decks_decklistcard_by_card")]
+        indexes = [models.Index(fields=["card_code", "-published_at", "-decklist", "faction"],
+                                name="decks_dlcard_by_card_date")]
 
 
 class DecklistLike(models.Model):

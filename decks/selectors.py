@@ -1,9 +1,10 @@
 """Reads of decks and formats. Visibility is decided here, once: a private deck exists only for its owner."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, time, timedelta
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from .collection import deck_shortfall
 from .legality import FormatRules
@@ -83,6 +84,23 @@ def deck_buildability(*, deck_counts: dict[str, int], user) -> dict:
 
 # ---- published decklists (issue 6) ---------------------------------------------------------------------------
 DECKLIST_SORTS = {"date": ("-published_at", "-id"), "likes": ("-like_count", "-published_at", "-id")}
+DRIVER_PROBE_ROWS = 10_000  # with several cards, the list is driven by the rarest, counted up to this many rows
+
+
+class DecklistFilterError(ValueError):
+    """A decklist filter that cannot be applied: an unknown sort, faction or destiny, dates the wrong way round."""
+
+
+def _day_start(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=timezone.get_current_timezone())
+
+
+def _rarest_first(codes: list[str]) -> list[str]:
+    """The codes, the one held by the fewest decklists first (each counted on the index, up to a cap)."""
+    if len(codes) < 2:
+        return codes
+    held = {code: DecklistCard.objects.filter(card_code=code)[:DRIVER_PROBE_ROWS].count() for code in codes}
+    return sorted(codes, key=lambda code: held[code])
 
 
 def decklist_search(*, faction: str | None = None, destiny: str | None = None, cards: list[str] | None = None,
@@ -90,33 +108,79 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
                     until: date | None = None, sort: str = "date", user=None,
                     favourites_of=None) -> QuerySet[Decklist]:
     """Published decklists, filtered. `cards`: every code must be in the list; `query`: at least one card of the
-    list matches the card search (CONTRACTS §5); `favourites_of`: only that user's favourites. Raises ValueError for an unknown sort; SearchError for a bad query.
+    list matches the card search (CONTRACTS §5); `since`/`until`: publication days, both included;
+    `favourites_of`: only that user's favourites. Raises DecklistFilterError (a ValueError) for an unknown sort,
+    faction or destiny, or `until` before `since`; SearchError for a bad query.
+
+    How it stays fast at 1,000,000 lists (issue 7, docs/performance.md): the faction and destiny are resolved to
+    ids first, so the (faction, -published_at) index applies; with cards, the rarest card's rows drive the query
+    along the index (card_code, -published_at, -decklist, faction) — newest first, faction and dates checked in
+    the index — so the newest 50 lists holding X are one index range, and the count reads that index only.
     """
+    from cards.models import Card, Faction
+
     if sort not in DECKLIST_SORTS:
-        raise ValueError(f"sort must be one of {', '.join(DECKLIST_SORTS)}, not {sort[:20]!r}")
-    qs = Decklist.objects.select_related("owner", "faction", "destiny")
+        raise DecklistFilterError(f"sort must be one of {', '.join(DECKLIST_SORTS)}, not {str(sort)[:20]!r}.")
+    if since and until and until < since:
+        raise DecklistFilterError(f"until ({until.isoformat()}) is before since ({since.isoformat()}).")
+    faction_id = destiny_id = None
     if faction:
-        qs = qs.filter(faction__slug=faction)
+        faction_id = Faction.objects.filter(slug=faction).values_list("pk", flat=True).first()
+        if faction_id is None:
+            slugs = ", ".join(Faction.objects.exclude(slug="neutral").values_list("slug", flat=True))
+            raise DecklistFilterError(f"No faction {str(faction)[:40]!r}: one of {slugs}.")
     if destiny:
-        qs = qs.filter(destiny__code=destiny)
+        destiny_id = Card.objects.filter(code=destiny, type="destiny").values_list("pk", flat=True).first()
+        if destiny_id is None:
+            raise DecklistFilterError(f"No destiny card with code {str(destiny)[:40]!r}.")
+    start = _day_start(since) if since else None
+    end = _day_start(until + timedelta(days=1)) if until else None
+    qs = Decklist.objects.select_related("owner", "faction", "destiny")
+    count_query = None
+    codes = _rarest_first(list(dict.fromkeys(cards or ())))
+    if codes:
+        # One join with the driving card's rows; faction and dates are checked on the copies kept there.
+        rows = {"card_code": codes[0]}
+        if faction_id is not None:
+            rows["faction_id"] = faction_id
+        if start:
+            rows["published_at__gte"] = start
+        if end:
+            rows["published_at__lt"] = end
+        qs = qs.filter(**{f"card_rows__{key}": value for key, value in rows.items()})
+        count_query = DecklistCard.objects.filter(**rows)
+        for code in codes[1:]:
+            others = DecklistCard.objects.filter(card_code=code).values("decklist_id")
+            qs = qs.filter(pk__in=others)
+            count_query = count_query.filter(decklist_id__in=others)
+    else:
+        if faction_id is not None:
+            qs = qs.filter(faction_id=faction_id)
+        if start:
+            qs = qs.filter(published_at__gte=start)
+        if end:
+            qs = qs.filter(published_at__lt=end)
+    if destiny_id is not None:
+        qs = qs.filter(destiny_id=destiny_id)
     if author:
         qs = qs.filter(owner__username__iexact=author)
-    if since:
-        qs = qs.filter(published_at__date__gte=since)
-    if until:
-        qs = qs.filter(published_at__date__lte=until)
     if favourites_of is not None:
         qs = qs.filter(favourites__user=favourites_of)
-    for code in cards or ():
-        qs = qs.filter(pk__in=DecklistCard.objects.filter(card_code=code).values("decklist_id"))
     if query:
         from cards.search import search_cards
 
-        codes = search_cards(query, user=user).values("code")
-        qs = qs.filter(pk__in=DecklistCard.objects.filter(card_code__in=codes).values("decklist_id"))
-    return qs.order_by(*DECKLIST_SORTS[sort])
+        card_codes = search_cards(query, user=user).values("code")
+        qs = qs.filter(pk__in=DecklistCard.objects.filter(card_code__in=card_codes).values("decklist_id"))
+    if codes and sort == "date":
+        # The same order as ("-published_at", "-id"), read off the driving card's rows (the index order).
+        qs = qs.order_by("-card_rows__published_at", "-card_rows__decklist_id")
+    else:
+        qs = qs.order_by(*DECKLIST_SORTS[sort])
+    if count_query is not None and destiny_id is None and not author and favourites_of is None and not query:
+        qs._count_query = count_query
+    return qs
 
 
 def decklist_ids_containing_card(*, code: str) -> QuerySet:
-    """Ids of published decklists holding this card: one scan of the (card_code, decklist) index (issue 7)."""
+    """Ids of published decklists holding this card: one range of the (card_code, -published_at, ...) index."""
     return DecklistCard.objects.filter(card_code=code).values_list("decklist_id", flat=True)

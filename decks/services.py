@@ -368,8 +368,10 @@ def decklist_publish(*, deck: Deck, title: str, description: str = "", pool: Car
         owner=deck.owner, source_deck=deck, source_version=latest.number if latest else None, title=title,
         slug=slugify(title)[:80] or "decklist", description=description, faction=faction, destiny=destiny,
         cards=counts, content_hash=content_hash(counts), derived_from=deck.copied_from, previous=previous)
+    # published_at and faction are copies of the decklist's (the database's triggers keep them so, decks/dbsync.py).
     DecklistCard.objects.bulk_create(
-        [DecklistCard(decklist=decklist, card_code=code, count=n) for code, n in counts.items()])
+        [DecklistCard(decklist=decklist, card_code=code, count=n, published_at=decklist.published_at,
+                      faction_id=decklist.faction_id) for code, n in counts.items()])
     return decklist
 
 

@@ -23,8 +23,9 @@ from .legality import MIN_DRAW_CARDS, check_deck, check_decklist_text, effective
 from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title
-from .selectors import (DECKLIST_SORTS, collection_counts, deck_buildability, deck_list_deleted, deck_list_owned,
-                        deck_list_visible, deck_versions, decklist_search, format_active, version_changes)
+from .selectors import (DECKLIST_SORTS, DecklistFilterError, collection_counts, deck_buildability, deck_list_deleted,
+                        deck_list_owned, deck_list_visible, deck_versions, decklist_search, format_active,
+                        version_changes)
 from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_copy, deck_delete,
                        deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_favourite,
                        decklist_like, decklist_publish)
@@ -270,12 +271,17 @@ def decklist_list(request):
 
     state = {"faction": get.get("faction", "") if get.get("faction", "") in FACTION_NAMES else "",
              "destiny": get.get("destiny", "")[:32], "q": get.get("q", "").strip()[:500],
-             "author": get.get("author", "").strip()[:150], "since": get.get("since", "")[:10],
-             "until": get.get("until", "")[:10],
+             "author": get.get("author", "").strip()[:150], "since": get.get("since", "").strip()[:20],
+             "until": get.get("until", "").strip()[:20],
              "favourites": "1" if get.get("favourites") == "1" and request.user.is_authenticated else "",
              "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date"}
     error, page = None, None
+    # The page's form sends every field, empty ones too: here an empty field means "any" (the API, which no form
+    # feeds, answers 400 to an empty parameter instead).
+    bad = next((state[key] for key in ("since", "until") if state[key] and not _is_date(state[key])), None)
     try:
+        if bad is not None:
+            raise DecklistFilterError(f"'{bad}' is not a date: use YYYY-MM-DD.")
         since = date.fromisoformat(state["since"]) if state["since"] else None
         until = date.fromisoformat(state["until"]) if state["until"] else None
         qs = decklist_search(faction=state["faction"] or None, destiny=state["destiny"] or None,
@@ -283,10 +289,7 @@ def decklist_list(request):
                              sort=state["sort"], user=request.user,
                              favourites_of=request.user if state["favourites"] else None)
         page = Paginator(qs, 30).get_page(get.get("page"))
-    except ValueError:
-        bad = state["since"] if state["since"] and not _is_date(state["since"]) else state["until"]
-        error = f"'{bad}' is not a date: use YYYY-MM-DD."
-    except SearchError as e:
+    except (DecklistFilterError, SearchError) as e:
         error = str(e)
     context = {"state": state, "page": page, "error": error, "query_string": _query_string(state),
                "factions": [(slug, name) for slug, name in FACTION_NAMES.items() if slug != "neutral"],
@@ -295,13 +298,14 @@ def decklist_list(request):
 
 
 def _is_date(text: str) -> bool:
+    import re
     from datetime import date
 
     try:
         date.fromisoformat(text)
     except ValueError:
         return False
-    return True
+    return re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) is not None
 
 
 def _query_string(state: dict) -> str:
