@@ -6,11 +6,14 @@ keywords and stats, and `Deck.unsupported_cards` names it. The interpreter itsel
 """
 from __future__ import annotations
 
-TIMINGS = frozenset({"static", "action", "response", "disrupt", "halt", "forced", "enters", "embark", "attach"})
+TIMINGS = frozenset({"static", "action", "response", "disrupt", "halt", "forced", "enters", "embark", "attach",
+                     "replace"})
+# Events a replacement ("instead", §7.4) may swap: the leaving-play event, the one the rules let cards replace.
+REPLACEABLE_EVENTS = frozenset({"would_leave_play"})
 EVENTS = frozenset({
     "enters_play", "would_leave_play", "leaves_play", "struggle_declared", "defenders_declared",
     "struggle_resolving", "struggle_won", "struggle_lost", "phase_start", "phase_end", "card_played",
-    "influence_gained", "authority_claimed", "quest_revealed",
+    "influence_gained", "authority_claimed", "quest_revealed", "duplicate_save",
 })
 WHEN_FILTERS = frozenset({"event", "card", "how", "type", "side", "participating", "unopposed", "phase", "player"})
 PHASES = ("quest", "draw", "kingdom", "confrontation", "authority", "refresh", "toll")
@@ -26,9 +29,10 @@ EFFECT_KEYS = frozenset({
     "ready", "kill", "discard", "sacrifice", "return_to_hand", "return_to_deck", "modify_power", "gain_keyword",
     "place_emblem", "remove_emblem", "discard_random", "discard_from_hand", "mill", "search", "put_into_play",
     "create_token", "join_struggle", "remove_from_struggle", "save", "cancel", "modify_spoils", "scout", "then",
-    "script",
+    "script", "delayed", "take_control",
 })
-EFFECT_MODIFIERS = frozenset({"player", "on", "position", "who", "until", "zone", "to", "count", "cannot_be_saved"})
+EFFECT_MODIFIERS = frozenset({"player", "on", "position", "who", "until", "zone", "to", "count", "cannot_be_saved",
+                              "at"})
 DURATIONS = frozenset({"phase", "struggle", "round"})
 COST_KEYS = frozenset({"exhaust", "pay", "sacrifice", "discard_from_hand", "remove_influence", "return_to_hand"})
 CONDITION_KEYS = frozenset({
@@ -39,15 +43,15 @@ MODIFY_KEYS = frozenset({"power", "cost", "authority", "struggle_total", "levy",
                          "setup_budget", "type"})
 RULES = frozenset({
     "cannot_be_killed", "cannot_attack", "cannot_defend", "cannot_be_exhausted_by_opponent", "does_not_ready",
-    "immune_to_deeds", "immune_to_opponent_effects",
+    "immune_to_deeds", "immune_to_opponent_effects", "cannot_be_canceled",
 })
 ABILITY_KEYS = frozenset({
     "timing", "when", "phase", "condition", "limit", "limit_per", "max", "cost", "target", "effects", "x",
-    "text", "affects", "modify", "grant", "rule",
+    "text", "affects", "modify", "grant", "rule", "cannot_be_canceled",
 })
 # Effects that harm the cards they act on: the greedy policy aims them at the opponent.
 HARMFUL = frozenset({"exhaust", "kill", "discard", "sacrifice", "return_to_hand", "return_to_deck",
-                     "place_emblem", "remove_from_struggle"})
+                     "place_emblem", "remove_from_struggle", "take_control"})
 
 # The escape hatch: Python functions registered by name, called as fn(game, ctx) -> bool (happened in full).
 SCRIPTS: dict = {}
@@ -170,6 +174,16 @@ def _check_effects(effects, where: str, problems: list[str]) -> None:
         v = e[name]
         if name == "then":
             _check_effects(v, where, problems)
+        elif name == "delayed":
+            # §8.9: "at the end of this phase / round / struggle, ..." resolves after that point's lasting effects
+            if e.get("at", "phase") not in DURATIONS:
+                problems.append(f"{where}: a delayed effect resolves at the end of a phase, struggle or round, "
+                                f"not {e.get('at')!r}")
+            _check_effects(v, where, problems)
+        elif name == "take_control":
+            _check_selector(v, f"{where} take_control", problems)
+            if "until" in e and e["until"] not in DURATIONS:
+                problems.append(f"{where}: unknown duration {e.get('until')!r}")
         elif name == "script":
             if v not in SCRIPTS:
                 problems.append(f"{where}: no script named {v!r}")
@@ -232,7 +246,12 @@ def check_ability(raw, where: str = "ability") -> list[str]:
         problems.append(f"{where}: unknown timing {timing!r}")
         return problems
     when = raw.get("when")
-    if timing in ("response", "forced", "halt", "disrupt"):
+    if timing == "replace" and (not isinstance(when, dict) or when.get("event") not in REPLACEABLE_EVENTS):
+        problems.append(f"{where}: a replacement (\"instead\", §7.4) needs a `when` event among "
+                        f"{', '.join(sorted(REPLACEABLE_EVENTS))}")
+    if raw.get("cannot_be_canceled") not in (None, True, False):
+        problems.append(f"{where}: cannot_be_canceled is true or false")
+    if timing in ("response", "forced", "halt", "disrupt", "replace"):
         if not isinstance(when, dict) or when.get("event") not in EVENTS:
             problems.append(f"{where}: {timing} needs a known `when` event")
         else:

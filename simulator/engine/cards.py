@@ -96,6 +96,7 @@ class CardDef:
         "abilities", "supported", "unsupported_reason", "statics", "actions", "triggers", "play_ability",
         "attach_ability", "enters", "embark", "is_token", "raw", "is_unit", "is_attachment", "is_deed",
         "is_location", "max_per_round", "field_events", "hand_event", "hand_action", "hooks", "enters_freely",
+        "replacements", "uncancelable",
     )
 
     def __init__(self, card: dict, *, is_token: bool = False):
@@ -172,6 +173,11 @@ class CardDef:
         self.enters = tuple(a for a in self.abilities if a.timing == "enters")
         self.embark = tuple(a for a in self.abilities if a.timing == "embark")
         self.attach_ability = next((a for a in self.abilities if a.timing == "attach"), None)
+        # §7.4 replacement ("instead") abilities, applied by Game._leave while this card is in play
+        self.replacements = tuple(a for a in self.abilities if a.timing == "replace")
+        # §8.11 "cannot be canceled": no Halt may answer this card being played
+        self.uncancelable = any(a.raw.get("cannot_be_canceled") or "cannot_be_canceled" in a.rule
+                                for a in self.abilities)
         triggers: dict[str, list[Ability]] = {}
         for a in self.abilities:
             if a.timing in ("response", "forced", "halt", "disrupt") and a.event:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from .abilities import SCRIPTS
+from .abilities import EFFECT_MODIFIERS, SCRIPTS
 from .cards import (
     COST_DASH, COST_X, KW_COMPEL, KW_CUNNING, KW_GLORY, KW_HASTE, KW_LASTING, KW_MASTERY, KW_NO_ATTACH,
     KW_PROWESS, KW_RAVAGE, KW_RESTRICTED, KW_RUTHLESS, KW_SCOUT, KW_SECRET, KW_SUBTLE, KW_WARY, ICON_BITS,
@@ -352,12 +352,18 @@ class Game:
         self.restricted_used = [0, 0]
         self.plays_by_name: list[dict] = [{}, {}]
         self.uses: dict = {}
-        self.lasting: list[tuple] = []   # (until, kind, who, value): kind "power" | "keyword"
+        self.lasting: list[tuple] = []   # (until, kind, who, value): kind "power" | "keyword" | "control"
+        self.delayed: list[tuple] = []   # §8.9 (at, ctx, effects): "at the end of this phase / struggle / round"
         self.pmod: dict[int, int] = {}
         self.kgrant: dict[int, list] = {}
         self._statics_cache = None
         self._pw_cands: dict = {}
         self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
+        # §7.4 replacements: only decks that have one pay for tracking when each card entered play
+        self.has_replace = any(d is not None and any(c.replacements for c in d.defs) for d in self.decks)
+        self.entry_seq: dict[int, int] = {}   # card -> order it entered the field ("most recent wins")
+        self._seq = 0
+        self._replacing: set = set()          # (source, ability, card) replacements being applied (no loops)
         # live[event]: how many cards where they lie (field, hand for deeds, permanent slots) could react to it;
         # n_act[p]: cards of p that could take an action in a window. Windows nobody can act in are skipped.
         self.live: dict[str, int] = {}
@@ -522,6 +528,9 @@ class Game:
         self.zone[iid] = z
         if z == FIELD:
             self.ctrl[iid] = p
+            if self.has_replace:
+                self._seq += 1
+                self.entry_seq[iid] = self._seq
         else:
             self.ctrl[iid] = self.owner[iid]
         if (oz == FIELD or z == FIELD) and self.cdef[iid].statics:
@@ -1229,7 +1238,7 @@ class Game:
         if self.logs is not None:
             self._log(f"{'§9.3 Haste' if how == 'haste' else '§5.3 Kingdom'}: player {p} plays {d.name} for {cost}")
         cancelled = False
-        if self.live_ev.get("card_played"):
+        if self.live_ev.get("card_played") and not d.uncancelable:   # §8.11 "cannot be canceled"
             info = {"card": iid, "player": p, "cancelled": False}
             yield from self._event("card_played", info, halt_only=True)
             cancelled = info["cancelled"]
@@ -1330,6 +1339,8 @@ class Game:
         if self.live_ev.get("phase_end"):
             yield from self._event("phase_end", {"phase": PHASES[ph]}, response_only=True)
         self._expire("phase")   # §8.8
+        if self.delayed:
+            yield from self._run_delayed("phase")
 
     def _quest_phase(self):
         """§5.1: choose quests secretly, reveal, momentum decides who chooses the first player, Embark."""
@@ -1531,6 +1542,8 @@ class Game:
         self.pool[0] = self.pool[1] = 0   # §3.4: wealth gained in Toll's closing window never carries over
         # End of round (§5.7, §8.8): "until end of round" effects expire; per-round counters reset.
         self._expire("round")
+        if self.delayed:
+            yield from self._run_delayed("round")
         self.restricted_used = [0, 0]
         self.plays_by_name = [{}, {}]
         if self.uses:
@@ -1672,6 +1685,8 @@ class Game:
             yield from self._on_win_keywords(s)
         # S.13–S.14
         self._expire("struggle")
+        if self.delayed:
+            yield from self._run_delayed("struggle")
         self.struggle = None
 
     def _declared(self, hook, kind: str, p: int, elig: list, t: int, need_one: bool) -> list:
@@ -1841,20 +1856,73 @@ class Game:
                     d = self.dups[i].pop()
                     self.zone[d] = DISCARD
                     self.discard[self.owner[d]].append(d)
-                    saved.add(i)
                     if self.logs is not None:
                         self._log(f"§7.3 a duplicate is discarded to save {self.name(i)}")
+                    # §7.3: the opponent may cancel a duplicate save; the duplicate is still discarded
+                    if self.live_ev.get("duplicate_save"):
+                        dinfo = {"card": i, "cards": [i], "player": own, "cancelled": False}
+                        yield from self._event("duplicate_save", dinfo, halt_only=True)
+                        if dinfo["cancelled"]:
+                            if self.logs is not None:
+                                self._log(f"§7.3 the duplicate save of {self.name(i)} is cancelled")
+                            continue
+                    saved.add(i)
         leaving = [i for i in cards if i not in saved]
+        replaced = []
+        if self.has_replace and leaving:
+            # §7.4: a replacement ("instead") swaps how the event resolves for that card (a saved card never
+            # got here: a canceled event is never replaced)
+            for i in leaving:
+                r = self._replacement_for(i, how)
+                if r is not None:
+                    replaced.append(r)
+            if replaced:
+                swapped = {r[3]["card"] for r in replaced}
+                leaving = [i for i in leaving if i not in swapped]
         prev_ctrl = {i: self.ctrl[i] for i in leaving}
         for i in leaving:
             self._remove_from_field(i, how, position)
         self._check_attachments()
+        for q, src, ab, info in replaced:
+            key = (src, ab.index, info["card"])
+            self._replacing.add(key)
+            try:
+                if self.logs is not None:
+                    self._log(f"§7.4 {self.name(info['card'])} would be {how}; {self.name(src)} replaces it")
+                yield from self._use_ability(q, src, ab, info)
+            finally:
+                self._replacing.discard(key)
         if leaving and self.live_ev.get("leaves_play"):
             for i in leaving:
                 yield from self._event("leaves_play", {"card": i, "how": how, "player": prev_ctrl[i]})
 
+    def _replacement_for(self, i: int, how: str):
+        """§7.4: the replacement that applies to card i leaving play `how` — the most recent one (the source that
+        entered play last; faction, destiny and quest count as oldest) — as (controller, source, ability,
+        event info), or None."""
+        best, best_seq = None, -1
+        cdef, emb = self.cdef, self.emb
+        for q in (0, 1):
+            for src in (self.faction_iid[q], self.destiny_iid[q], self.quest[q], *self.field[q]):
+                if src < 0 or emb[src]:
+                    continue
+                reps = cdef[src].replacements
+                if not reps:
+                    continue
+                for ab in reps:
+                    if (src, ab.index, i) in self._replacing:
+                        continue   # the replacement's own result is not replaced by it again
+                    info = {"cards": [i], "card": i, "how": how, "player": self.ctrl[i]}
+                    if self._when_matches(ab, q, src, info) and self._usable(q, src, ab, info, forced=True):
+                        seq = self.entry_seq.get(src, 0)
+                        if seq > best_seq:
+                            best, best_seq = (q, src, ab, info), seq
+        return best
+
     def _remove_from_field(self, i: int, how: str, position: str = "top") -> None:
         d = self.cdef[i]
+        if self.lasting:   # a card that leaves play is a new object if it returns (§3.2 control ends with it)
+            self.lasting = [x for x in self.lasting if not (x[1] == "control" and x[2] == i)]
         self.emb[i] = 0
         self.cnt[i] = 0     # §3.5 counters and emblems return to the supply
         self.exh[i] = 0
@@ -1933,6 +2001,10 @@ class Game:
                     self.pmod[who] -= value
                     if not self.pmod[who]:
                         del self.pmod[who]
+            elif kind == "control":
+                # §3.2 a lasting change of control ends: the card goes back to who controlled it before
+                if self.zone[who] == FIELD and self.ctrl[who] != value:
+                    self._change_control(who, value)
             elif kind == "keyword":
                 g = self.kgrant.get(who)
                 if g:
@@ -1943,6 +2015,53 @@ class Game:
                     if not g:
                         del self.kgrant[who]
         self.lasting = keep
+
+    def _change_control(self, iid: int, p: int) -> bool:
+        """§3.2 control of a card in the field passes to p. §3.7: it never becomes p's duplicate — a unique card
+        whose name p already controls does not change control (the collision is prevented at the effect).
+        A participating unit leaves the struggle (it is no longer on the side it was declared for); attachments
+        stay on it and keep their own controller; its duplicates stay with their owner."""
+        d = self.cdef[iid]
+        old = self.ctrl[iid]
+        if self.zone[iid] != FIELD or old == p or (d.unique and self.controls_unique_name(p, d.name)):
+            return False
+        if d.hooks:
+            self._hook(iid, FIELD, -1, old)
+        self.field[old].remove(iid)
+        self.field[p].append(iid)
+        self.ctrl[iid] = p
+        if d.hooks:
+            self._hook(iid, FIELD, 1, p)
+        s = self.struggle
+        if s is not None:
+            if iid in s.attackers:
+                s.attackers.remove(iid)
+            if iid in s.defenders:
+                s.defenders.remove(iid)
+        self._statics_cache = None
+        self._pw_cands = {}
+        if self.logs is not None:
+            self._log(f"§3.2 player {p} takes control of {d.name}")
+        self._check_attachments()
+        self._check_win()   # Influence on the card now counts for its new controller (§3.2)
+        return True
+
+    def _run_delayed(self, at: str):
+        """§8.8 (3): the delayed effects waiting for the end of this phase / struggle / round resolve, after the
+        lasting effects have expired; the first player's before the other's ("first player orders
+        simultaneous ones"), each player's in the order they were created. Ones created now wait for the next
+        such point."""
+        if not self.delayed:
+            return
+        due = [x for x in self.delayed if x[0] == at]
+        if not due:
+            return
+        self.delayed = [x for x in self.delayed if x[0] != at]
+        due.sort(key=lambda x: x[1].p != self.first)   # stable: creation order within each player
+        for _at, ctx, effects in due:
+            if self.logs is not None:
+                self._log(f"§8.9 delayed effect of {self.name(ctx.src)} resolves at the end of the {at}")
+            yield from self._resolve(ctx, effects)
 
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
     def _listening(self, name: str) -> bool:
@@ -2153,8 +2272,7 @@ class Game:
     def _effects_possible(self, p, iid, ab, info, require_all: bool) -> bool:
         any_ok = False
         for e in ab.effects:
-            k = next(k for k in e if k not in ("player", "on", "position", "who", "until", "zone", "to", "count",
-                                              "cannot_be_saved"))
+            k = next(k for k in e if k not in EFFECT_MODIFIERS)
             v = e[k]
             if k == "save":
                 if info is None or not any(c not in info.get("saved", ()) for c in info.get("cards", ())):
@@ -2313,7 +2431,7 @@ class Game:
         if self.logs is not None:
             self._log(f"§10.4 player {p} plays the deed {d.name} for {cost}")
         pinfo = {"card": iid, "player": p, "cancelled": False}
-        if self.live_ev.get("card_played"):
+        if self.live_ev.get("card_played") and not d.uncancelable:   # §8.11 "cannot be canceled"
             yield from self._event("card_played", pinfo, halt_only=True)
         if not pinfo["cancelled"]:
             yield from self._use_ability(p, iid, ab, info, is_deed=True, x_preset=x_preset)
@@ -2478,8 +2596,7 @@ class Game:
         """Resolve effects in order; returns True when every one happened in full ("then", §8.11)."""
         full = True
         for e in effects:
-            k = next(k for k in e if k not in ("player", "on", "position", "who", "until", "zone", "to", "count",
-                                              "cannot_be_saved"))
+            k = next(k for k in e if k not in EFFECT_MODIFIERS)
             v = e[k]
             if k == "then":
                 if full:
@@ -2707,6 +2824,24 @@ class Game:
         if k == "scout":
             yield from self._scout(p, self._amount(v, p, ctx.src, ctx))
             return True
+        if k == "delayed":
+            # §8.9: waits for the end of this phase / struggle / round; targets and X stay as chosen now
+            at = e.get("at", "phase")
+            if at == "struggle" and self.struggle is None:
+                return False
+            self.delayed.append((at, ctx, v))
+            return True
+        if k == "take_control":
+            cards = [c for c in self._refs(ctx, v) if self.zone[c] == FIELD and self.ctrl[c] != p]
+            done = 0
+            until = e.get("until")
+            for c in cards:
+                prev = self.ctrl[c]
+                if self._change_control(c, p):
+                    done += 1
+                    if until is not None:
+                        self.lasting.append((until, "control", c, prev))
+            return bool(cards) and done == len(cards)
         if k == "script":
             fn = SCRIPTS[v]
             result = fn(self, ctx)

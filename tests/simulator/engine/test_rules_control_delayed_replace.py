@@ -1,0 +1,338 @@
+"""Pinned scenarios for the rules no core card uses yet but later sets may: change of control (§3.2, §3.7),
+delayed effects (§8.8, §8.9), replacements ("instead", §7.4) and "cannot be canceled" (§8.11).
+
+Each builds the exact position with synthetic cards (tests/simulator/engine/helpers.py) and runs one procedure.
+"""
+from simulator.engine import build_deck, play_game
+from simulator.engine.cards import CardDef
+from simulator.engine.game import DEAD, DISCARD, FIELD, HAND, PASS, Struggle
+
+from .helpers import FACTION, card, drive, field, make_deck, new_game, set_quest, to_hand
+
+U2 = card("u2", power=2)
+U3 = card("u3", power=3, unique=True, name="Lancelot")
+
+
+def two_player(*entries, **kw):
+    d = make_deck(*entries, **kw)
+    g = new_game(d, d)
+    set_quest(g, 0)
+    set_quest(g, 1)
+    return g
+
+
+def use(g, p, iid, index=0, script=()):
+    return drive(g._use_ability(p, iid, g.cdef[iid].abilities[index], None), script)
+
+
+# §3.2 change of control ----------------------------------------------------------------------------
+SEDUCE = card("seduce", "deed", abilities=[
+    {"timing": "action", "target": {"controller": "opponent", "type": "unit"},
+     "effects": [{"take_control": "target"}]}])
+BRIBE = card("bribe", "deed", abilities=[
+    {"timing": "action", "target": {"controller": "opponent", "type": "unit"},
+     "effects": [{"take_control": "target", "until": "phase"}]}])
+
+
+def test_3_2_take_control_moves_the_card_and_its_influence_to_the_taker():
+    g = two_player(SEDUCE, U2)
+    theirs = field(g, 1, "u2")
+    g.cnt[theirs] = 2                         # Influence on it counts for its controller (§1.1, §3.2)
+    s = to_hand(g, 0, "seduce")
+    assert g.influence(1) == 2
+    drive(g._play_deed(0, s, None))
+    assert g.ctrl[theirs] == 0 and theirs in g.field[0] and theirs not in g.field[1]
+    assert g.owner[theirs] == 1
+    assert g.influence(0) == 2 and g.influence(1) == 0
+
+
+def test_3_2_a_card_that_leaves_play_goes_to_its_owners_pile():
+    g = two_player(SEDUCE, U2)
+    theirs = field(g, 1, "u2")
+    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
+    drive(g._leave([theirs], "killed"))
+    assert g.zone[theirs] == DEAD and theirs in g.dead[1] and g.ctrl[theirs] == 1
+
+
+def test_3_2_control_until_end_of_phase_returns_at_the_phase_end():
+    g = two_player(BRIBE, U2)
+    g.phase = 2
+    theirs = field(g, 1, "u2")
+    drive(g._play_deed(0, to_hand(g, 0, "bribe"), None))
+    assert g.ctrl[theirs] == 0
+    drive(g._phase_end(2))
+    assert g.ctrl[theirs] == 1 and theirs in g.field[1]
+
+
+def test_3_2_control_taken_from_a_participating_unit_removes_it_from_the_struggle():
+    g = two_player(SEDUCE, U2)
+    mine = field(g, 0, "u2")
+    theirs = field(g, 1, "u2")
+    g.struggle = s = Struggle(0, 0)
+    s.attackers.append(mine)
+    s.defenders.append(theirs)
+    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
+    assert theirs not in s.defenders and theirs not in s.attackers
+    assert g.struggle_totals(s) == (2, 0)
+
+
+def test_3_7_control_never_makes_an_opponents_card_your_duplicate():
+    """§3.7 (clarified 2026-07-27): the collision is prevented at the effect: the unique card stays put."""
+    g = two_player(SEDUCE, U3)
+    field(g, 0, "u3")
+    theirs = field(g, 1, "u3")
+    s = to_hand(g, 0, "seduce")
+    drive(g._play_deed(0, s, None))
+    assert g.ctrl[theirs] == 1 and theirs in g.field[1] and not g.dups
+
+
+def test_take_control_is_a_known_effect_and_unknown_durations_are_reported():
+    ok = CardDef(SEDUCE)
+    assert ok.supported
+    bad = CardDef(card("bad", "deed", abilities=[{"timing": "action", "target": {"controller": "opponent"},
+                                                  "effects": [{"take_control": "target", "until": "ever"}]}]))
+    assert not bad.supported and "duration" in bad.unsupported_reason
+
+
+# §8.8-§8.9 delayed effects --------------------------------------------------------------------------
+LATE_DRAW = card("late-draw", abilities=[
+    {"timing": "action", "cost": [{"exhaust": "self"}],
+     "effects": [{"delayed": [{"draw": 2}], "at": "phase"}]}])
+ROUND_WEALTH = card("round-wealth", abilities=[
+    {"timing": "action", "cost": [{"exhaust": "self"}],
+     "effects": [{"delayed": [{"gain_influence": 1}], "at": "round"}]}])
+PUMP_THEN_KILL = card("pump-kill", abilities=[
+    {"timing": "action", "cost": [{"exhaust": "self"}],
+     "effects": [{"modify_power": 3, "who": "self", "until": "phase"},
+                 {"delayed": [{"kill": {"each": {"type": "unit", "power_gte": 4}}}], "at": "phase"}]}])
+
+
+def test_8_9_a_delayed_effect_waits_for_the_end_of_the_phase():
+    g = two_player(LATE_DRAW, U2)
+    g.phase = 2
+    u = field(g, 0, "late-draw")
+    use(g, 0, u)
+    assert len(g.hand[0]) == 0
+    drive(g._phase_end(2))
+    assert len(g.hand[0]) == 2
+    drive(g._phase_end(3))                     # once only
+    assert len(g.hand[0]) == 2
+
+
+def test_8_8_lasting_effects_expire_before_delayed_effects_resolve():
+    """§8.8: (2) "until end of" effects expire, then (3) "at end of" effects resolve: "kill each unit with 4 or
+    more Power" no longer sees the +3 that ended with the phase."""
+    g = two_player(PUMP_THEN_KILL)
+    g.phase = 2
+    u = field(g, 0, "pump-kill")
+    use(g, 0, u)
+    assert g.power(u) == 5
+    drive(g._phase_end(2))
+    assert g.zone[u] == FIELD and g.power(u) == 2
+    # the same delayed kill with the Power still on (a round-long pump) does kill it
+    g2 = two_player(card("pump-kill", abilities=[
+        {"timing": "action", "cost": [{"exhaust": "self"}],
+         "effects": [{"modify_power": 3, "who": "self", "until": "round"},
+                     {"delayed": [{"kill": {"each": {"type": "unit", "power_gte": 4}}}], "at": "phase"}]}]))
+    g2.phase = 2
+    u2 = field(g2, 0, "pump-kill")
+    use(g2, 0, u2)
+    drive(g2._phase_end(2))
+    assert g2.zone[u2] == DEAD
+
+
+def test_8_9_at_end_of_round_waits_through_the_phases():
+    g = two_player(ROUND_WEALTH)
+    g.phase = 2
+    u = field(g, 0, "round-wealth")
+    use(g, 0, u)
+    drive(g._phase_end(2))
+    assert g.infl[0] == 0 and g.delayed
+    g.phase = 6
+    drive(g._toll_phase())
+    assert g.infl[0] == 1 and not g.delayed
+
+
+def test_8_8_simultaneous_delayed_effects_first_player_first():
+    order = []
+    g = two_player(LATE_DRAW)
+    g.first = 1
+    g.phase = 2
+    a = field(g, 0, "late-draw")
+    b = field(g, 1, "late-draw")
+    use(g, 0, a)
+    use(g, 1, b)
+    real = g._resolve
+
+    def spy(ctx, effects):
+        order.append(ctx.p)
+        return real(ctx, effects)
+    g._resolve = spy
+    drive(g._phase_end(2))
+    assert order == [1, 0]
+
+
+def test_8_9_delayed_needs_a_known_point():
+    bad = CardDef(card("bad", abilities=[{"timing": "action", "effects": [{"delayed": [{"draw": 1}],
+                                                                          "at": "tuesday"}]}]))
+    assert not bad.supported and "delayed" in bad.unsupported_reason
+
+
+# §7.4 replacement ("instead") -----------------------------------------------------------------------
+PHOENIX = card("phoenix", name="Phoenix Knight", abilities=[
+    {"timing": "replace", "when": {"event": "would_leave_play", "card": "self", "how": "killed"},
+     "effects": [{"return_to_hand": "event_card"}]}])
+WARD = card("ward", "location", abilities=[
+    {"timing": "replace", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "killed"},
+     "effects": [{"exhaust": "event_card"}]}])
+WARD2 = card("ward2", "location", abilities=[
+    {"timing": "replace", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "killed"},
+     "effects": [{"discard": "event_card"}]}])
+ANY_WARD = card("any-ward", "location", abilities=[
+    {"timing": "replace", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "any"},
+     "effects": [{"return_to_hand": "event_card"}]}])
+SAVER = card("saver", "location", abilities=[
+    {"timing": "halt", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "killed"},
+     "cost": [{"exhaust": "self"}], "effects": [{"save": "event_card"}]}])
+
+
+def test_7_4_a_replacement_swaps_how_the_event_resolves():
+    g = two_player(PHOENIX)
+    u = field(g, 0, "phoenix")
+    drive(g._leave([u], "killed"))
+    assert g.zone[u] == HAND and u not in g.dead[0]
+
+
+def test_7_4_a_replacement_only_replaces_the_event_it_names():
+    g = two_player(PHOENIX)
+    u = field(g, 0, "phoenix")
+    drive(g._leave([u], "discarded"))
+    assert g.zone[u] == DISCARD
+
+
+def test_7_4_a_prevented_kill_still_counts_as_chosen_for_combat_spoils():
+    """§7.4: a prevented outcome does not apply but still counts as having occurred (one of the units chosen)."""
+    g = two_player(WARD, U2)
+    field(g, 1, "ward")
+    a = field(g, 1, "u2")
+    b = field(g, 1, "u2")
+    g.struggle = s = Struggle(0, 0)
+    s.winner = 0
+    drive(g._spoils(s), [("kill", a)])         # spoils 1: one unit chosen, its kill replaced by exhausting it
+    assert g.zone[a] == FIELD and g.exh[a] == 1 and g.zone[b] == FIELD and g.exh[b] == 0
+
+
+def test_7_4_most_recent_replacement_wins():
+    g = two_player(WARD, WARD2, U2)
+    field(g, 0, "ward")
+    field(g, 0, "ward2")                       # entered last: its replacement wins
+    u = field(g, 0, "u2")
+    drive(g._leave([u], "killed"))
+    assert g.zone[u] == DISCARD
+    g2 = two_player(WARD, WARD2, U2)
+    field(g2, 0, "ward2")
+    field(g2, 0, "ward")
+    u2 = field(g2, 0, "u2")
+    drive(g2._leave([u2], "killed"))
+    assert g2.zone[u2] == FIELD and g2.exh[u2] == 1
+
+
+def test_7_4_a_saved_card_is_never_replaced():
+    g = two_player(SAVER, PHOENIX)
+    sv = field(g, 0, "saver")
+    u = field(g, 0, "phoenix")
+    drive(g._leave([u], "killed"), [("ability", sv, 0)])
+    assert g.zone[u] == FIELD and g.exh[sv] == 1
+
+
+def test_7_4_a_replacement_does_not_replace_its_own_result():
+    """"If a unit would leave play, return it to hand instead": the return itself is not replaced again."""
+    g = two_player(ANY_WARD, U2)
+    field(g, 0, "any-ward")
+    u = field(g, 0, "u2")
+    drive(g._leave([u], "killed"))
+    assert g.zone[u] == HAND
+
+
+def test_7_4_sacrifice_can_be_replaced_but_not_saved():
+    g = two_player(ANY_WARD, U2)
+    field(g, 0, "any-ward")
+    u = field(g, 0, "u2")
+    drive(g._leave([u], "sacrificed"))
+    assert g.zone[u] == HAND
+
+
+def test_7_4_replacement_needs_a_replaceable_event():
+    bad = CardDef(card("bad", abilities=[{"timing": "replace", "when": {"event": "enters_play"},
+                                          "effects": [{"draw": 1}]}]))
+    assert not bad.supported and "replacement" in bad.unsupported_reason
+
+
+# §8.11 cannot be canceled ----------------------------------------------------------------------------
+VETO = card("veto", "location", abilities=[
+    {"timing": "halt", "when": {"event": "card_played", "player": "opponent"}, "cost": [{"exhaust": "self"}],
+     "effects": [{"cancel": "event"}]}])
+SURE_DEED = card("sure-deed", "deed", abilities=[
+    {"timing": "action", "cannot_be_canceled": True, "effects": [{"gain_wealth": 3}]}])
+PLAIN_DEED = card("plain-deed", "deed", abilities=[{"timing": "action", "effects": [{"gain_wealth": 3}]}])
+SURE_UNIT = card("sure-unit", abilities=[{"timing": "static", "affects": "self", "rule": ["cannot_be_canceled"]}])
+
+
+def test_8_11_a_halt_is_not_a_legal_response_to_an_uncancelable_deed():
+    g = two_player(SURE_DEED, PLAIN_DEED, VETO)
+    v = field(g, 1, "veto")
+    g.pool[0] = 5
+    seen = drive(g._play_deed(0, to_hand(g, 0, "sure-deed"), None), [("ability", v, 0)])
+    assert not any(getattr(d, "kind", None) == "react" for d in seen)
+    assert g.pool[0] == 4 + 3 and g.exh[v] == 0
+    # the same play of an ordinary deed is cancelled
+    drive(g._play_deed(0, to_hand(g, 0, "plain-deed"), None), [("ability", v, 0)])
+    assert g.pool[0] == 6 and g.exh[v] == 1
+
+
+def test_8_11_an_uncancelable_unit_enters_play_despite_a_halt():
+    g = two_player(SURE_UNIT, VETO)
+    v = field(g, 1, "veto")
+    g.pool[0] = 5
+    h = to_hand(g, 0, "sure-unit")
+    drive(g._play_from_hand(0, h, "play"), [("ability", v, 0)])
+    assert g.zone[h] == FIELD and g.exh[v] == 0
+
+
+# whole games ---------------------------------------------------------------------------------------
+def test_games_with_these_cards_run_to_the_end_under_every_policy():
+    deck = build_deck([(FACTION, 1), (card("quest", "quest", name="Plain Quest"), 7), (SEDUCE, 3), (BRIBE, 3),
+                       (LATE_DRAW, 3), (ROUND_WEALTH, 3), (PHOENIX, 3), (WARD, 3), (ANY_WARD, 3), (SURE_DEED, 3),
+                       (VETO, 3), (U2, 20), (U3, 3)])
+    assert deck.unsupported_cards == []
+    for seed in range(30):
+        for pols in (("greedy", "greedy"), ("random", "random"), ("random", "greedy")):
+            r = play_game(deck, deck, seed=seed, policies=pols)
+            assert r.reason in ("influence", "elimination", "round_limit")
+            again = play_game(deck, deck, seed=seed, policies=pols)
+            assert again.influence_by_round == r.influence_by_round
+    assert PASS
+
+
+# §7.3 the opponent cancels a duplicate save ---------------------------------------------------------
+SPOILER = card("spoiler", "location", abilities=[
+    {"timing": "halt", "when": {"event": "duplicate_save", "player": "opponent"}, "cost": [{"exhaust": "self"}],
+     "effects": [{"cancel": "event"}]}])
+
+
+def test_7_3_the_opponent_may_cancel_a_duplicate_save_and_the_duplicate_is_still_discarded():
+    g = two_player(U3, SPOILER)
+    sp = field(g, 1, "spoiler")
+    u = field(g, 0, "u3")
+    dup = to_hand(g, 0, "u3")
+    drive(g._enter(0, dup, "played"))
+    assert g.dups[u] == [dup]
+    drive(g._leave([u], "killed"), [("ability", sp, 0)])
+    assert g.zone[u] == DEAD and g.zone[dup] == DISCARD and g.exh[sp] == 1
+    # without the spoiler's Halt the duplicate saves it
+    g2 = two_player(U3, SPOILER)
+    u2 = field(g2, 0, "u3")
+    d2 = to_hand(g2, 0, "u3")
+    drive(g2._enter(0, d2, "played"))
+    drive(g2._leave([u2], "killed"))
+    assert g2.zone[u2] == FIELD and g2.zone[d2] == DISCARD
