@@ -300,10 +300,22 @@ def test_8_11_an_uncancelable_unit_enters_play_despite_a_halt():
 
 
 # whole games ---------------------------------------------------------------------------------------
-def test_games_with_these_cards_run_to_the_end_under_every_policy():
-    deck = build_deck([(FACTION, 1), (card("quest", "quest", name="Plain Quest"), 7), (SEDUCE, 3), (BRIBE, 3),
+def _deck():
+    return build_deck([(FACTION, 1), (card("quest", "quest", name="Plain Quest"), 7), (SEDUCE, 3), (BRIBE, 3),
                        (LATE_DRAW, 3), (ROUND_WEALTH, 3), (PHOENIX, 3), (WARD, 3), (ANY_WARD, 3), (SURE_DEED, 3),
-                       (VETO, 3), (U2, 20), (U3, 3)])
+                       (VETO, 3), (SPOILER, 3), (U2, 20), (U3, 3)])
+
+
+def test_random_games_with_these_cards_keep_every_invariant():
+    """The property checks of test_properties.py (every card in one zone, Influence >= 0, Toll limits...)."""
+    from .test_properties import run_checked_game
+    deck = _deck()
+    for seed in range(40):
+        run_checked_game(deck, deck, seed)
+
+
+def test_games_with_these_cards_run_to_the_end_under_every_policy():
+    deck = _deck()
     assert deck.unsupported_cards == []
     for seed in range(30):
         for pols in (("greedy", "greedy"), ("random", "random"), ("random", "greedy")):
