@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from cards.starters import starter, starters
 from roc_site.throttling import page_throttle
 
 from . import charts, runner, selectors, services
@@ -42,6 +43,16 @@ def simulate(request):
         if found is None:
             raise Http404("No such deck, or it is private.")
         version, form["text"] = found
+    # ?starter=SLUG / ?opponent_starter=SLUG: start from a core-set starter deck (no typing needed)
+    picked = starter(request.GET.get("starter")) if not deck_id else None
+    if picked is not None:
+        form["text"] = picked.text
+    picked_opp = starter(request.GET.get("opponent_starter"))
+    if picked_opp is not None:
+        form["opponent"] = picked_opp.text
+        form["mode"] = "versus"
+    if request.GET.get("mode") in runner.MODES and request.method == "GET":
+        form["mode"] = request.GET["mode"]
     throttled = request.method == "POST" and page_throttle(request)
     if throttled:
         error, status = throttled, 429  # the same per-user/per-address limit as the API
@@ -72,6 +83,8 @@ def simulate(request):
     return render(request, "simulator/simulate.html", {
         "form": form, "error": error, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
         "policy_kinds": POLICY_KINDS, "recent": recent, "deck_id": deck_id if version is not None else "",
+        "starters": starters(), "starter": picked.slug if picked is not None else request.GET.get("starter", ""),
+        "opponent_starter": picked_opp.slug if picked_opp is not None else "",
     }, status=status)
 
 

@@ -1,0 +1,60 @@
+"""The simulate page offers the core set's starter decks (cards/starters.py), so a new player can try the simulator
+without typing a list: /simulate/?starter=SLUG fills the decklist, ?opponent_starter=SLUG the opponent."""
+import html
+
+import pytest
+
+from cards.starters import starter, starters
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_faction_has_a_named_starter():
+    found = starters()
+    assert len(found) == 7
+    camelot = starter("camelot")
+    assert camelot.faction == "Camelot" and camelot.title == "The Fellowship of the Round Table"
+    assert "Camelot, Court of the High King" in camelot.text
+    assert starter("no-such-deck") is None and starter("") is None and starter(None) is None
+
+
+def test_simulate_page_links_every_starter(client):
+    page = client.get("/simulate/").content.decode()
+    for s in starters():
+        assert f"?starter={s.slug}" in page
+        assert f"opponent_starter={s.slug}" in page
+
+
+def test_starter_fills_the_decklist(client):
+    response = client.get("/simulate/?starter=winter")
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert starter("winter").text.strip() in page
+    assert 'aria-current="true"' in response.content.decode()
+
+
+def test_opponent_starter_fills_the_opponent_and_picks_head_to_head(client):
+    response = client.get("/simulate/?starter=camelot&opponent_starter=eleven")
+    page = html.unescape(response.content.decode())
+    assert starter("camelot").text.strip() in page and starter("eleven").text.strip() in page
+    assert 'value="versus" checked' in response.content.decode()
+
+
+def test_unknown_starter_is_just_an_empty_form(client):
+    response = client.get("/simulate/?starter=../../etc/passwd&opponent_starter=nope")
+    assert response.status_code == 200
+    assert "Camelot, Court of the High King" not in response.content.decode()
+
+
+def test_a_starter_can_be_simulated_as_it_is(client, settings):
+    """What the page fills in is a list the simulator accepts: the goldfish run is created and redirected to."""
+    from unittest import mock
+
+    from simulator import tasks
+
+    text = starter("summer").text
+    with mock.patch.object(tasks.start_run, "apply_async", lambda *a, **k: None):
+        response = client.post("/simulate/", {"mode": "goldfish", "text": text, "games": "100", "seed": "1",
+                                              "opponent": "", "mulligan_kind": "min_units", "mulligan_value": "2",
+                                              "query": "", "query_k": "1"})
+    assert response.status_code == 302 and "/simulate/runs/" in response["Location"]
