@@ -37,6 +37,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "roc_site.middleware.SecurityHeadersMiddleware",  # CSP and Permissions-Policy (Django sets the rest)
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "cards.cache.CardApiCacheMiddleware",  # anonymous card API answers, replayed before sessions/auth/DRF
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -91,6 +92,17 @@ if os.environ.get("CACHE_URL", "").startswith(("redis://", "rediss://")):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": str(VAR_DIR / "cache"), "OPTIONS": {"MAX_ENTRIES": 100_000}}}
+# Whole answers of anonymous card searches (cards/cache.py), keyed by the catalogue's version stamp, which lives
+# in "default" above. Memory of each web process unless CARD_API_CACHE_URL=redis://... (shared); "off" disables.
+_card_api_cache = os.environ.get("CARD_API_CACHE_URL", "locmem://")
+if _card_api_cache.startswith(("redis://", "rediss://")):
+    CACHES["api"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _card_api_cache,
+                     "KEY_PREFIX": "roc-api", "TIMEOUT": 600}
+elif _card_api_cache in ("off", "none", ""):
+    CACHES["api"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+else:
+    CACHES["api"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "roc-card-api",
+                     "TIMEOUT": 600, "OPTIONS": {"MAX_ENTRIES": 1000}}
 # Login throttling (roc_site/accounts/throttle.py): failures allowed per username+address per window.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW_S = int(os.environ.get("LOGIN_FAILURE_WINDOW_S", str(15 * 60)))

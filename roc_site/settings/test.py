@@ -11,6 +11,9 @@ WHITENOISE_USE_FINDERS = True  # serve static/ straight from the source folders,
 WHITENOISE_AUTOREFRESH = True
 # Each test process its own cache; throttles high enough that other tests never meet them (tests/security
 # lowers them where it tests throttling).
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "roc-tests"}}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "roc-tests"},
+          # The card API cache keeps nothing here (tests change the catalogue inside transactions that never
+          # commit); tests/cards/test_api_cache.py switches it on.
+          "api": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {  # noqa: F405
     "simulations_user": "10000/minute", "simulations_anon": "10000/minute"}}
