@@ -1345,7 +1345,8 @@ class Game:
     def _quest_phase(self):
         """§5.1: choose quests secretly, reveal, momentum decides who chooses the first player, Embark."""
         yield from self._phase_start(QUEST_P)
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         chosen = [-1, -1]
         for p in self.players():
             if not self.qdeck[p]:
@@ -1420,8 +1421,34 @@ class Game:
             for ab in self.cdef[q].embark:
                 if self._usable(p, q, ab, None, forced=True):
                     yield from self._use_ability(p, q, ab, None)
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         yield from self._phase_end(QUEST_P)
+
+    def _window_needed(self) -> bool:
+        """Whether an ordinary action window (no active player) could see anyone act. Nobody can when no card
+        offers an action and no secret card can be revealed; and under play_game, when each player's policy says
+        up front (`wants_window`, which has no side effects) that it would pass — the window would close after
+        two passes with nothing changed, so it is not opened at all."""
+        n_act = self.n_act
+        if not n_act[0] and not n_act[1] and not (self.secret[0] and self.pool[0]) \
+                and not (self.secret[1] and self.pool[1]):
+            return False
+        fast = self.fast_pass
+        memo: dict = {}
+        for p in (0, 1):
+            if p == 1 and self.goldfish:
+                continue
+            f = fast[p]
+            if f is None:
+                return True
+            self._pcache = memo
+            try:
+                if f(self, p, -1):
+                    return True
+            finally:
+                self._pcache = None
+        return False
 
     def _maybe_window(self, active: int = -1, kind: int = -1):
         """An action window, skipped outright when nobody could act in it."""
@@ -1433,19 +1460,22 @@ class Game:
     def _draw_phase(self):
         """§5.2: both draw 2 simultaneously; an empty deck eliminates (simultaneity, §12)."""
         yield from self._phase_start(DRAW_P)
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         short = [p for p in self.players() if len(self.deck[p]) < DRAW_PER_ROUND]
         if short:
             self._eliminate(sorted(short))
         for p in self.players():
             self._draw(p, DRAW_PER_ROUND)
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         yield from self._phase_end(DRAW_P)
 
     def _kingdom_phase(self):
         """§5.3: each active player in turn collects wealth and may play cards; ordinary windows otherwise."""
         yield from self._phase_start(KINGDOM_P)
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         for p in self.players():
             self.active = p
             self.pool[p] += self.quest_stat(p, "wealth")
@@ -1458,7 +1488,8 @@ class Game:
     def _confrontation_phase(self):
         """§5.4: each active player in turn may initiate up to one struggle of each type."""
         yield from self._phase_start(CONFRONT_P)
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         for p in self.players():
             self.active = p
             self.struggles_done[p] = set()
@@ -1497,7 +1528,8 @@ class Game:
             yield from self._gain_influence(w, 1, "§5.5 Authority")
             if self.live_ev.get("authority_claimed"):
                 yield from self._event("authority_claimed", {"player": w})
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         yield from self._phase_end(AUTHORITY_P)
 
     def _refresh_phase(self):
@@ -1520,7 +1552,8 @@ class Game:
                 i = (yield Decision("refresh_emblem", p, [("emblem", j) for j in marked]))[1]
             self.emb[i] -= 1
             self._statics_cache = None
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         yield from self._phase_end(REFRESH_P)
 
     def _toll_phase(self):
@@ -1537,7 +1570,8 @@ class Game:
                 self._log(f"§5.7 Toll: player {p} keeps {len(hand)} card(s) (levy {levy})")
         if self.observer is not None:
             self.observer(self, "toll_done", TOLL_P)
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         yield from self._phase_end(TOLL_P)
         self.pool[0] = self.pool[1] = 0   # §3.4: wealth gained in Toll's closing window never carries over
         # End of round (§5.7, §8.8): "until end of round" effects expire; per-round counters reset.
@@ -1629,7 +1663,8 @@ class Game:
         if self.live_ev.get("struggle_declared"):
             yield from self._event("struggle_declared", {"type": t, "attacker": p})
         # S.4–S.5
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         # S.6 defenders: ready, bearing the icon, not barred by Subtle.
         if not (self.goldfish and opp == 1):
             elig = [j for j in self.field[opp] if j not in s.barred and self._can_declare(j, t, False)]
@@ -1651,7 +1686,8 @@ class Game:
         if self.live_ev.get("defenders_declared"):
             yield from self._event("defenders_declared", {"type": t, "attacker": p})
         # S.7
-        yield from self._maybe_window()
+        if self._window_needed():
+            yield from self._action_window()
         # S.8 determine the winner
         if self.live_ev.get("struggle_resolving"):
             yield from self._event("struggle_resolving", {"type": t, "attacker": p})
