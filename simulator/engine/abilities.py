@@ -29,7 +29,7 @@ EFFECT_KEYS = frozenset({
     "ready", "kill", "discard", "sacrifice", "return_to_hand", "return_to_deck", "modify_power", "gain_keyword",
     "place_emblem", "remove_emblem", "discard_random", "discard_from_hand", "mill", "search", "put_into_play",
     "create_token", "join_struggle", "remove_from_struggle", "save", "cancel", "modify_spoils", "scout", "then",
-    "script", "delayed", "take_control",
+    "script", "delayed", "take_control", "become",
 })
 EFFECT_MODIFIERS = frozenset({"player", "on", "position", "who", "until", "zone", "to", "count", "cannot_be_saved",
                               "at"})
@@ -180,6 +180,18 @@ def _check_effects(effects, where: str, problems: list[str]) -> None:
                 problems.append(f"{where}: a delayed effect resolves at the end of a phase, struggle or round, "
                                 f"not {e.get('at')!r}")
             _check_effects(v, where, problems)
+        elif name == "become":
+            # §2.2 type change: {"become": {"type": "unit"|"location", "power": n, "icons": [...]}, "who", "until"}
+            if not isinstance(v, dict) or v.get("type") not in ("unit", "location") \
+                    or set(v) - {"type", "power", "icons"}:
+                problems.append(f"{where}: become needs {{\"type\": \"unit\" or \"location\"}} (and for a unit "
+                                f"optional power and icons), not {v!r}")
+            elif not isinstance(v.get("power", 0), int) or isinstance(v.get("power", 0), bool) \
+                    or not isinstance(v.get("icons", []), list):
+                problems.append(f"{where}: become's power is a number and icons a list")
+            _check_selector(e.get("who", "self"), f"{where} become", problems)
+            if e.get("until", "phase") not in DURATIONS:
+                problems.append(f"{where}: unknown duration {e.get('until')!r}")
         elif name == "take_control":
             _check_selector(v, f"{where} take_control", problems)
             if "until" in e and e["until"] not in DURATIONS:

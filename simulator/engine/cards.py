@@ -204,8 +204,39 @@ class CardDef:
     def __repr__(self) -> str:
         return f"CardDef({self.name!r})"
 
+    def as_type(self, new_type: str, power: int | None = None, icons=None) -> "CardDef":
+        """§2.2: this card functioning wholly as `new_type` ('unit' or 'location') — it loses its other types (a
+        location has no Power or icons; a unit has the Power and icons the effect gives, 0 and none by default);
+        name, text, keywords and abilities stay. The printed definition is left as it is (the engine swaps the
+        instance's definition for the effect's duration and swaps it back)."""
+        key = (new_type, power, tuple(icons or ()))
+        cache = _RETYPED.setdefault(id(self), (self, {}))[1]
+        got = cache.get(key)
+        if got is not None:
+            return got
+        d = object.__new__(CardDef)
+        for slot in CardDef.__slots__:
+            object.__setattr__(d, slot, getattr(self, slot))
+        d.type = new_type
+        d.is_unit = new_type == "unit"
+        d.is_location = new_type == "location"
+        d.is_attachment = d.is_deed = False
+        bits = 0
+        for icon in icons or ():
+            bits |= ICON_BITS.get(str(icon).lower(), 0)
+        d.icons = bits if d.is_unit else 0
+        d.power = max(0, int(power or 0)) if d.is_unit else 0
+        d.power_x = False
+        d.attach_ability = None
+        d.enters_freely = False
+        cache[key] = d
+        return d
+
     def has_icon(self, struggle: int) -> bool:
         return bool(self.icons & (1 << struggle))
+
+
+_RETYPED: dict = {}   # id(printed CardDef) -> (it, {(type, power, icons): derived CardDef}): built once each
 
 
 def _live_key(ab) -> str:

@@ -354,6 +354,7 @@ class Game:
         self.uses: dict = {}
         self.lasting: list[tuple] = []   # (until, kind, who, value): kind "power" | "keyword" | "control"
         self.delayed: list[tuple] = []   # §8.9 (at, ctx, effects): "at the end of this phase / struggle / round"
+        self.retyped: dict[int, list] = {}   # §2.2 card -> [printed CardDef, then each type change still applying]
         self.pmod: dict[int, int] = {}
         self.kgrant: dict[int, list] = {}
         self._statics_cache = None
@@ -1956,9 +1957,11 @@ class Game:
         return best
 
     def _remove_from_field(self, i: int, how: str, position: str = "top") -> None:
+        if i in self.retyped:   # §2.2: it leaves play as what it functioned as; elsewhere it is the printed card
+            self._set_def(i, self.retyped.pop(i)[0])
         d = self.cdef[i]
         if self.lasting:   # a card that leaves play is a new object if it returns (§3.2 control ends with it)
-            self.lasting = [x for x in self.lasting if not (x[1] == "control" and x[2] == i)]
+            self.lasting = [x for x in self.lasting if not (x[2] == i and x[1] in ("control", "type"))]
         self.emb[i] = 0
         self.cnt[i] = 0     # §3.5 counters and emblems return to the supply
         self.exh[i] = 0
@@ -2037,6 +2040,13 @@ class Game:
                     self.pmod[who] -= value
                     if not self.pmod[who]:
                         del self.pmod[who]
+            elif kind == "type":
+                stack = self.retyped.get(who)
+                if stack is not None and value in stack:
+                    stack.remove(value)
+                    if len(stack) == 1:
+                        del self.retyped[who]
+                    self._set_def(who, stack[-1])
             elif kind == "control":
                 # §3.2 a lasting change of control ends: the card goes back to who controlled it before
                 if self.zone[who] == FIELD and self.ctrl[who] != value:
@@ -2051,6 +2061,40 @@ class Game:
                     if not g:
                         del self.kgrant[who]
         self.lasting = keep
+
+    def _printed(self, iid: int) -> CardDef:
+        """The card's printed definition, whatever type change applies now (§2.2)."""
+        stack = self.retyped.get(iid)
+        return stack[0] if stack else self.cdef[iid]
+
+    def _set_def(self, iid: int, new: CardDef) -> None:
+        """Swap the definition a card in play functions as (§2.2 type change and its end), keeping the
+        listener counts, the static-ability caches, attachments and the struggle consistent."""
+        old = self.cdef[iid]
+        if old is new:
+            return
+        inplay = self.zone[iid] == FIELD
+        if inplay and old.hooks:
+            self._hook(iid, FIELD, -1, self.ctrl[iid])
+        self.cdef[iid] = new
+        if inplay and new.hooks:
+            self._hook(iid, FIELD, 1, self.ctrl[iid])
+        self._statics_cache = None
+        self._pw_cands = {}
+        if old.is_attachment and not new.is_attachment:
+            self.host.pop(iid, None)         # it no longer is an attachment: it stands on its own
+        s = self.struggle
+        if s is not None and not new.is_unit:
+            if iid in s.attackers:
+                s.attackers.remove(iid)
+            if iid in s.defenders:
+                s.defenders.remove(iid)
+        if self.host:
+            # attachments whose host stopped being a legal host (a unit by default, §10.3) are discarded
+            for a, h in list(self.host.items()):
+                if h == iid and h not in self.legal_hosts(self.ctrl[a], a):
+                    self._remove_attachment(a, DISCARD)
+        self._check_attachments()
 
     def _change_control(self, iid: int, p: int) -> bool:
         """§3.2 control of a card in the field passes to p. §3.7: it never becomes p's duplicate — a unique card
@@ -2867,6 +2911,21 @@ class Game:
                 return False
             self.delayed.append((at, ctx, v))
             return True
+        if k == "become":
+            # §2.2: the card functions wholly as the new type for the duration; its printed type is unchanged
+            until = e.get("until", "phase")
+            cards = [c for c in self._refs(ctx, e.get("who", "self")) if self.zone[c] == FIELD]
+            for c in cards:
+                new = self._printed(c).as_type(v["type"], v.get("power"), v.get("icons"))
+                stack = self.retyped.get(c)
+                if stack is None:
+                    stack = self.retyped[c] = [self.cdef[c]]   # the printed definition first
+                stack.append(new)
+                self._set_def(c, new)
+                self.lasting.append((until, "type", c, new))
+                if self.logs is not None:
+                    self._log(f"§2.2 {new.name} functions as a {new.type} until the end of the {until}")
+            return bool(cards)
         if k == "take_control":
             cards = [c for c in self._refs(ctx, v) if self.zone[c] == FIELD and self.ctrl[c] != p]
             done = 0

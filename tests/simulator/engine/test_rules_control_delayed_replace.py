@@ -303,7 +303,8 @@ def test_8_11_an_uncancelable_unit_enters_play_despite_a_halt():
 def _deck():
     return build_deck([(FACTION, 1), (card("quest", "quest", name="Plain Quest"), 7), (SEDUCE, 3), (BRIBE, 3),
                        (LATE_DRAW, 3), (ROUND_WEALTH, 3), (PHOENIX, 3), (WARD, 3), (ANY_WARD, 3), (SURE_DEED, 3),
-                       (VETO, 3), (SPOILER, 3), (U2, 20), (U3, 3)])
+                       (VETO, 3), (SPOILER, 3), (ANIMATE, 3), (PETRIFY, 3), (KEEP, 3), (BLADE, 3), (U2, 20),
+                       (U3, 3)])
 
 
 def test_random_games_with_these_cards_keep_every_invariant():
@@ -348,3 +349,65 @@ def test_7_3_the_opponent_may_cancel_a_duplicate_save_and_the_duplicate_is_still
     drive(g2._enter(0, d2, "played"))
     drive(g2._leave([u2], "killed"))
     assert g2.zone[u2] == FIELD and g2.zone[d2] == DISCARD
+
+
+# §2.2 card-type change -------------------------------------------------------------------------------
+ANIMATE = card("animate", "deed", abilities=[
+    {"timing": "action", "target": {"controller": "any", "type": "location"},
+     "effects": [{"become": {"type": "unit", "power": 3, "icons": ["combat"]}, "who": "target", "until": "phase"}]}])
+PETRIFY = card("petrify", "deed", abilities=[
+    {"timing": "action", "target": {"controller": "opponent", "type": "unit"},
+     "effects": [{"become": {"type": "location"}, "who": "target", "until": "round"}]}])
+KEEP = card("keep", "location", name="Old Keep")
+BLADE = card("blade", "attachment", name="Blade", abilities=[
+    {"timing": "static", "affects": "host", "modify": {"power": 1}}])
+
+
+def test_2_2_a_location_that_becomes_a_unit_functions_wholly_as_one_until_the_effect_ends():
+    g = two_player(ANIMATE, KEEP)
+    g.phase = 2
+    k = field(g, 0, "keep")
+    drive(g._play_deed(0, to_hand(g, 0, "animate"), None))
+    d = g.cdef[k]
+    assert d.is_unit and not d.is_location and g.power(k) == 3 and d.icons == 1
+    assert g.attack_icons(0) & 1                 # it can attack in a Combat struggle now
+    assert g._printed(k).type == "location"      # its printed type is unchanged
+    drive(g._phase_end(2))
+    assert g.cdef[k].is_location and g.power(k) == 0 and k not in g.retyped
+
+
+def test_2_2_killed_while_a_unit_it_goes_to_the_dead_pile_as_the_printed_card():
+    g = two_player(ANIMATE, KEEP)
+    g.phase = 2
+    k = field(g, 0, "keep")
+    drive(g._play_deed(0, to_hand(g, 0, "animate"), None))
+    drive(g._leave([k], "killed"))
+    assert g.zone[k] == DEAD and g.cdef[k].is_location and not g.retyped
+    assert not [x for x in g.lasting if x[2] == k]
+
+
+def test_2_2_a_unit_that_becomes_a_location_leaves_the_struggle_and_loses_its_attachments():
+    g = two_player(PETRIFY, U2, BLADE)
+    mine = field(g, 0, "u2")
+    theirs = field(g, 1, "u2")
+    blade = field(g, 1, "blade")
+    g.host[blade] = theirs
+    g._pw_cands = {}
+    g.struggle = s = Struggle(0, 0)
+    s.attackers.append(mine)
+    s.defenders.append(theirs)
+    assert g.power(theirs) == 3
+    drive(g._play_deed(0, to_hand(g, 0, "petrify"), None))
+    assert g.cdef[theirs].is_location and theirs not in s.defenders
+    assert g.zone[blade] == DISCARD               # a location is not a legal host (§10.3)
+    assert g.struggle_totals(s) == (2, 0)
+    g.struggle = None
+    g._expire("round")
+    assert g.cdef[theirs].is_unit and g.power(theirs) == 2
+
+
+def test_2_2_become_is_checked_like_any_effect():
+    assert CardDef(ANIMATE).supported and CardDef(PETRIFY).supported
+    bad = CardDef(card("bad", "deed", abilities=[{"timing": "action", "effects": [
+        {"become": {"type": "deed"}, "who": "self"}]}]))
+    assert not bad.supported and "become" in bad.unsupported_reason
