@@ -148,15 +148,15 @@ class CollectionCard(models.Model):
 class DecklistQuerySet(models.QuerySet):
     """Decklists, with an exact count that may come from a cheaper query than COUNT(*) of the whole join.
 
-    `decklist_search` sets `_count_query` on the queryset it returns when the filters can all be read from the
-    card rows' index (cards, faction, dates): the pager's count then reads that index only. Any further
-    filter, slice or ordering makes a new queryset, which counts the usual way."""
+    `decklist_search` sets `_fast_count` on the queryset it returns when it knows one: with only cards, faction and
+    dates as filters, a count of the card rows' index; with no filter or only a faction, the `DecklistTally` rows.
+    Any further filter, slice or ordering makes a new queryset, which counts the usual way."""
 
-    _count_query = None
+    _fast_count = None
 
     def count(self) -> int:
-        if self._count_query is not None and self._result_cache is None:
-            return self._count_query.count()
+        if self._fast_count is not None and self._result_cache is None:
+            return self._fast_count()
         return super().count()
 
 
@@ -229,6 +229,19 @@ class DecklistCard(models.Model):
         ]
         indexes = [models.Index(fields=["card_code", "-published_at", "-decklist", "faction"],
                                 name="decks_dlcard_by_card_date")]
+
+
+class DecklistTally(models.Model):
+    """How many decklists there are per faction (`faction_key` = the faction's id, 0 for none), so that the
+    browser's pager need not count 1,000,000 rows (issue 7). Kept by database triggers on `decks_decklist`
+    (decks/dbsync.py): +1 per list inserted, -1 per list deleted, moved when a list's faction changes; a truncate
+    empties it. A faction with no row has no lists. Never written by Django code."""
+
+    faction_key = models.BigIntegerField(primary_key=True, help_text="Faction id; 0 for lists without a faction")
+    n = models.BigIntegerField(default=0, help_text="Number of decklists")
+
+    def __str__(self) -> str:
+        return f"{self.faction_key}: {self.n}"
 
 
 class DecklistLike(models.Model):

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from .collection import deck_shortfall
 from .legality import FormatRules
-from .models import CollectionCard, Deck, DeckCard, Decklist, DecklistCard, DeckVersion, Format
+from .models import (CollectionCard, Deck, DeckCard, Decklist, DecklistCard, DecklistTally, DeckVersion,
+                     Format)
 
 
 def deck_list_owned(*, user) -> QuerySet[Deck]:
@@ -115,7 +116,8 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
     How it stays fast at 1,000,000 lists (issue 7, docs/performance.md): the faction and destiny are resolved to
     ids first, so the (faction, -published_at) index applies; with cards, the rarest card's rows drive the query
     along the index (card_code, -published_at, -decklist, faction) — newest first, faction and dates checked in
-    the index — so the newest 50 lists holding X are one index range, and the count reads that index only.
+    the index — so the newest 50 lists holding X are one index range, and the count reads that index only; with
+    no filter or only a faction, the count is read from `DecklistTally`.
     """
     from cards.models import Card, Faction
 
@@ -176,8 +178,13 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
         qs = qs.order_by("-card_rows__published_at", "-card_rows__decklist_id")
     else:
         qs = qs.order_by(*DECKLIST_SORTS[sort])
-    if count_query is not None and destiny_id is None and not author and favourites_of is None and not query:
-        qs._count_query = count_query
+    if destiny_id is None and not author and favourites_of is None and not query:
+        if count_query is not None:  # cards (faction, dates): the card rows' index only
+            qs._fast_count = count_query.count
+        elif not start and not end:  # nothing, or only a faction: the tally kept by the database
+            tally = DecklistTally.objects.all() if faction_id is None else \
+                DecklistTally.objects.filter(faction_key=faction_id)
+            qs._fast_count = lambda: int(tally.aggregate(n=Sum("n"))["n"] or 0)
     return qs
 
 

@@ -11,13 +11,13 @@ from django.db import migrations, models
 def create_triggers(apps, schema_editor):
     from decks.dbsync import create_triggers as create
 
-    create(schema_editor)
+    create(schema_editor, groups=("copies",))
 
 
 def drop_triggers(apps, schema_editor):
     from decks.dbsync import drop_triggers as drop
 
-    drop(schema_editor)
+    drop(schema_editor, groups=("copies",))
 
 
 BACKFILL = """

@@ -1,9 +1,11 @@
 """Issue 7: the decklist browser at scale. `DecklistCard` keeps copies of its decklist's `published_at` and `faction`
-(database triggers, decks/dbsync.py) so that "newest lists holding X" is one index range; the search built on them
-must give exactly what the plain filters give, and its cheap count must be exact. Runs on SQLite and PostgreSQL."""
+and `DecklistTally` counts the lists per faction (database triggers, decks/dbsync.py), so that "newest lists
+holding X" is one index range and the pager's counts are cheap; the search built on them must give exactly what
+the plain filters give, and its counts must be exact. Runs on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
@@ -13,7 +15,7 @@ from django.db import connection
 
 from cards.models import Card, Faction
 from decks.dbsync import TRIGGER_NAMES, installed_triggers
-from decks.models import Decklist, DecklistCard
+from decks.models import Decklist, DecklistCard, DecklistTally
 from decks.selectors import DecklistFilterError, decklist_ids_containing_card, decklist_search
 from decks.services import deck_create, decklist_publish
 
@@ -135,16 +137,72 @@ def test_search_with_cards_faction_and_dates_gives_exactly_the_plain_filters(man
     assert decklist_search(**case).count() == len(_expected(many_lists, **case))
 
 
-def test_the_pager_count_reads_the_card_rows_only_when_it_can(many_lists, django_assert_num_queries):
+def test_the_pager_count_reads_the_card_rows_or_the_tally_when_it_can(many_lists, django_assert_num_queries):
     qs = decklist_search(cards=["u01"], faction="camelot", since=NOW.date() - timedelta(days=9))
-    assert qs._count_query is not None
+    assert qs._fast_count is not None
     with django_assert_num_queries(1) as captured:
         qs.count()
     assert "decks_decklist\"" not in captured.captured_queries[0]["sql"].replace("decks_decklistcard", "")
-    assert decklist_search(cards=["u01"], author="erin")._count_query is None  # joins users: counted plainly
-    assert decklist_search(faction="camelot")._count_query is None
+    for qs in (decklist_search(), decklist_search(faction="lefay"), decklist_search(faction="neutral")):
+        with django_assert_num_queries(1) as captured:
+            qs.count()
+        assert "decks_decklisttally" in captured.captured_queries[0]["sql"]
+    assert decklist_search().count() == len(many_lists)
+    assert decklist_search(faction="lefay").count() == len([d for d in many_lists if d.faction and
+                                                            d.faction.slug == "lefay"])
+    assert decklist_search(cards=["u01"], author="erin")._fast_count is None  # joins users: counted plainly
+    assert decklist_search(faction="camelot", since=NOW.date())._fast_count is None
     assert decklist_search(cards=["u01"]).filter(like_count__gte=2).count() == len(
         [d for d in many_lists if "u01" in d.cards and d.like_count >= 2])  # a further filter counts plainly
+
+
+def _tally() -> dict[int, int]:
+    return {key: n for key, n in DecklistTally.objects.values_list("faction_key", "n") if n}
+
+
+def _real() -> dict[int, int]:
+    return dict(Counter(faction_id or 0 for faction_id in Decklist.objects.values_list("faction_id", flat=True)))
+
+
+def test_the_tally_follows_every_write(small_catalogue, erin):
+    assert _tally() == _real() == {}
+    lists = [_make(erin, faction=f, published_at=NOW, codes=["u01"]) for f in ("camelot", "camelot", None, "lefay")]
+    decklist_publish(deck=deck_create(owner=erin, name="D", counts=LEGAL_BASE).deck, title="T")
+    Decklist.objects.bulk_create([Decklist(owner=erin, title="B", slug="b", content_hash="x",
+                                           faction=Faction.objects.get(slug="winter")) for _ in range(3)])
+    assert _tally() == _real() and sum(_tally().values()) == 8
+    Decklist.objects.filter(pk=lists[0].pk).update(faction=Faction.objects.get(slug="lefay"))
+    lists[2].faction = Faction.objects.get(slug="camelot")
+    lists[2].save()
+    assert _tally() == _real()
+    lists[1].delete()
+    Decklist.objects.filter(faction__slug="winter").delete()
+    assert _tally() == _real() and sum(_tally().values()) == 4
+    saxons = Faction.objects.create(slug="saxons", name="Saxons", color="#123456", position=99)
+    Decklist.objects.filter(pk=lists[3].pk).update(faction=saxons)
+    saxons.delete()  # SET_NULL
+    assert _tally() == _real()
+    assert decklist_search().count() == 4 and decklist_search(faction="camelot").count() == _real()[
+        Faction.objects.get(slug="camelot").pk]
+
+
+def test_emptying_both_tables_in_either_order_leaves_them_consistent(small_catalogue, erin):
+    for f in ("camelot", "lefay", None):
+        _make(erin, faction=f, published_at=NOW, codes=["u01"])
+    DecklistTally.objects.all().delete()  # as a flush that empties the tally first
+    Decklist.objects.all().delete()
+    assert list(DecklistTally.objects.values_list("faction_key", "n")) == []  # no negative counts
+    _make(erin, faction="camelot", published_at=NOW, codes=["u01"])
+    assert _tally() == _real()
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'")
+def test_a_truncate_empties_the_tally(small_catalogue, erin):
+    _make(erin, faction="camelot", published_at=NOW, codes=["u01"])
+    with connection.cursor() as cur:
+        cur.execute("SET CONSTRAINTS ALL IMMEDIATE")  # run the test transaction's deferred foreign-key checks
+        cur.execute("TRUNCATE decks_decklistcard, decks_decklist CASCADE")
+    assert not DecklistTally.objects.exists() and decklist_search().count() == 0
 
 
 def test_unknown_filters_and_reversed_dates_are_errors(many_lists):
