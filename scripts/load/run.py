@@ -3,10 +3,23 @@ the card search API, a card page, a decklist page and deck validation (CONTRACTS
 
     .venv/bin/python -m scripts.load.run                         # `make load`; SQLite under var/load/
     DATABASE_URL=postgres://... .venv/bin/python -m scripts.load.run --duration 60
-    .venv/bin/python -m scripts.load.run --duration 10 --connections 20 search   # one scenario, shorter
+    .venv/bin/python -m scripts.load.run --duration 10 search search-mix      # card search only, shorter
+    .venv/bin/python -m scripts.load.run --duration 10 --rate 300 search-mix  # paced: 300 requests/s offered
+
+Targets: `search` (one query, the issue's), `search-mix` (the ten typical queries of the cards benchmark,
+round-robin, so the card API cache holds ten answers rather than one), `search-uncached` (the one query with
+`&u=N` appended, a different N every request, so every answer is computed: the cost without the cache),
+`card`, `decklist`, `validate`.
+
+Two ways to load: closed loop (default; every connection sends its next request as soon as the answer came,
+so the server is saturated and mean latency = connections / throughput), or paced (`--rate N`: the
+connections together offer N requests/s on a fixed schedule, through wrk's Lua delay(); Debian has no wrk2).
+In a paced run wrk times each request from the moment it is sent; a send that could not leave on schedule
+(every connection still waiting for an answer) is counted as late, so "late 0" means the latencies are the
+whole story, and achieved requests/s below the rate means the server did not keep up.
 
 Needs Debian's wrk (`make load-deps`). Writes var/load/last.json and prints a Markdown table;
-scripts/bench_load.py puts that table in docs/performance.md. Errors counted: connection/read/write errors,
+scripts/bench_load.py puts the tables in docs/performance.md. Errors counted: connection/read/write errors,
 timeouts (> 5 s) and any answer that is not 2xx/3xx.
 """
 from __future__ import annotations
@@ -30,8 +43,21 @@ ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 LUA = Path(__file__).with_name("report.lua")
 SEARCH_Q = "f:camelot t:unit c<=3"
-TARGETS = {"search": "card search API", "card": "card page", "decklist": "decklist page",
-           "validate": "deck validation API"}
+TARGETS = {"search": "card search API", "search-mix": "card search API, 10 queries",
+           "search-uncached": "card search API, every request new", "card": "card page",
+           "decklist": "decklist page", "validate": "deck validation API"}
+ISSUE_TARGETS = ["search", "card", "decklist", "validate"]  # what issue 7 names
+
+
+def mix_paths() -> list[str]:
+    """The ten typical searches of the cards benchmark (scripts/bench_cards.py), as API paths."""
+    from scripts.bench_cards import QUERIES
+
+    paths = []
+    for q, sort, _what in QUERIES:
+        path = f"/api/cards/?q={quote(q)}"
+        paths.append(path + (f"&sort={sort}" if sort else ""))
+    return paths
 
 
 def free_port() -> int:
@@ -100,24 +126,37 @@ class Gunicorn:
         self.log.close()
 
 
-def wrk(url: str, *, connections: int, duration: int, threads: int, body: str | None = None) -> dict:
+def _temp_file(text: str, suffix: str) -> str:
+    f = tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False, encoding="utf-8")
+    f.write(text)
+    f.close()
+    return f.name
+
+
+def wrk(url: str, *, connections: int, duration: int, threads: int, body: str | None = None,
+        paths: list[str] | None = None, rate: int | None = None, unique: bool = False) -> dict:
     wrk_bin = shutil.which("wrk")
     if wrk_bin is None:
         sys.exit("wrk is not installed: run `make load-deps` (Debian package wrk)")
-    env = dict(os.environ)
-    body_file = None
+    env = dict(os.environ, WRK_THREADS=str(threads))
+    temp = []
     if body is not None:
-        body_file = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-        body_file.write(body)
-        body_file.close()
-        env["WRK_BODY_FILE"] = body_file.name
+        temp.append(_temp_file(body, ".json"))
+        env["WRK_BODY_FILE"] = temp[-1]
+    if paths:
+        temp.append(_temp_file("\n".join(paths) + "\n", ".txt"))
+        env["WRK_PATHS_FILE"] = temp[-1]
+    if rate:
+        env["WRK_RATE"] = str(rate)
+    if unique:
+        env["WRK_UNIQUE"] = "1"
     try:
         out = subprocess.run([wrk_bin, f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "5s",
                               "-s", str(LUA), url], env=env, capture_output=True, text=True,
                              timeout=duration + 120)
     finally:
-        if body_file is not None:
-            os.unlink(body_file.name)
+        for name in temp:
+            os.unlink(name)
     line = next((ln for ln in out.stdout.splitlines() if ln.startswith("JSON ")), None)
     if line is None:
         raise RuntimeError(f"wrk gave no summary:\n{out.stdout}\n{out.stderr}")
@@ -134,48 +173,103 @@ def check_answer(base: str, path: str, body: str | None) -> int:
         return r.status
 
 
+class Server:
+    """The database prepared and gunicorn started once, for several wrk runs (`with Server(...) as s:`)."""
+
+    def __init__(self, *, workers: int | None = None, gthreads: int | None = None, database_url: str | None = None):
+        self.var_dir = ROOT / "var" / "load"
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        self.env = load_env(self.var_dir, database_url)
+        self.database = "PostgreSQL" if (database_url or "").startswith("postgres") else "SQLite"
+        self.workers, self.gthreads = workers, gthreads
+        self.info = None
+        self.gunicorn = None
+
+    def __enter__(self) -> Server:
+        self.info = prepare(self.env)
+        self.gunicorn = Gunicorn(self.env, free_port(), self.workers, self.gthreads, self.var_dir / "gunicorn.log")
+        try:
+            self.gunicorn.wait_ready()
+        except BaseException:
+            self.gunicorn.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.gunicorn.stop()
+
+    def settings(self) -> dict:
+        """gunicorn's workers and threads as roc_site/gunicorn.conf.py resolves them for this run."""
+        env = dict(self.gunicorn_env())
+        code = ("import runpy, json; c = runpy.run_path('roc_site/gunicorn.conf.py'); "
+                "print(json.dumps([c['workers'], c['threads']]))")
+        out = subprocess.run([PY, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        workers, threads = json.loads(out.stdout)
+        return {"gunicorn_workers": workers, "gunicorn_threads": threads}
+
+    def gunicorn_env(self) -> dict:
+        env = dict(self.env)
+        if self.workers:
+            env["GUNICORN_WORKERS"] = str(self.workers)
+        if self.gthreads:
+            env["GUNICORN_THREADS"] = str(self.gthreads)
+        return env
+
+    def load(self, name: str, *, duration: int, connections: int, threads: int, rate: int | None = None) -> dict:
+        """One wrk run on one target; returns its figures."""
+        info = self.info
+        targets = {
+            "search": (f"/api/cards/?q={quote(SEARCH_Q)}", None, None),
+            "search-mix": (mix_paths()[0], None, mix_paths()),
+            "search-uncached": (f"/api/cards/?q={quote(SEARCH_Q)}", None, None),
+            "card": (info["card_page"], None, None),
+            "decklist": (info["decklist_page"], None, None),
+            "validate": ("/api/decks/validate/", json.dumps({"text": info["deck_text"]}), None),
+        }
+        path, body, paths = targets[name]
+        for each in paths or [path]:
+            status = check_answer(self.gunicorn.base, each, body)  # and warms this worker's caches
+        load_before = os.getloadavg()[0]
+        row = wrk(self.gunicorn.base + path, connections=connections, duration=duration, threads=threads, body=body,
+                  paths=paths, rate=rate, unique=name == "search-uncached")
+        row.update({"target": name, "what": TARGETS[name], "path": path, "paths": paths,
+                    "method": "POST" if body else "GET", "first_status": status, "rate": rate,
+                    "connections": connections, "duration_s": duration, "load_before": load_before,
+                    "load_after": os.getloadavg()[0]})
+        paced = f"  offered {rate}/s, late {row['late']}" if rate else ""
+        print(f"{name:10} {row['rps']:8.0f} req/s  p50 {row['p50'] / 1000:6.1f} ms  p95 {row['p95'] / 1000:6.1f} ms"
+              f"  p99 {row['p99'] / 1000:6.1f} ms  errors {row['errors']}{paced}  load {load_before:.1f}",
+              flush=True)
+        return row
+
+
 def run(*, targets: list[str], duration: int, connections: int, threads: int, workers: int | None,
-        gthreads: int | None, database_url: str | None) -> dict:
-    var_dir = ROOT / "var" / "load"
-    var_dir.mkdir(parents=True, exist_ok=True)
-    env = load_env(var_dir, database_url)
-    info = prepare(env)
-    paths = {
-        "search": (f"/api/cards/?q={quote(SEARCH_Q)}", None),
-        "card": (info["card_page"], None),
-        "decklist": (info["decklist_page"], None),
-        "validate": ("/api/decks/validate/", json.dumps({"text": info["deck_text"]})),
-    }
-    port = free_port()
-    server = Gunicorn(env, port, workers, gthreads, var_dir / "gunicorn.log")
-    results = []
-    try:
-        server.wait_ready()
-        for name in targets:
-            path, body = paths[name]
-            status = check_answer(server.base, path, body)  # and warms this worker's caches
-            row = wrk(server.base + path, connections=connections, duration=duration, threads=threads, body=body)
-            row.update({"target": name, "what": TARGETS[name], "path": path, "method": "POST" if body else "GET",
-                        "first_status": status})
-            results.append(row)
-            print(f"{name:9} {row['rps']:8.0f} req/s  p50 {row['p50'] / 1000:6.1f} ms  p95 {row['p95'] / 1000:6.1f} ms"
-                  f"  p99 {row['p99'] / 1000:6.1f} ms  errors {row['errors']}", flush=True)
-    finally:
-        server.stop()
+        gthreads: int | None, database_url: str | None, rate: int | None = None) -> dict:
+    load_before = os.getloadavg()[0]
+    with Server(workers=workers, gthreads=gthreads, database_url=database_url) as server:
+        results = [server.load(name, duration=duration, connections=connections, threads=threads, rate=rate)
+                   for name in targets]
+        gunicorn = server.settings()
     report = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "duration_s": duration,
-              "connections": connections, "wrk_threads": threads,
-              "gunicorn_workers": workers or os.cpu_count() * 2 + 1, "gunicorn_threads": gthreads or 2,
-              "database": "PostgreSQL" if (database_url or "").startswith("postgres") else "SQLite",
-              "cpus": os.cpu_count(), "load_before": os.getloadavg()[0], "results": results}
-    (var_dir / "last.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
+              "connections": connections, "wrk_threads": threads, **gunicorn, "database": server.database,
+              "cpus": os.cpu_count(), "load_before": load_before, "results": results}
+    (server.var_dir / "last.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
     return report
+
+
+def request_label(r: dict) -> str:
+    if r.get("paths"):
+        return f"`GET /api/cards/?q=...` × {len(r['paths'])}"
+    if r["target"] == "search-uncached":
+        return f"`{r['method']} {r['path'][:60]}&u=N`"
+    return f"`{r['method']} {r['path'][:60]}`"
 
 
 def markdown_table(report: dict) -> str:
     lines = ["| target | request | requests/s | p50 ms | p95 ms | p99 ms | max ms | requests | errors |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in report["results"]:
-        lines.append(f"| {r['what']} | `{r['method']} {r['path'][:60]}` | {r['rps']:.0f} | {r['p50'] / 1000:.1f} | "
+        lines.append(f"| {r['what']} | {request_label(r)} | {r['rps']:.0f} | {r['p50'] / 1000:.1f} | "
                      f"{r['p95'] / 1000:.1f} | {r['p99'] / 1000:.1f} | {r['max'] / 1000:.0f} | {r['requests']:,} | "
                      f"{r['errors']} |")
     return "\n".join(lines)
@@ -183,16 +277,21 @@ def markdown_table(report: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("targets", nargs="*", choices=[*TARGETS, []], help="default: all four")
+    parser.add_argument("targets", nargs="*", choices=[*TARGETS, []],
+                        help=f"default: the four of the issue ({', '.join(ISSUE_TARGETS)})")
     parser.add_argument("--duration", type=int, default=60)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--wrk-threads", type=int, default=2)
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: 2 x CPUs + 1)")
     parser.add_argument("--threads", type=int, default=None, help="gunicorn threads per worker (default 2)")
+    parser.add_argument("--rate", type=int, default=None,
+                        help="paced run: total requests/s the connections offer (default: closed loop)")
     args = parser.parse_args(argv)
-    report = run(targets=args.targets or list(TARGETS), duration=args.duration, connections=args.connections,
+    if args.rate is not None and args.rate < 1:
+        parser.error("--rate must be at least 1 request/s")
+    report = run(targets=args.targets or ISSUE_TARGETS, duration=args.duration, connections=args.connections,
                  threads=args.wrk_threads, workers=args.workers, gthreads=args.threads,
-                 database_url=os.environ.get("DATABASE_URL"))
+                 database_url=os.environ.get("DATABASE_URL"), rate=args.rate)
     print()
     print(markdown_table(report))
     return 1 if any(r["errors"] for r in report["results"]) else 0
