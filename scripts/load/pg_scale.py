@@ -252,10 +252,14 @@ def markdown(data: dict) -> str:
         + " How: `DecklistCard` keeps copies of its decklist's `published_at` and `faction` (kept equal by "
         "database triggers, `decks/dbsync.py`) under the index `(card_code, -published_at, -decklist, faction)`, "
         "so \"newest lists holding X\" (of a faction, in a date range) is one range of that index in order; "
-        "the pager's count for those filters reads that index only; the faction is resolved to its id first, "
-        "so the `(faction, -published_at)` index serves faction filters; with several cards the rarest one's "
-        "rows drive the query. Sorting lists holding a card by likes still reads every list holding it (likes "
-        "are not copied to the card rows).")
+        "the pager's count for those filters reads that index only; with no filter or only a faction the "
+        "count is read from `DecklistTally` (lists per faction, kept by triggers); the faction is resolved to "
+        "its id first, so the `(faction, -published_at)` index serves faction filters; with several cards the "
+        "rarest one's rows drive the query. Sorting the lists holding a card by likes has no such index (likes "
+        "are not copied to the card rows): PostgreSQL either walks the likes index and probes each list for the "
+        "card, or reads every list holding the card and sorts them; both are slow for a staple. Copying "
+        "`like_count` to the card rows too, with an index `(card_code, -like_count, -published_at)`, would fix it "
+        "at the price of a fourth 40,000,000-entry index and 40 row updates per like.")
     return "\n".join(lines) + "\n"
 
 
