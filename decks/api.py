@@ -778,9 +778,16 @@ class CollectionViewSet(viewsets.ViewSet):
         except DeckInputError as e:
             return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
-    @action(detail=False, methods=["get"], renderer_classes=[PlainTextRenderer, JSONRenderer])
+    @extend_schema(parameters=[OpenApiParameter("format", str, enum=["text"], default="text",
+                                                description="CSV text, the only form; any other value is a 400")],
+                   responses={(200, "text/csv"): OpenApiTypes.STR, (400, "application/json"): DetailSerializer})
+    @action(detail=False, methods=["get"], renderer_classes=[PlainTextRenderer, JSONRenderer],
+            content_negotiation_class=ExportNegotiation)
     def export(self, request):
+        """Your collection as CSV (code,title,count)."""
+        fmt = request.query_params.get("format", "text")
+        if fmt != "text":
+            raise ValidationError({"detail": f"format must be 'text' (the CSV; left out: the same), not {fmt[:20]!r}."})
         text = export_collection_csv(collection_counts(user=request.user), CardPool.from_db())
         response = Response(text, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="collection.csv"'

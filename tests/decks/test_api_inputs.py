@@ -141,3 +141,14 @@ def test_an_export_format_given_must_be_text_or_json(published, client, fmt):
         assert "format must be 'text' or 'json'" in response.json()["detail"]
         assert client.get(path).status_code == 200
     assert Decklist.objects.count() == 1
+
+
+@pytest.mark.parametrize("fmt", ["", "json", "xml"])
+def test_the_collection_export_is_csv_only(small_catalogue, erin, client, fmt):
+    collection_set(user=erin, counts={"u01": 2})
+    response = client.get(f"/api/collection/export/?format={fmt}")
+    assert response.status_code == 400 and "format must be 'text'" in response.json()["detail"]
+    for ok in ("/api/collection/export/", "/api/collection/export/?format=text"):
+        response = client.get(ok)
+        assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+        assert "u01" in response.content.decode()
