@@ -136,7 +136,7 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
         if destiny_id is None:
             raise DecklistFilterError(f"No destiny card with code {str(destiny)[:40]!r}.")
     start = _day_start(since) if since else None
-    end = _day_start(until + timedelta(days=1)) if until else None
+    end = _day_start(until + timedelta(days=1)) if until and until < date.max else None
     qs = Decklist.objects.select_related("owner", "faction", "destiny")
     count_query = None
     codes = _rarest_first(list(dict.fromkeys(cards or ())))

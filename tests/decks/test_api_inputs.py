@@ -119,7 +119,8 @@ def test_decklist_filters_that_apply(published):
     day = published.published_at.date().isoformat()
     for query, count in [("", 1), (f"since={day}&until={day}", 1), ("until=2000-01-01", 0), ("faction=lefay", 0),
                          ("faction=camelot&card=u01&card=u02", 1), ("destiny=des-plain", 1), ("author=ERIN", 1),
-                         ("author=nobody", 0), ("card=gone-from-catalogue", 0), ("sort=likes", 1)]:
+                         ("author=nobody", 0), ("card=gone-from-catalogue", 0), ("sort=likes", 1),
+                         ("since=0001-01-01&until=9999-12-31", 1), ("card=u01&until=9999-12-31", 1)]:
         response = anonymous.get("/api/decklists/?" + query)
         assert response.status_code == 200 and response.json()["count"] == count, (query, response.json())
 
