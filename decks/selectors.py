@@ -111,7 +111,7 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
     """Published decklists, filtered. `cards`: every code must be in the list; `query`: at least one card of the
     list matches the card search (CONTRACTS §5); `since`/`until`: publication days, both included;
     `favourites_of`: only that user's favourites. Raises DecklistFilterError (a ValueError) for an unknown sort,
-    faction or destiny, or `until` before `since`; SearchError for a bad query.
+    faction or destiny, `until` before `since` or a NUL character; SearchError for a bad query.
 
     How it stays fast at 1,000,000 lists (issue 7, docs/performance.md): the faction and destiny are resolved to
     ids first, so the (faction, -published_at) index applies; with cards, the rarest card's rows drive the query
@@ -125,6 +125,10 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
         raise DecklistFilterError(f"sort must be one of {', '.join(DECKLIST_SORTS)}, not {str(sort)[:20]!r}.")
     if since and until and until < since:
         raise DecklistFilterError(f"until ({until.isoformat()}) is before since ({since.isoformat()}).")
+    texts = [("faction", faction), ("destiny", destiny), ("author", author)] + [("card", c) for c in cards or ()]
+    for name, value in texts:
+        if value and "\x00" in value:  # PostgreSQL refuses NUL in text: a 400, not a database error
+            raise DecklistFilterError(f"{name} contains a NUL character.")
     faction_id = destiny_id = None
     if faction:
         faction_id = Faction.objects.filter(slug=faction).values_list("pk", flat=True).first()

@@ -108,6 +108,8 @@ def published(small_catalogue, erin):
     ("since=2021-01-01&until=2020-01-01", ["is before since"]), ("faction=nowhere", ["No faction 'nowhere'"]),
     ("destiny=u01", ["No destiny card"]), ("faction=camelot&faction=lefay", ["faction is given 2 times"]),
     ("sort=random", ["sort must be one of"]), ("q=" + "a" * 501, ["q is 501 characters"]),
+    ("card=a%00", ["card contains a NUL"]), ("faction=a%00", ["faction contains a NUL"]),
+    ("destiny=a%00", ["destiny contains a NUL"]), ("author=a%00", ["author contains a NUL"]),
     ("card=" + "x" * 33, ["card is 33 characters"]), ("&".join(f"card=u{i:02d}" for i in range(1, 22)),
                                                       ["card is given 21 times"])])
 def test_decklist_filters_that_cannot_apply_are_400(published, query, names):
@@ -130,6 +132,8 @@ def test_the_decklist_page_reads_its_empty_form_fields_as_any(published, client)
     assert page.status_code == 200 and "Round Table" in page.content.decode()
     assert client.get("/decklists/?until=2020-01-01junk").status_code == 400
     assert client.get("/decklists/?destiny=nope").status_code == 400
+    assert client.get("/decklists/?author=a%00").status_code == 400
+    assert client.get("/decklists/?destiny=a%00").status_code == 400
     assert "is before since" in client.get("/decklists/?since=2021-01-01&until=2020-01-01").content.decode()
 
 
