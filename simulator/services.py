@@ -6,6 +6,7 @@ Views, the API and the `simulate` command all go through `run_request`; Celery t
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass
 
@@ -148,6 +149,8 @@ def chunk_store(run_id: int, index: int) -> bool:
     run = SimulationRun.objects.filter(pk=run_id).first()
     if run is None or run.status == RunStatus.FAILED:
         return False
+    # (tests/simulator/test_broker.py reads this line to kill the process mid-chunk)
+    log.info("computing chunk %s of run %s in process %s", index, run_id, os.getpid())
     started = time.perf_counter()
     part = runner.run_chunk(run.spec, index)
     try:

@@ -8,6 +8,7 @@ ROC_TEST_AMQP_URL are set (CI sets both).
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -86,11 +87,13 @@ class Worker:
         return [int(p) for p in out.split()]
 
     def stop(self) -> None:
+        self.stopped_by_sigkill = False
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
+                self.stopped_by_sigkill = True
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=10)
         self.log.close()
@@ -119,6 +122,68 @@ def test_queued_runs_equal_in_process_runs(e2e_db, in_process, broker):
             assert queued["elapsed_s"] > 0
     finally:
         worker.stop()
+
+
+def _computing(worker: Worker) -> list[tuple[int, int, int]]:
+    """(chunk, run, pid) of every 'computing chunk' line the worker has logged so far (simulator/services.py)."""
+    return [(int(m[0]), int(m[1]), int(m[2]))
+            for m in re.findall(r"computing chunk (\d+) of run (\d+) in process (\d+)", worker.output(tail=None))]
+
+
+def _wait_for_children(worker: Worker, count: int, timeout: float = 30) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        kids = worker.children()
+        if len(kids) == count:
+            return kids
+        time.sleep(0.05)
+    raise AssertionError(f"the worker has {worker.children()} pool processes, not {count}\n{worker.output()}")
+
+
+@pytest.mark.parametrize("broker", BROKERS[:2])
+def test_pool_processes_killed_mid_run_lose_nothing(e2e_db, in_process, broker):
+    """SIGKILL to single pool processes (not the whole worker) while a run is going: the process computing
+    chunk 0, and an idle one. The run finishes with the numbers of the in-process run, soon.
+
+    The idle kill is the one that used to strand the run on the filesystem broker: billiard's blocking pool
+    (used with transports that are not asynchronous) hands tasks to its children through one shared pipe
+    whose lock an idle child holds while it waits, so killing that child left the lock held forever and no
+    process read the next message (roc_site/celery.py). The killed chunk comes back (acks_late +
+    reject_on_worker_lost) and is computed again, which the test checks from the worker's log.
+    """
+    env = _env(e2e_db, broker)
+    worker = Worker(env, concurrency=3)
+    proc = None
+    try:
+        before = set(_wait_for_children(worker, 3))
+        started = time.monotonic()
+        proc = subprocess.Popen([PY, "manage.py", "simulate", *RUNS["versus"], "--json", "--queue", "--timeout", "200"],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        busy = None
+        deadline = time.monotonic() + 90
+        while busy is None and time.monotonic() < deadline and proc.poll() is None:
+            busy = next((pid for chunk, _, pid in _computing(worker) if chunk == 0), None)
+            time.sleep(0.01)
+        assert busy is not None, f"chunk 0 never started\n{worker.output()}"
+        os.kill(busy, signal.SIGKILL)
+        computing = {pid for _, _, pid in _computing(worker)}
+        idle = [pid for pid in worker.children() if pid in before and pid not in computing]
+        for pid in idle:
+            os.kill(pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+        took = time.monotonic() - started
+        assert proc.returncode == 0, f"{err}\n--- worker ---\n{worker.output()}"
+        assert strip(json.loads(out)) == strip(in_process["versus"])
+        assert [c for c, _, _ in _computing(worker)].count(0) == 2, \
+            f"chunk 0 was not killed mid-chunk and computed again\n{worker.output()}"
+        assert idle, "no idle pool process to kill"
+        assert took < 60, f"the run took {took:.0f} s after the kills"
+        assert worker.output(tail=None).count("exited with 'signal 9 (SIGKILL)'") == 1 + len(idle)
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+        worker.stop()
+    assert not worker.stopped_by_sigkill, "the worker did not shut down on SIGTERM within 20 s"
 
 
 def test_a_broker_that_is_down_is_reported_and_the_run_is_kept(e2e_db):
