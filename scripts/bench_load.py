@@ -15,7 +15,8 @@ Per database, one gunicorn serves every run:
 The card search runs are interleaved (closed, closed, paced, paced, then again) so that a noisy minute on this
 shared machine does not land on one of them only. A row with several runs gives the median of each figure over
 the runs (requests/s, p50, p95, p99 separately); wrk's p50/p95/p99 are over every request of one run. The
-PostgreSQL-at-scale table comes from var/load/pgscale.json, written by `python -m scripts.load.pg_scale`.
+gunicorn settings table comes from var/load/sweep.json, written by `python -m scripts.load.sweep`, and the
+PostgreSQL-at-scale table from var/load/pgscale.json, written by `python -m scripts.load.pg_scale`.
 """
 from __future__ import annotations
 
@@ -157,6 +158,13 @@ def _measure(databases) -> str:
             f"offered {RATE} requests/s achieved, no late send):\n\n{_verdicts(rows)}\n\n"
             f"Load average {load_before:.1f} before, {load_after:.1f} after ({os.cpu_count()} CPUs); the load "
             "average column is the range over that row's runs (before the first, after the last).")
+    sweep = ROOT / "var" / "load" / "sweep.json"
+    if sweep.exists():  # written by `python -m scripts.load.sweep` (about 15 minutes), not re-run here
+        import json
+
+        from scripts.load.sweep import markdown as sweep_markdown
+
+        sections.append(sweep_markdown(json.loads(sweep.read_text(encoding="utf-8"))).rstrip())
     scale = ROOT / "var" / "load" / "pgscale.json"
     if scale.exists():  # written by `python -m scripts.load.pg_scale` (minutes: 40M rows), not re-run here
         import json
