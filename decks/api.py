@@ -348,17 +348,24 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
     @extend_schema(methods=["GET"], request=None, responses={200: OpenApiResponse(
         OpenApiTypes.OBJECT, description="account file: {format, version, exported_at, user, decks: [{name, "
         "is_private, deleted, created_at, versions: [{number, name, notes, tags, cards, based_on, restored_from, "
-        "created_at}]}], collection: {code: n}}")})
+        "created_at}]}], collection: {code: n}, decklists: [{id, title, description, cards, published_at, "
+        "source_deck (index into decks), source_version}], likes: [decklist id], favourites: [decklist id]}")})
     @extend_schema(methods=["POST"], request=OpenApiTypes.OBJECT, responses={
         201: inline_serializer("AccountImport", {"decks": serializers.ListField(child=serializers.IntegerField()),
                                                  "versions": serializers.IntegerField(),
-                                                 "collection_cards": serializers.IntegerField()}),
+                                                 "collection_cards": serializers.IntegerField(),
+                                                 "decklists": serializers.IntegerField(),
+                                                 "likes": serializers.IntegerField(),
+                                                 "favourites": serializers.IntegerField(),
+                                                 "missing_marks": serializers.IntegerField()}),
         400: DetailSerializer})
     @action(detail=False, methods=["get", "post"], url_path="archive", pagination_class=None)
     def archive(self, request):
-        """GET: all your decks (every version, deleted ones flagged) and your collection as one JSON file.
-        POST that file back: everything is checked first (400 with `problems`, nothing saved), then every deck is
-        added as a new deck with its versions; nothing you have is overwritten."""
+        """GET: all your decks (every version, deleted ones flagged), your collection, the decklists you published
+        and the ones you liked or marked as favourite, as one JSON file. POST that file back: everything is
+        checked first (400 with `problems`, nothing saved), then every deck is added as a new deck with its
+        versions, your published decklists are re-created (ones you still have are not doubled) and your likes
+        and favourites restored on decklists that still exist; nothing you have is overwritten."""
         if request.method == "GET":
             response = Response(account_export(user=request.user))
             response["Content-Disposition"] = 'attachment; filename="reign-of-kings-account.json"'
@@ -370,7 +377,9 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
         except DeckInputError as e:
             return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
         return Response({"decks": [d.pk for d in summary.decks], "versions": summary.versions,
-                         "collection_cards": summary.collection_cards}, status=status.HTTP_201_CREATED)
+                         "collection_cards": summary.collection_cards, "decklists": summary.decklists,
+                         "likes": summary.likes, "favourites": summary.favourites,
+                         "missing_marks": summary.missing_marks}, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: DeckDetailSerializer, 404: DetailSerializer})
     def retrieve(self, request, *args, **kwargs):

@@ -1,4 +1,5 @@
-"""A player's whole account as one JSON file (issue 7, "Data"): every deck with every version, and the collection.
+"""A player's whole account as one JSON file (issue 7, "Data"): every deck with every version, the collection, the
+decklists they published and the decklists they liked or marked as favourite.
 
 Pure: no database. `read_archive` checks a whole file before anything is saved and lists every problem with the
 place it was found (`decks[2].versions[0].cards`), so an import is all or nothing.
@@ -20,6 +21,8 @@ from datetime import datetime, timezone
 ARCHIVE_FORMAT = "reign-of-kings-db/account"
 ARCHIVE_VERSION = 1
 MAX_DECKS = 2_000
+MAX_DECKLISTS = 2_000
+MAX_MARKS = 100_000   # likes, favourites
 MAX_VERSIONS = 5_000
 MAX_PROBLEMS = 50
 CODE = re.compile(r"^[a-z0-9-]{1,32}$")  # CONTRACTS §1: a card code
@@ -50,10 +53,24 @@ class ArchivedDeck:
     created_at: datetime | None = None
 
 
+@dataclass(frozen=True)
+class ArchivedDecklist:
+    title: str
+    description: str
+    cards: dict[str, int]
+    published_at: datetime | None = None
+    source_deck: int | None = None      # index into the file's `decks` (the deck it was published from)
+    source_version: int | None = None
+    original_id: int | None = None      # its id on the site it was exported from (kept for reference)
+
+
 @dataclass
 class Archive:
     decks: list[ArchivedDeck] = field(default_factory=list)
     collection: dict[str, int] = field(default_factory=dict)
+    decklists: list[ArchivedDecklist] = field(default_factory=list)
+    likes: list[int] = field(default_factory=list)        # decklist ids
+    favourites: list[int] = field(default_factory=list)   # decklist ids
     problems: list[str] = field(default_factory=list)
 
 
@@ -163,6 +180,46 @@ def _deck(raw, where: str, problems: list[str]) -> ArchivedDeck | None:
                         versions=versions, created_at=created)
 
 
+def _decklist(raw, where: str, problems: list[str], n_decks: int) -> ArchivedDecklist | None:
+    if not isinstance(raw, Mapping):
+        problems.append(f"{where}: expected an object.")
+        return None
+    before = len(problems)
+    item = ArchivedDecklist(
+        title=_text(raw.get("title"), f"{where}.title", problems, MAX_NAME_CHARS, required=True),
+        description=_text(raw.get("description"), f"{where}.description", problems, MAX_NOTES_CHARS),
+        cards=_counts(raw.get("cards", {}), f"{where}.cards", problems, MAX_COPIES),
+        published_at=_date(raw.get("published_at"), f"{where}.published_at", problems),
+        source_deck=_int(raw.get("source_deck"), f"{where}.source_deck", problems, 0, max(n_decks - 1, 0),
+                         optional=True),
+        source_version=_int(raw.get("source_version"), f"{where}.source_version", problems, 1, 10**9, optional=True),
+        original_id=_int(raw.get("id"), f"{where}.id", problems, 1, 2**62, optional=True))
+    if item.source_deck is not None and n_decks == 0:
+        problems.append(f"{where}.source_deck: the file has no decks.")
+    if not item.cards and len(problems) == before:
+        problems.append(f"{where}.cards: a published decklist has cards.")
+    return item if len(problems) == before else None
+
+
+def _ids(value, where: str, problems: list[str]) -> list[int]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.append(f"{where}: expected a list of decklist ids.")
+        return []
+    if len(value) > MAX_MARKS:
+        problems.append(f"{where}: {len(value)} ids; at most {MAX_MARKS:,}.")
+        return []
+    out = []
+    for i, v in enumerate(value):
+        n = _int(v, f"{where}[{i}]", problems, 1, 2**62)
+        if n is not None:
+            out.append(n)
+        if len(problems) > MAX_PROBLEMS:
+            break
+    return list(dict.fromkeys(out))
+
+
 def read_archive(data) -> Archive:
     """Check an account file (already parsed from JSON). `problems` is empty when every part of it is usable."""
     archive = Archive()
@@ -188,6 +245,22 @@ def read_archive(data) -> Archive:
             archive.decks.append(deck)
         if len(problems) > MAX_PROBLEMS:
             break
+    decklists = data.get("decklists", [])
+    if not isinstance(decklists, list):
+        problems.append("decklists: expected a list of published decklists.")
+        decklists = []
+    if len(decklists) > MAX_DECKLISTS:
+        problems.append(f"decklists: {len(decklists)} decklists; at most {MAX_DECKLISTS:,} in one file.")
+        decklists = []
+    n_decks = len(decks) if isinstance(decks, list) else 0
+    for i, raw in enumerate(decklists):
+        if len(problems) > MAX_PROBLEMS:
+            break
+        item = _decklist(raw, f"decklists[{i}]", problems, n_decks)
+        if item is not None:
+            archive.decklists.append(item)
+    archive.likes = _ids(data.get("likes"), "likes", problems)
+    archive.favourites = _ids(data.get("favourites"), "favourites", problems)
     if len(problems) > MAX_PROBLEMS:
         extra = len(problems) - MAX_PROBLEMS
         del problems[MAX_PROBLEMS:]

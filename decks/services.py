@@ -412,7 +412,9 @@ def account_export(*, user) -> dict:
     from .archive import ARCHIVE_FORMAT, ARCHIVE_VERSION
 
     decks = []
+    index: dict[int, int] = {}   # deck id -> its place in the file (what a decklist's source_deck points at)
     for deck in Deck.objects.filter(owner=user).order_by("created_at", "id").prefetch_related("versions"):
+        index[deck.pk] = len(decks)
         versions = sorted(deck.versions.all(), key=lambda v: v.number)
         decks.append({
             "name": deck.name, "is_private": deck.is_private, "deleted": deck.deleted_at is not None,
@@ -421,8 +423,18 @@ def account_export(*, user) -> dict:
                           "cards": dict(v.cards), "based_on": v.based_on, "restored_from": v.restored_from,
                           "created_at": v.created_at.isoformat()} for v in versions]})
     collection = {row.card_code: row.count for row in CollectionCard.objects.filter(user=user)}
+    decklists = [{
+        "id": dl.pk, "title": dl.title, "description": dl.description, "cards": dict(dl.cards),
+        "published_at": dl.published_at.isoformat(), "source_deck": index.get(dl.source_deck_id),
+        "source_version": dl.source_version,
+    } for dl in Decklist.objects.filter(owner=user).order_by("published_at", "id")]
+    likes = list(DecklistLike.objects.filter(user=user).order_by("created_at", "id")
+                 .values_list("decklist_id", flat=True))
+    favourites = list(DecklistFavourite.objects.filter(user=user).order_by("created_at", "id")
+                      .values_list("decklist_id", flat=True))
     return {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "exported_at": timezone.now().isoformat(),
-            "user": user.get_username(), "decks": decks, "collection": collection}
+            "user": user.get_username(), "decks": decks, "collection": collection, "decklists": decklists,
+            "likes": likes, "favourites": favourites}
 
 
 @dataclass(frozen=True)
@@ -430,6 +442,10 @@ class ImportSummary:
     decks: list[Deck]
     versions: int
     collection_cards: int
+    decklists: int = 0          # published decklists re-created (ones already there are not doubled)
+    likes: int = 0              # likes and favourites restored on decklists that still exist
+    favourites: int = 0
+    missing_marks: int = 0      # likes/favourites of decklists no longer on this site
 
 
 @transaction.atomic
@@ -486,4 +502,51 @@ def account_import(*, user, data, pool: CardPool | None = None) -> ImportSummary
             row.count = n
             row.save(update_fields=["count", "updated_at"])
             changed += 1
-    return ImportSummary(decks=created, versions=n_versions, collection_cards=changed)
+    n_decklists = _import_decklists(user, archive.decklists, created, pool)
+    likes, missing_l = _import_marks(user, archive.likes, DecklistLike, "like_count")
+    favourites, missing_f = _import_marks(user, archive.favourites, DecklistFavourite, "favourite_count")
+    return ImportSummary(decks=created, versions=n_versions, collection_cards=changed, decklists=n_decklists,
+                         likes=likes, favourites=favourites, missing_marks=missing_l + missing_f)
+
+
+def _import_decklists(user, items, created: list[Deck], pool: CardPool) -> int:
+    """Re-create the user's published decklists as they were published (title, text, cards, date), linked to the
+    imported deck they came from. A decklist the user already has (same title and cards) is not doubled."""
+    have = set(Decklist.objects.filter(owner=user).values_list("title", "content_hash"))
+    made = 0
+    last_of: dict[int, Decklist] = {}
+    for item in items:
+        counts = dict(item.cards)
+        key = (item.title, content_hash(counts))
+        if key in have:
+            continue
+        have.add(key)
+        source = created[item.source_deck] if item.source_deck is not None else None
+        faction, destiny = _identity(counts, pool)
+        decklist = Decklist.objects.create(
+            owner=user, source_deck=source, source_version=item.source_version, title=_clean_name(item.title),
+            slug=slugify(item.title)[:80] or "decklist", description=item.description, faction=faction,
+            destiny=destiny, cards=counts, content_hash=key[1],
+            previous=last_of.get(item.source_deck) if item.source_deck is not None else None)
+        DecklistCard.objects.bulk_create(
+            [DecklistCard(decklist=decklist, card_code=code, count=n, published_at=decklist.published_at,
+                          faction_id=decklist.faction_id) for code, n in counts.items()])
+        if item.published_at is not None:   # the date it was really published (the card rows follow: dbsync)
+            Decklist.objects.filter(pk=decklist.pk).update(published_at=item.published_at)
+        if item.source_deck is not None:
+            last_of[item.source_deck] = decklist
+        made += 1
+    return made
+
+
+def _import_marks(user, ids, model, counter: str) -> tuple[int, int]:
+    """Likes or favourites on decklists that still exist on this site: (restored, no longer there)."""
+    if not ids:
+        return 0, 0
+    existing = set(Decklist.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    already = set(model.objects.filter(user=user, decklist_id__in=existing).values_list("decklist_id", flat=True))
+    new = [pk for pk in ids if pk in existing and pk not in already]
+    model.objects.bulk_create([model(user=user, decklist_id=pk) for pk in new], ignore_conflicts=True)
+    for pk in new:
+        Decklist.objects.filter(pk=pk).update(**{counter: model.objects.filter(decklist_id=pk).count()})
+    return len(new), len([pk for pk in ids if pk not in existing])

@@ -706,9 +706,15 @@ def account_archive_import(request):
     except DeckInputError as e:
         context = _list_context(request, error=e.message, problems=e.problems)
         return render(request, "decks/list.html", context, status=400)
+    extra = ""
+    if summary.decklists or summary.likes or summary.favourites:
+        extra = (f" {summary.decklists} published decklist(s) re-created; {summary.likes} like(s) and "
+                 f"{summary.favourites} favourite(s) restored.")
+    if summary.missing_marks:
+        extra += f" {summary.missing_marks} liked or favourite decklist(s) are no longer on this site."
     messages.success(request, f"Imported {len(summary.decks)} deck{'s' if len(summary.decks) != 1 else ''} "
                               f"({summary.versions} versions) and {summary.collection_cards} collection "
-                              "card count(s). Nothing you already had was changed.")
+                              f"card count(s).{extra} Nothing you already had was changed.")
     return redirect("/decks/")
 
 
