@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from cards.cardfile import FACTION_NAMES
+from cards.starters import starter, starters
 
 from .collection import export_collection_csv
 from .decklist import export_decklist, parse_decklist
@@ -116,13 +117,16 @@ def _visible_deck(request, pk: int) -> Deck:
 
 def _list_context(request, **extra) -> dict:
     return {"decks": deck_list_owned(user=request.user), "deleted": deck_list_deleted(user=request.user)[:10],
-            "text": "", "name": "", "problems": []} | extra
+            "text": "", "name": "", "problems": [], "starters": starters()} | extra
 
 
 @login_required
 def deck_list(request):
     tag = " ".join(request.GET.get("tag", "").split()).lower()[:40]
     context = _list_context(request, tag=tag)
+    picked = starter(request.GET.get("starter"))   # ?starter=SLUG: the import form starts from a starter deck
+    if picked is not None:
+        context.update(text=picked.text, name=f"{picked.faction} — {picked.title}"[:200], starter=picked.slug)
     undo = request.GET.get("undo", "")
     if undo.isdigit() and len(undo) < 12:  # just deleted: offer Undo first (only the owner's deleted decks)
         context["undo"] = deck_list_deleted(user=request.user).filter(pk=int(undo)).first()

@@ -58,3 +58,19 @@ def test_a_starter_can_be_simulated_as_it_is(client, settings):
                                               "opponent": "", "mulligan_kind": "min_units", "mulligan_value": "2",
                                               "query": "", "query_k": "1"})
     assert response.status_code == 302 and "/simulate/runs/" in response["Location"]
+
+
+def test_my_decks_import_form_can_start_from_a_starter(client, django_user_model):
+    user = django_user_model.objects.create_user("starter-fan", password="pw-starter-12345")
+    client.force_login(user)
+    page = client.get("/decks/").content.decode()
+    assert "?starter=camelot" in page
+    response = client.get("/decks/?starter=keepers")
+    text = html.unescape(response.content.decode())
+    assert starter("keepers").text.strip() in text and "Keepers of the Old Way — The Groves Awaken" in text
+    # importing it as it is makes a legal deck
+    response = client.post("/decks/import/", {"name": "Groves", "text": starter("keepers").text})
+    assert response.status_code == 302
+    from decks.models import Deck
+    deck = Deck.objects.get(owner=user, name="Groves")
+    assert deck.faction.slug == "keepers"
