@@ -610,7 +610,8 @@ class Game:
                 if src == iid:
                     out.append((src, c, 0, 0, None, (), ab.condition, amt))
             elif aff == "host":
-                out.append((src, c, 1, 0, None, (), ab.condition, amt))
+                if self.host.get(src) == iid:   # only on its own host (the cache is cleared when a host is set)
+                    out.append((src, c, 1, 0, None, (), ab.condition, amt))
             elif isinstance(aff, dict):
                 cache = ab.smatch
                 if cache is None or len(cache) > 512:
@@ -999,6 +1000,7 @@ class Game:
                     self._hook(iid, FIELD, 1, p)
                 if host >= 0:
                     self.host[iid] = host
+                    self._pw_cands = {}   # Power statics of attachments apply to their host only
             self._statics_cache = None
             if self.logs is not None and placed[p]:
                 self._log("§4 reveal: player %d fields %s" % (
@@ -1071,13 +1073,15 @@ class Game:
         return opts
 
     # Windows (§8.2–§8.5) ------------------------------------------------
-    def _action_window(self, active: int = -1, kind: int = -1):
-        """§8.2: priority from the first player, alternating; closes when both pass in a row."""
+    def _action_window(self, active: int = -1, kind: int = -1, memo: dict | None = None):
+        """§8.2: priority from the first player, alternating; closes when both pass in a row. `memo`: effective
+        Power already worked out for this state (by `_window_needed`)."""
         p = self.first
         passes = 0
         fast = self.fast_pass
         goldfish = self.goldfish
-        memo: dict = {}   # effective Power, valid until someone acts: passing changes nothing
+        if memo is None:
+            memo = {}   # effective Power, valid until someone acts: passing changes nothing
         while passes < 2:
             if goldfish and p == 1:
                 passes += 1    # CONTRACTS §3: the goldfish never acts (it has no options in any window)
@@ -1300,6 +1304,7 @@ class Game:
         self.exh[iid] = 0
         if host >= 0:
             self.host[iid] = host
+            self._pw_cands = {}   # Power statics of attachments apply to their host only
         if d.kw & KW_SCOUT and not self.emb[iid]:
             yield from self._scout(p, self.kw_param(iid, KW_SCOUT))
         if d.enters and self.zone[iid] == FIELD:
@@ -1346,8 +1351,9 @@ class Game:
     def _quest_phase(self):
         """§5.1: choose quests secretly, reveal, momentum decides who chooses the first player, Embark."""
         yield from self._phase_start(QUEST_P)
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         chosen = [-1, -1]
         for p in self.players():
             if not self.qdeck[p]:
@@ -1422,19 +1428,21 @@ class Game:
             for ab in self.cdef[q].embark:
                 if self._usable(p, q, ab, None, forced=True):
                     yield from self._use_ability(p, q, ab, None)
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         yield from self._phase_end(QUEST_P)
 
-    def _window_needed(self) -> bool:
+    def _window_needed(self) -> dict | None:
         """Whether an ordinary action window (no active player) could see anyone act. Nobody can when no card
         offers an action and no secret card can be revealed; and under play_game, when each player's policy says
         up front (`wants_window`, which has no side effects) that it would pass — the window would close after
-        two passes with nothing changed, so it is not opened at all."""
+        two passes with nothing changed, so it is not opened at all. Returns None for "no window", else the Power
+        memo to open it with."""
         n_act = self.n_act
         if not n_act[0] and not n_act[1] and not (self.secret[0] and self.pool[0]) \
                 and not (self.secret[1] and self.pool[1]):
-            return False
+            return None
         fast = self.fast_pass
         memo: dict = {}
         for p in (0, 1):
@@ -1442,14 +1450,14 @@ class Game:
                 continue
             f = fast[p]
             if f is None:
-                return True
+                return memo
             self._pcache = memo
             try:
                 if f(self, p, -1):
-                    return True
+                    return memo   # what was worked out stays valid for the window (nothing changed yet)
             finally:
                 self._pcache = None
-        return False
+        return None
 
     def _maybe_window(self, active: int = -1, kind: int = -1):
         """An action window, skipped outright when nobody could act in it."""
@@ -1461,22 +1469,25 @@ class Game:
     def _draw_phase(self):
         """§5.2: both draw 2 simultaneously; an empty deck eliminates (simultaneity, §12)."""
         yield from self._phase_start(DRAW_P)
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         short = [p for p in self.players() if len(self.deck[p]) < DRAW_PER_ROUND]
         if short:
             self._eliminate(sorted(short))
         for p in self.players():
             self._draw(p, DRAW_PER_ROUND)
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         yield from self._phase_end(DRAW_P)
 
     def _kingdom_phase(self):
         """§5.3: each active player in turn collects wealth and may play cards; ordinary windows otherwise."""
         yield from self._phase_start(KINGDOM_P)
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         for p in self.players():
             self.active = p
             self.pool[p] += self.quest_stat(p, "wealth")
@@ -1489,8 +1500,9 @@ class Game:
     def _confrontation_phase(self):
         """§5.4: each active player in turn may initiate up to one struggle of each type."""
         yield from self._phase_start(CONFRONT_P)
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         for p in self.players():
             self.active = p
             self.struggles_done[p] = set()
@@ -1529,8 +1541,9 @@ class Game:
             yield from self._gain_influence(w, 1, "§5.5 Authority")
             if self.live_ev.get("authority_claimed"):
                 yield from self._event("authority_claimed", {"player": w})
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         yield from self._phase_end(AUTHORITY_P)
 
     def _refresh_phase(self):
@@ -1553,8 +1566,9 @@ class Game:
                 i = (yield Decision("refresh_emblem", p, [("emblem", j) for j in marked]))[1]
             self.emb[i] -= 1
             self._statics_cache = None
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         yield from self._phase_end(REFRESH_P)
 
     def _toll_phase(self):
@@ -1571,8 +1585,9 @@ class Game:
                 self._log(f"§5.7 Toll: player {p} keeps {len(hand)} card(s) (levy {levy})")
         if self.observer is not None:
             self.observer(self, "toll_done", TOLL_P)
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         yield from self._phase_end(TOLL_P)
         self.pool[0] = self.pool[1] = 0   # §3.4: wealth gained in Toll's closing window never carries over
         # End of round (§5.7, §8.8): "until end of round" effects expire; per-round counters reset.
@@ -1664,8 +1679,9 @@ class Game:
         if self.live_ev.get("struggle_declared"):
             yield from self._event("struggle_declared", {"type": t, "attacker": p})
         # S.4–S.5
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         # S.6 defenders: ready, bearing the icon, not barred by Subtle.
         if not (self.goldfish and opp == 1):
             elig = [j for j in self.field[opp] if j not in s.barred and self._can_declare(j, t, False)]
@@ -1687,8 +1703,9 @@ class Game:
         if self.live_ev.get("defenders_declared"):
             yield from self._event("defenders_declared", {"type": t, "attacker": p})
         # S.7
-        if self._window_needed():
-            yield from self._action_window()
+        m = self._window_needed()
+        if m is not None:
+            yield from self._action_window(memo=m)
         # S.8 determine the winner
         if self.live_ev.get("struggle_resolving"):
             yield from self._event("struggle_resolving", {"type": t, "attacker": p})
@@ -1741,7 +1758,13 @@ class Game:
 
     def struggle_totals(self, s: Struggle) -> tuple[int, int]:
         """§6.3: each side's effective Power (each unit floored at 0, §6.6); +1 for the Authority holder's
-        attacks (§5.5); units no longer in the field count 0 (§6.5)."""
+        attacks (§5.5); units no longer in the field count 0 (§6.5). Memoised with effective Power while nothing
+        can change (`_pcache`, key -1)."""
+        pc = self._pcache
+        if pc is not None:
+            got = pc.get(-1)
+            if got is not None and got[0] is s:
+                return got[1]
         totals = []
         for side, pl in ((s.attackers, s.attacker), (s.defenders, s.defender)):
             tot = 0
@@ -1755,7 +1778,10 @@ class Game:
             totals.append(max(tot, 0))
         if self.authority == s.attacker:
             totals[0] += 1
-        return totals[0], totals[1]
+        out = (totals[0], totals[1])
+        if pc is not None:
+            pc[-1] = (s, out)
+        return out
 
     def spoils_value(self, s: Struggle) -> int:
         return max(self.quest_stat(s.attacker, "spoils") + s.spoils_mod, 0)
