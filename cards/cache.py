@@ -108,7 +108,7 @@ class CardApiCacheMiddleware:
         try:
             store = caches[API_CACHE]
             key = "cardapi:" + hashlib.sha256(
-                f"{catalogue_version()}\n{key}".encode("utf-8", "surrogateescape")).hexdigest()
+                f"{catalogue_version()}\n{key}".encode("utf-8", "surrogatepass")).hexdigest()
             stored = store.get(key)
         except Exception:
             log.warning("card API cache unavailable; answering uncached", exc_info=True)
@@ -128,6 +128,12 @@ class CardApiCacheMiddleware:
         """What the answer depends on, or None when this request must not use the cache."""
         if request.method != "GET" or not PATH.fullmatch(request.path_info):
             return None
+        try:
+            return self._key_for(request)
+        except Exception:  # e.g. too many query fields: the normal stack gives its usual answer
+            return None
+
+    def _key_for(self, request) -> str | None:
         meta = request.META
         if "HTTP_AUTHORIZATION" in meta or self.session_cookie in request.COOKIES:
             return None

@@ -279,3 +279,23 @@ def test_a_broken_cache_backend_only_means_uncached_answers(srch, api_cache, mon
     assert r.status_code == 200 and r.json()["code"] == "srch-lord"
     monkeypatch.setattr(type(caches["default"]), "set", down)
     Card.objects.get(code="srch-lord").save()  # a failed bump is logged; the write goes through
+
+
+ODD = [
+    "/api/cards/?" + "&".join(f"a{i}=1" for i in range(1100)),  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
+    "/api/cards/%F0%9F%83%8F/",                                  # a non-ASCII code: 404
+    "/api/cards/%FF%FE/",                                        # not UTF-8
+    "/api/cards/?q=%FF%FE",
+    "/api/cards/?q=" + "x" * 600,                                # over the query length limit
+]
+
+
+@pytest.mark.parametrize("url", ODD)
+def test_odd_requests_get_the_same_answer_with_the_cache(srch, settings, url):
+    settings.CACHES = {**settings.CACHES, "api": DUMMY}
+    fresh = answer(Client().get(url))
+    settings.CACHES = {**settings.CACHES, "api": LOCMEM}
+    caches["api"].clear()
+    assert answer(Client().get(url)) == fresh
+    assert answer(Client().get(url)) == fresh
+    caches["api"].clear()
