@@ -48,6 +48,25 @@ def runs_for(*, user, session_key: str = "") -> QuerySet[SimulationRun]:
     return SimulationRun.objects.none()
 
 
+def decklist_text_for(decklist_id) -> tuple[str, str] | None:
+    """A published decklist's (title, decklist text), for "Simulate this decklist"; None if there is no such list.
+    Published decklists are public."""
+    from decks.decklist import export_decklist
+    from decks.models import Decklist
+    from decks.pool import CardPool
+
+    try:
+        decklist_id = int(decklist_id)
+    except (TypeError, ValueError):
+        return None
+    if not 0 < decklist_id < 2**62:
+        return None
+    decklist = Decklist.objects.filter(pk=decklist_id).only("title", "cards").first()
+    if decklist is None:
+        return None
+    return decklist.title, export_decklist(dict(decklist.cards), CardPool.from_db(), name=decklist.title)
+
+
 def deck_version_for(*, user, deck_id) -> tuple[object, str] | None:
     """The latest saved version of a deck the visitor may read, and its decklist text; None if not visible.
 

@@ -43,10 +43,16 @@ def simulate(request):
         if found is None:
             raise Http404("No such deck, or it is private.")
         version, form["text"] = found
-    # ?starter=SLUG / ?opponent_starter=SLUG: start from a core-set starter deck (no typing needed)
+    # ?starter=SLUG / ?opponent_starter=SLUG: start from a core-set starter deck (no typing needed);
+    # ?decklist=ID: a published decklist ("Simulate this decklist" on its page)
     picked = starter(request.GET.get("starter")) if not deck_id else None
     if picked is not None:
         form["text"] = picked.text
+    elif not deck_id and request.GET.get("decklist") and request.method == "GET":
+        published = selectors.decklist_text_for(request.GET["decklist"])
+        if published is None:
+            raise Http404("No such decklist.")
+        form["text"] = published[1]
     picked_opp = starter(request.GET.get("opponent_starter"))
     if picked_opp is not None:
         form["opponent"] = picked_opp.text

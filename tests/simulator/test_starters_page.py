@@ -74,3 +74,20 @@ def test_my_decks_import_form_can_start_from_a_starter(client, django_user_model
     from decks.models import Deck
     deck = Deck.objects.get(owner=user, name="Groves")
     assert deck.faction.slug == "keepers"
+
+
+def test_a_published_decklist_can_be_simulated_from_its_page(client, django_user_model):
+    from decks.models import Decklist
+    from decks.services import deck_import_text, decklist_publish
+
+    user = django_user_model.objects.create_user("publisher", password="pw-publisher-12345")
+    deck = deck_import_text(owner=user, text=starter("saracen").text, name="Silk").deck
+    published = decklist_publish(deck=deck, title="Silk and Steel")
+    page = client.get(published.get_absolute_url()).content.decode()
+    assert f"/simulate/?decklist={published.pk}" in page
+    response = client.get(f"/simulate/?decklist={published.pk}")
+    text = html.unescape(response.content.decode())
+    assert response.status_code == 200 and "Silk and Steel" in text and "Saracen" in text
+    assert client.get("/simulate/?decklist=999999").status_code == 404
+    assert client.get("/simulate/?decklist=abc").status_code == 404
+    assert Decklist.objects.count() == 1
