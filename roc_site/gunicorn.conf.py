@@ -3,9 +3,9 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-# 2 x CPUs + 1 gthread workers of 2 threads. On 2 cores the load test (docs/performance.md, "Load test") found
-# nothing better among 2-5 workers x 2-4 threads and sync workers: 2 workers gave tail spikes (one worker holding
-# most of wrk's kept-alive connections), sync workers (a new connection per request) less throughput.
+# 2 x CPUs + 1 gthread workers of 2 threads. On 2 cores, the cached card search under 50 connections
+# (scripts/load/sweep.py, docs/performance.md "Load test") showed no setting among 2-5 workers x 1-4 threads,
+# gthread or sync, better than another beyond the run-to-run noise of that shared machine, so this stays.
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
 threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
