@@ -12,8 +12,9 @@ from pygal.style import Style
 STYLE = Style(background="transparent", plot_background="transparent", foreground="#333",
               foreground_strong="#111", foreground_subtle="#999", opacity=".85", opacity_hover=".95",
               colors=("#2f5fa8", "#b23a2a", "#2e7d32", "#d98b1a", "#6a2c91", "#4fa3c7", "#6b6b6b", "#8c7b62"),
-              font_family="system-ui, sans-serif", title_font_size=15, label_font_size=11,
-              major_label_font_size=11, legend_font_size=11)
+              font_family="system-ui, sans-serif", title_font_size=19, label_font_size=15,
+              major_label_font_size=15, legend_font_size=14, value_font_size=14, tooltip_font_size=14)
+# The charts are drawn 640 wide and shown about half that size beside each other, so the fonts are large.
 
 
 _STYLE_ELEMENT = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
@@ -66,11 +67,27 @@ def histogram(title: str, hist: dict, *, x_title: str, y_title: str = "share of 
     return _render(chart)
 
 
+def _percent(v: float) -> str:
+    return f"{100 * v:.0f}%" if (100 * v) % 1 == 0 else f"{100 * v:.1f}%"
+
+
+def _number(v: float) -> str:
+    return f"{v:.0f}" if v % 1 == 0 else f"{v:.1f}"
+
+
 def line(title: str, series: dict[str, list[float | None]], *, x_labels: list[str], x_title: str, y_title: str,
-         percent: bool = False) -> str:
+         percent: bool = False, y_range: tuple[float, float] | None = None, y_labels: list[float] | None = None,
+         ) -> str:
+    """A line per series. `y_range` fixes the axis (probabilities 0-1, Influence 0-15) so charts of different runs
+    compare at a glance; `y_labels` are its ticks."""
+    extra = {}
+    if y_range is not None:
+        extra["range"] = y_range
+    if y_labels is not None:
+        extra["y_labels"] = y_labels
     chart = _config(pygal.Line, title, x_title=x_title, y_title=y_title, show_legend=len(series) > 1,
-                    legend_at_bottom=True, dots_size=2,
-                    value_formatter=(lambda v: f"{100 * v:.1f}%") if percent else (lambda v: f"{v:.2f}"))
+                    legend_at_bottom=True, dots_size=3,
+                    value_formatter=_percent if percent else _number, **extra)
     chart.x_labels = x_labels
     for name, values in series.items():
         chart.add(name, values)
@@ -100,7 +117,7 @@ def hands_charts(result: dict) -> list[tuple[str, str]]:
     labels = ["opening 7"] + [f"round {i + 1}" for i in range(len(result["seen_cards_by_round"]))]
     charts.append(("Hand probabilities by round", line(
         "Chance to have seen at least k copies", series, x_labels=labels, x_title="", y_title="probability",
-        percent=True)))
+        percent=True, y_range=(0, 1), y_labels=[0, 0.25, 0.5, 0.75, 1])))
     return charts
 
 
@@ -114,7 +131,8 @@ def goldfish_charts(result: dict) -> list[tuple[str, str]]:
         charts.append(("Influence by round", line("Mean Influence at the end of each round",
                                                   {"Influence": influence},
                                                   x_labels=[str(i + 1) for i in range(len(influence))],
-                                                  x_title="round", y_title="Influence")))
+                                                  x_title="round", y_title="Influence", y_range=(0, 15),
+                                                  y_labels=[0, 3, 6, 9, 12, 15])))
     return charts
 
 
