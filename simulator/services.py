@@ -112,6 +112,20 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
     return run, True
 
 
+def run_from_spec(spec: dict) -> SimulationRun:
+    """A new run of a built spec, not deduplicated and under no per-user limit (the `simulate --queue`
+    command and the benchmarks; players go through `run_request`). Not dispatched yet."""
+    return SimulationRun.objects.create(
+        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
+        engine_version=spec["engine_version"], request_key=runner.request_key(spec),
+        deck_name=spec["deck"]["name"] or "", deck_hash=spec["deck"]["hash"], deck_counts=spec["deck"]["counts"],
+        deck_legal=spec["deck"]["legal"],
+        opponent_name=(spec["opponent"] or {}).get("name") or "",
+        opponent_hash=(spec["opponent"] or {}).get("hash") or "",
+        opponent_counts=(spec["opponent"] or {}).get("counts"), spec=spec,
+        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])))
+
+
 def run_dispatch(run: SimulationRun) -> None:
     """Hand the run to the workers. If the broker is down the run stays pending, with the reason noted."""
     from .tasks import start_run
@@ -153,17 +167,20 @@ def chunk_store(run_id: int, index: int) -> bool:
     log.info("computing chunk %s of run %s in process %s", index, run_id, os.getpid())
     started = time.perf_counter()
     part = runner.run_chunk(run.spec, index)
+    total = max(run.chunks_total, 1)
     try:
+        # One transaction (one commit) for the chunk and the progress: a commit is most of a chunk's database
+        # cost on SQLite. It starts with the write, so concurrent chunks queue for SQLite's lock instead of
+        # failing a read-then-write upgrade.
         with transaction.atomic():
             SimulationChunk.objects.create(run_id=run_id, index=index, result=part,
                                            elapsed_s=time.perf_counter() - started)
+            done = SimulationChunk.objects.filter(run_id=run_id).count()
+            # Progress only moves forward, whatever order concurrent chunk updates land in.
+            SimulationRun.objects.filter(pk=run_id, chunks_done__lt=done).update(
+                chunks_done=done, progress=min(done / total, 1.0) * 0.999)
     except IntegrityError:
         return False  # another delivery of the same chunk got there first; its numbers are the same
-    done = SimulationChunk.objects.filter(run_id=run_id).count()
-    total = max(run.chunks_total, 1)
-    # Progress only moves forward, whatever order concurrent chunk updates land in.
-    SimulationRun.objects.filter(pk=run_id, chunks_done__lt=done).update(
-        chunks_done=done, progress=min(done / total, 1.0) * 0.999)
     return True
 
 

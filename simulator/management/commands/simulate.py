@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from simulator import runner
 from simulator.deckinput import build_spec
-from simulator.models import RunStatus, SimulationRun
+from simulator.models import RunStatus
 from simulator.runner import EngineUnavailable, SpecError
 
 
@@ -56,15 +56,7 @@ class Command(BaseCommand):
     def _queued(self, spec: dict, timeout: float) -> dict:
         from simulator import services
 
-        run = SimulationRun.objects.create(
-            mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
-            engine_version=spec["engine_version"], request_key=runner.request_key(spec),
-            deck_name=spec["deck"]["name"], deck_hash=spec["deck"]["hash"], deck_counts=spec["deck"]["counts"],
-            deck_legal=spec["deck"]["legal"],
-            opponent_name=(spec["opponent"] or {}).get("name") or "",
-            opponent_hash=(spec["opponent"] or {}).get("hash") or "",
-            opponent_counts=(spec["opponent"] or {}).get("counts"), spec=spec,
-            chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])))
+        run = services.run_from_spec(spec)
         try:
             services.run_dispatch(run)
         except services.BrokerUnavailable as exc:
