@@ -171,12 +171,12 @@ def test_broker_stopped_answers_503_and_no_run_is_lost(e2e_db, in_process, tmp_p
         redis.stop()
 
 
-@pytest.mark.parametrize("broker", BROKERS[:2])
+@pytest.mark.parametrize("broker", BROKERS)
 def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_process, broker):
     """SIGKILL to the worker's process group (main process and pool together) while chunk 0 is being
     computed, then a fresh worker. The killed worker's messages come back: on the filesystem broker from its
-    in-flight folder as soon as another consumer sees it is dead (roc_site/celery.py); on Redis after the
-    visibility timeout (10 s here; in production the task time limit + 60 s)."""
+    in-flight folder as soon as another consumer sees it is dead (roc_site/celery.py); on RabbitMQ when its
+    connection drops; on Redis after the visibility timeout (10 s here; in production the task time limit + 60 s)."""
     env = _env(e2e_db, broker)
     env["CELERY_VISIBILITY_TIMEOUT"] = "10"
     text = CAMELOT_LIST.read_text(encoding="utf-8")

@@ -140,7 +140,7 @@ def _wait_for_children(worker: Worker, count: int, timeout: float = 30) -> list[
     raise AssertionError(f"the worker has {worker.children()} pool processes, not {count}\n{worker.output()}")
 
 
-@pytest.mark.parametrize("broker", BROKERS[:2])
+@pytest.mark.parametrize("broker", BROKERS)
 def test_pool_processes_killed_mid_run_lose_nothing(e2e_db, in_process, broker):
     """SIGKILL to single pool processes (not the whole worker) while a run is going: the process computing
     chunk 0, and an idle one. The run finishes with the numbers of the in-process run, soon.
