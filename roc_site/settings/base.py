@@ -187,7 +187,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         # How often an idle worker looks at the queue folder (kombu's default is every second). With one
         # message per pool slot (prefetch 1) a worker only asks for the next chunk once one is done, so the
         # default cost up to 1 s per chunk: 10,000 goldfish games (50 chunks) took 53 s instead of 12 s.
-        # A look is one directory listing (tens of microseconds), so 20 a second cost nothing measurable.
+        # A look is a directory listing: an idle worker (main process and 2 pool processes) used 0.11 s of CPU
+        # in 30 s at this interval, under 0.4% of a core.
         "polling_interval": float(os.environ.get("CELERY_POLLING_INTERVAL_S", "0.05")),
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
