@@ -5,6 +5,10 @@ missing), or is `private` (a scratch cluster of our own on another port, dropped
 
     .venv/bin/python -m scripts.bench load                 # rewrites this section of docs/performance.md
     .venv/bin/python -m scripts.bench_load --write-doc     # the same, leaving "PostgreSQL at scale" as it is
+    # measuring a clean export of the last commit (other people's uncommitted edits in a shared checkout):
+    git archive HEAD | tar -x -C /tmp/snap && ln -s "$PWD/.venv" /tmp/snap/.venv && cd /tmp/snap && \
+      BENCH_LOAD_SOURCE="commit $(git -C "$OLDPWD" rev-parse --short HEAD)" \
+      .venv/bin/python -m scripts.bench_load --write-doc --doc "$OLDPWD/docs/performance.md"
 
 Per database, one gunicorn serves every run:
 - closed loop (what issue 7 literally asks: 50 saturating connections): the card search API with one query
@@ -185,7 +189,8 @@ def _measure(databases) -> str:
         f"127.0.0.1; wrk (Debian's 4.1.0) with 2 threads and {CONNECTIONS} connections, {DURATION} s per run, on "
         f"the same machine ({os.cpu_count()} CPUs{', ' + cpu if cpu else ''}, shared with other people's jobs): "
         "wrk's own CPU use counts against the server's. Errors = connection/read/write errors, timeouts over "
-        f"5 s, and any answer not 2xx/3xx. Run at {first['when']}.\n\n"
+        f"5 s, and any answer not 2xx/3xx. Run at {first['when']}"
+        + (f", {os.environ['BENCH_LOAD_SOURCE']}" if os.environ.get("BENCH_LOAD_SOURCE") else "") + ".\n\n"
         "How to read it. *Closed loop* is what the issue asks literally: wrk keeps all 50 connections busy, so "
         "the server is saturated and the mean latency is 50 ÷ throughput (Little's law) whatever the code does "
         "(at 300 requests/s it is 167 ms; a p95 under 50 ms needs well over 1,000 requests/s). The requests/s "
@@ -203,21 +208,31 @@ def _measure(databases) -> str:
     )
 
 
-def write_doc(section: str) -> None:
+def write_doc(section: str, doc: Path = DOC) -> None:
     """Replace this section of docs/performance.md up to its "PostgreSQL at scale" subsection (which
     scripts/load/pg_scale.py writes), keeping that subsection as it is."""
-    text = DOC.read_text(encoding="utf-8")
+    text = doc.read_text(encoding="utf-8")
     ours = section.split("### PostgreSQL at scale: EXPLAIN ANALYZE", 1)[0].rstrip() + "\n\n"
     pattern = re.compile(r"## Load test \(gunicorn \+ wrk\)\n.*?(?=### PostgreSQL at scale: EXPLAIN ANALYZE)", re.S)
     if not pattern.search(text):
         sys.exit("docs/performance.md has no load test section followed by 'PostgreSQL at scale'")
-    DOC.write_text(pattern.sub(lambda _m: ours, text, count=1), encoding="utf-8")
+    doc.write_text(pattern.sub(lambda _m: ours, text, count=1), encoding="utf-8")
 
 
 if __name__ == "__main__":
+    import argparse
+
     sys.path.insert(0, str(ROOT))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write-doc", action="store_true", help="write the section into docs/performance.md")
+    parser.add_argument("--doc", type=Path, default=DOC,
+                        help="the performance.md to write (e.g. the checkout's, when measuring a clean export)")
+    parser.add_argument("--section-out", type=Path, help="also save the section's Markdown to this file")
+    args = parser.parse_args()
     result = main()
     print(result)
-    if "--write-doc" in sys.argv[1:]:
-        write_doc(result)
-        print(f"wrote {DOC.relative_to(ROOT)}")
+    if args.section_out:
+        args.section_out.write_text(result, encoding="utf-8")
+    if args.write_doc:
+        write_doc(result, args.doc)
+        print(f"wrote {args.doc}")
