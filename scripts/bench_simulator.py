@@ -380,6 +380,10 @@ def main() -> str:
     import django
 
     django.setup()
+    from simulator.engine import ENGINE_VERSION
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "?"
     draw, faction = _draw()
     exact_s, rows = bench_exact(draw)
     hands = bench_hands(draw, faction)
@@ -390,8 +394,8 @@ def main() -> str:
         "## Simulator",
         "",
         "`.venv/bin/python -m scripts.bench simulator` — the core set's Camelot starter "
-        f"({sum(n for _, n in draw)} draw cards), on this shared 2-core machine (wall-clock figures include",
-        "other people's load; CPU figures are this process only).",
+        f"({sum(n for _, n in draw)} draw cards), engine {ENGINE_VERSION} at commit {commit}, on this shared "
+        "2-core machine (wall-clock figures include other people's load; CPU figures are this process only).",
         "",
         "| what | median | target |",
         "| --- | --- | --- |",
