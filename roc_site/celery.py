@@ -20,7 +20,7 @@ kombu's filesystem transport with two fixes.
   made that common.
 - A message a worker has taken but not acknowledged is kept as a file in an in-flight folder of its own (kombu
   deletes it on delivery and keeps it only in the worker's memory), and is removed on ack. When that worker
-  dies without giving its messages back (SIGKILL, the OOM killer, a power cut), any other consumer of the same
+  dies without giving its messages back (SIGKILL, the OOM killer), any other consumer of the same
   folders puts them back in the queue within a couple of seconds: the same promise as acks_late on Redis or
   RabbitMQ, without a visibility timeout, since a dead process is recognised by its process id and start time.
 """
