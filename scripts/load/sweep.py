@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f'unknown target "{t}"; targets are {", ".join(TARGETS)}')
     runs: dict[str, list[dict]] = {}
     load_before = os.getloadavg()[0]
+    started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     class_before = os.environ.get("GUNICORN_WORKER_CLASS")
     try:
         for _ in range(args.runs):
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                      "p95_min": min(r["p95"] for r in found), "p95_max": max(r["p95"] for r in found),
                      "p99": statistics.median(r["p99"] for r in found),
                      "errors": sum(r["errors"] for r in found)})
-    report = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "duration_s": args.duration,
+    report = {"started": started, "when": time.strftime("%H:%M UTC", time.gmtime()), "duration_s": args.duration,
               "runs": args.runs, "load_before": load_before, "load_after": os.getloadavg()[0],
               "command": "python -m scripts.load.sweep" + (f" --settings {args.settings}" if args.settings != DEFAULT
                                                            else "")
@@ -93,8 +94,10 @@ def markdown(report: dict) -> str:
         f"`.venv/bin/{report['command']}` — each setting's own gunicorn, 50 "
         f"connections, {report['duration_s']} s per run, {report['runs']} runs per setting interleaved; medians over "
         f"the runs (p95: median, then the lowest and highest run). `WxT` = W gthread workers of T threads; "
-        f"`sync` = W sync workers (one request per connection). Run at {report['when']}, load average "
-        f"{report['load_before']:.1f} before, {report['load_after']:.1f} after.\n",
+        f"`sync` = W sync workers (one request per connection). Run "
+        f"{(report['started'] + '–') if report.get('started') else 'at '}{report['when']}, load average "
+        f"{report['load_before']:.1f} before, {report['load_after']:.1f} after."
+        + (f" {report['note']}" if report.get("note") else "") + "\n",
         "| setting | target | requests/s | p50 ms | p95 ms | p99 ms | errors |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
