@@ -72,8 +72,54 @@ def measure() -> dict:
     return out
 
 
+_IR_SCRIPT = r"""
+import sys
+sys.path.insert(0, sys.argv[3])
+from scripts.bench_engine import starter_decks
+from simulator.engine import play_game
+decks = starter_decks(); names = sorted(decks)
+pairs = [(a, b) for a in names for b in names]
+mode, n = sys.argv[1], int(sys.argv[2])
+for i in range(20):
+    play_game(decks[names[i % 7]], None, seed=1000 + i)   # warm the caches, as the timed runs do
+for i in range(n):
+    if mode == "gold":
+        play_game(decks[names[i % 7]], None, seed=i)
+    else:
+        a, b = pairs[i % 49]
+        play_game(decks[a], decks[b], seed=i, policies=("greedy", "greedy"))
+"""
+
+
+def instructions() -> dict | None:
+    """Machine instructions per game under valgrind's callgrind: the same number on every run whatever else the
+    machine is doing, so small speed-ups can be told from noise (games/s move ±20% with other people's load).
+    None when valgrind is not installed."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(_IR_SCRIPT)
+    def count(mode: str, n: int) -> int:
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                              f.name, mode, str(n), str(ROOT)], capture_output=True, text=True, timeout=1800)
+        m = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+        if not m:
+            raise RuntimeError(out.stderr[-2000:])
+        return int(m.group(1))
+    try:
+        base = count("gold", 0)
+        return {"gold": (count("gold", 70) - base) / 70, "versus": (count("versus", 30) - base) / 30}
+    finally:
+        os.unlink(f.name)
+
+
 def main() -> str:
     m = measure()
+    ir = instructions()
     g, v = m["goldfish"], m["versus"]
     return (
         "## Rules engine (simulator/engine)\n\n"
@@ -88,7 +134,12 @@ def main() -> str:
         f"{g['wall']:.0f} | 2,000 |\n"
         f"| greedy vs greedy (every ordered pair of starters) | {v['games']} | {v['cpu']:.0f} | {v['wall']:.0f} | "
         "300 |\n\n"
-        "Where the time goes (cProfile): building action-window options and the greedy policy's choices in the "
+        + (f"Instructions per game (valgrind callgrind, deterministic; the first 70 goldfish games and 30 greedy "
+           f"vs greedy games of the runs above, after the same warm-up): goldfish {ir['gold'] / 1e6:.2f} M, "
+           f"greedy vs greedy {ir['versus'] / 1e6:.2f} M. At this machine's rate the 2,000 games/s goldfish target "
+           f"means about {m['goldfish']['cpu'] * ir['gold'] / 2000 / 1e6:.1f} M instructions per game.\n\n"
+           if ir else "")
+        + "Where the time goes (cProfile): building action-window options and the greedy policy's choices in the "
         "active player's Kingdom and Confrontation turns (its struggle planning reads every ready unit's Power), "
         "struggles S.1–S.14 with their windows, effective Power under static abilities. Already skipped or "
         "shared: windows nobody can act in, Halt/Disrupt/Response windows nobody listens to, the goldfish's "
