@@ -91,33 +91,43 @@ def draw_entries(deck: dict) -> list[tuple[dict, int]]:
     return [(c, n) for c, n in deck["entries"] if c.get("type") in ("unit", "location", "attachment", "deed")]
 
 
-# ---- per-process preparation (cached: a worker builds a deck once for all its chunks) --------------------
-_prepared: dict[str, object] = {}
+# ---- per-process preparation (cached: a worker builds a deck once for many chunks) -----------------------
+# A prepared deck carries the setup solver's cache of solved opening hands, which grows with every distinct hand
+# it meets (about 0.7 KB each; the engine stops at 200,000 hands, some 140 MB). So a deck is rebuilt once it has
+# served this many games (or hands): a worker's memory then stays flat however many games it plays, for the
+# price of re-solving a few hands (setup solving is a few percent of a game). Results do not depend on it:
+# chunks give the same numbers wherever and after whatever they run.
+PREPARED_USES = {"hands": 50_000, "engine": 25_000}
+_prepared: dict[str, list] = {}  # key -> [prepared deck, games or hands it may still serve]
 _prepared_lock = threading.Lock()
 
 
-def _cached(key: str, build: Callable[[], object]):
+def _cached(key: str, build: Callable[[], object], uses: int, budget: int):
     with _prepared_lock:
-        value = _prepared.get(key)
-    if value is None:
-        value = build()
-        with _prepared_lock:
-            if len(_prepared) >= 8:  # a few decks at a time; each may hold a large solver cache
-                _prepared.clear()
-            _prepared[key] = value
+        entry = _prepared.get(key)
+        if entry is not None and entry[1] >= uses:
+            entry[1] -= uses
+            return entry[0]
+    value = build()
+    with _prepared_lock:
+        if len(_prepared) >= 8:  # a few decks at a time; each may hold a large solver cache
+            _prepared.clear()
+        _prepared[key] = [value, budget - uses]
     return value
 
 
-def hands_deck(deck: dict) -> hands_mod.HandsDeck:
+def hands_deck(deck: dict, uses: int = 0) -> hands_mod.HandsDeck:
     return _cached("hands:" + deck["data_hash"],
                    lambda: hands_mod.HandsDeck.build(draw_entries(deck), deck["faction"],
-                                                     budget=hands_mod.setup_budget(deck["entries"])))
+                                                     budget=hands_mod.setup_budget(deck["entries"])),
+                   uses, PREPARED_USES["hands"])
 
 
-def engine_deck(deck: dict):
+def engine_deck(deck: dict, uses: int = 0):
     engine = engine_module()
     return _cached("engine:" + str(getattr(engine, "ENGINE_VERSION", "")) + deck["data_hash"],
-                   lambda: engine.build_deck([(c, n) for c, n in deck["entries"]]))
+                   lambda: engine.build_deck([(c, n) for c, n in deck["entries"]]),
+                   uses, PREPARED_USES["engine"])
 
 
 # ---- one chunk -------------------------------------------------------------------------------------------
@@ -130,10 +140,10 @@ def run_chunk(spec: dict, index: int) -> dict:
     settings = spec["settings"]
     if mode == "hands":
         policy = hands_mod.MulliganPolicy.from_setting(settings.get("mulligan"))
-        return hands_mod.hands_chunk(hands_deck(spec["deck"]), size, random.Random(seed), policy, chunk=index)
+        return hands_mod.hands_chunk(hands_deck(spec["deck"], size), size, random.Random(seed), policy, chunk=index)
     engine = engine_module()
-    deck_a = engine_deck(spec["deck"])
-    deck_b = engine_deck(spec["opponent"]) if mode == "versus" else None
+    deck_a = engine_deck(spec["deck"], size)
+    deck_b = engine_deck(spec["opponent"], size) if mode == "versus" else None
     rng = random.Random(seed)
     max_rounds = settings.get("max_rounds", DEFAULT_MAX_ROUNDS)
     part = reports.empty_goldfish() if mode == "goldfish" else reports.empty_versus()

@@ -199,3 +199,29 @@ def test_a_failing_chunk_marks_the_run_failed_with_the_reason(sim_db, camelot_te
         tasks.run_chunk(run.pk, 0)
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and "out of memory" in run.error
+
+
+@pytest.mark.parametrize("mode, games", [("goldfish", 450), ("versus", 450), ("hands", 5000)])
+def test_prepared_decks_are_rebuilt_after_their_budget_and_the_numbers_do_not_change(sim_pool, camelot_text,
+                                                                                   winter_text, monkeypatch,
+                                                                                   mode, games):
+    """A worker rebuilds a prepared deck (and so drops its solver cache) after PREPARED_USES games or hands, so
+    its memory does not grow with the games it plays; the results are the same with or without rebuilding."""
+    spec = build_spec(mode=mode, text=camelot_text, opponent_text=winter_text if mode == "versus" else None,
+                      games=games, seed=5, pool=sim_pool)
+    runner._prepared.clear()
+    kept = runner.run_in_process(spec)
+    built = []
+    real = runner._cached
+
+    def counting(key, build, uses, budget):
+        return real(key, lambda: built.append(key) or build(), uses, budget)
+
+    monkeypatch.setattr(runner, "_cached", counting)
+    monkeypatch.setattr(runner, "PREPARED_USES", {"hands": 1_000, "engine": 100})
+    runner._prepared.clear()
+    rebuilt = runner.run_in_process(spec)
+    runner._prepared.clear()
+    chunks = len(runner.chunk_plan(mode, games))
+    assert len(built) >= chunks * (2 if mode == "versus" else 1)  # every chunk is over the small budget
+    assert {k: v for k, v in rebuilt.items() if k != "elapsed_s"} == {k: v for k, v in kept.items() if k != "elapsed_s"}
