@@ -37,7 +37,8 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def _catalogue_present(request, django_db_blocker):
-    if request.node.get_closest_marker("django_db") is not None or "db" in request.fixturenames:
+    if request.node.get_closest_marker("django_db") is not None or "db" in request.fixturenames \
+            or "transactional_db" in request.fixturenames:
         request.getfixturevalue("django_db_setup")
         with django_db_blocker.unblock():
             _load_catalogue()
