@@ -157,6 +157,12 @@ def _check_condition(cond, where: str, problems: list[str]) -> None:
         problems.append(f"{where}: unknown phase {cond['phase']!r}")
 
 
+def _check_duration(effect: dict, where: str, problems: list[str]) -> None:
+    """A lasting effect's `until` (default: the end of the phase, §8.9)."""
+    if effect.get("until", "phase") not in DURATIONS:
+        problems.append(f"{where}: unknown duration {effect.get('until')!r}")
+
+
 def _check_effects(effects, where: str, problems: list[str]) -> None:
     if not isinstance(effects, (list, tuple)):
         problems.append(f"{where}: effects must be a list")
@@ -190,12 +196,11 @@ def _check_effects(effects, where: str, problems: list[str]) -> None:
                     or not isinstance(v.get("icons", []), list):
                 problems.append(f"{where}: become's power is a number and icons a list")
             _check_selector(e.get("who", "self"), f"{where} become", problems)
-            if e.get("until", "phase") not in DURATIONS:
-                problems.append(f"{where}: unknown duration {e.get('until')!r}")
+            _check_duration(e, where, problems)
         elif name == "take_control":
             _check_selector(v, f"{where} take_control", problems)
-            if "until" in e and e["until"] not in DURATIONS:
-                problems.append(f"{where}: unknown duration {e.get('until')!r}")
+            if "until" in e:   # without one, control changes for good
+                _check_duration(e, where, problems)
         elif name == "script":
             if v not in SCRIPTS:
                 problems.append(f"{where}: no script named {v!r}")
@@ -205,15 +210,13 @@ def _check_effects(effects, where: str, problems: list[str]) -> None:
         elif name == "modify_power":
             _check_amount(v, f"{where} {name}", problems)
             _check_selector(e.get("who", "self"), f"{where} {name}", problems)
-            if e.get("until", "phase") not in DURATIONS:
-                problems.append(f"{where}: unknown duration {e.get('until')!r}")
+            _check_duration(e, where, problems)
         elif name == "gain_keyword":
             from .cards import parse_keyword
             if not parse_keyword(v)[0]:
                 problems.append(f"{where}: unknown keyword {v!r}")
             _check_selector(e.get("who", "self"), f"{where} {name}", problems)
-            if e.get("until", "phase") not in DURATIONS:
-                problems.append(f"{where}: unknown duration {e.get('until')!r}")
+            _check_duration(e, where, problems)
         elif name == "search":
             _check_selector(v, f"{where} search", problems)
             if e.get("zone", "deck") not in ("deck", "discard", "dead"):

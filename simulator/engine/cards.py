@@ -96,7 +96,7 @@ class CardDef:
         "abilities", "supported", "unsupported_reason", "statics", "actions", "triggers", "play_ability",
         "attach_ability", "enters", "embark", "is_token", "raw", "is_unit", "is_attachment", "is_deed",
         "is_location", "max_per_round", "field_events", "hand_event", "hand_action", "hooks", "enters_freely",
-        "replacements", "uncancelable",
+        "replacements", "uncancelable", "retypes",
     )
 
     def __init__(self, card: dict, *, is_token: bool = False):
@@ -176,6 +176,7 @@ class CardDef:
         # §7.4 replacement ("instead") abilities, applied by Game._leave while this card is in play
         self.replacements = tuple(a for a in self.abilities if a.timing == "replace")
         # §8.11 "cannot be canceled": no Halt may answer this card being played
+        self.retypes = None   # as_type: (type, power, icons) -> the derived definition, built once each
         self.uncancelable = any(a.raw.get("cannot_be_canceled") or "cannot_be_canceled" in a.rule
                                 for a in self.abilities)
         triggers: dict[str, list[Ability]] = {}
@@ -210,7 +211,9 @@ class CardDef:
         name, text, keywords and abilities stay. The printed definition is left as it is (the engine swaps the
         instance's definition for the effect's duration and swaps it back)."""
         key = (new_type, power, tuple(icons or ()))
-        cache = _RETYPED.setdefault(id(self), (self, {}))[1]
+        cache = self.retypes
+        if cache is None:
+            cache = self.retypes = {}
         got = cache.get(key)
         if got is not None:
             return got
@@ -229,14 +232,12 @@ class CardDef:
         d.power_x = False
         d.attach_ability = None
         d.enters_freely = False
+        d.retypes = None
         cache[key] = d
         return d
 
     def has_icon(self, struggle: int) -> bool:
         return bool(self.icons & (1 << struggle))
-
-
-_RETYPED: dict = {}   # id(printed CardDef) -> (it, {(type, power, icons): derived CardDef}): built once each
 
 
 def _live_key(ab) -> str:

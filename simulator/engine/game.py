@@ -1997,12 +1997,7 @@ class Game:
         for dup in self.dups.pop(i, []):      # duplicates go to their owner's discard pile (§3.7)
             self.zone[dup] = DISCARD
             self.discard[self.owner[dup]].append(dup)
-        s = self.struggle
-        if s is not None:
-            if i in s.attackers:
-                s.attackers.remove(i)
-            if i in s.defenders:
-                s.defenders.remove(i)
+        self._drop_from_struggle(i)
         if d.is_token:
             self.field[self.ctrl[i]].remove(i)
             if d.hooks:
@@ -2088,6 +2083,16 @@ class Game:
                         del self.kgrant[who]
         self.lasting = keep
 
+    def _drop_from_struggle(self, iid: int) -> None:
+        """The card no longer takes part in the struggle in progress (it left play, changed sides or type, or an
+        effect removed it, §6.5); it counts for neither side."""
+        s = self.struggle
+        if s is not None:
+            if iid in s.attackers:
+                s.attackers.remove(iid)
+            if iid in s.defenders:
+                s.defenders.remove(iid)
+
     def _printed(self, iid: int) -> CardDef:
         """The card's printed definition, whatever type change applies now (§2.2)."""
         stack = self.retyped.get(iid)
@@ -2109,12 +2114,8 @@ class Game:
         self._pw_cands = {}
         if old.is_attachment and not new.is_attachment:
             self.host.pop(iid, None)         # it no longer is an attachment: it stands on its own
-        s = self.struggle
-        if s is not None and not new.is_unit:
-            if iid in s.attackers:
-                s.attackers.remove(iid)
-            if iid in s.defenders:
-                s.defenders.remove(iid)
+        if not new.is_unit:
+            self._drop_from_struggle(iid)
         if self.host:
             # attachments whose host stopped being a legal host (a unit by default, §10.3) are discarded
             for a, h in list(self.host.items()):
@@ -2138,12 +2139,7 @@ class Game:
         self.ctrl[iid] = p
         if d.hooks:
             self._hook(iid, FIELD, 1, p)
-        s = self.struggle
-        if s is not None:
-            if iid in s.attackers:
-                s.attackers.remove(iid)
-            if iid in s.defenders:
-                s.defenders.remove(iid)
+        self._drop_from_struggle(iid)
         self._statics_cache = None
         self._pw_cands = {}
         if self.logs is not None:
@@ -2899,10 +2895,7 @@ class Game:
                     if c not in s.attackers and c not in s.defenders:
                         side.append(c)
                 else:
-                    if c in s.attackers:
-                        s.attackers.remove(c)
-                    if c in s.defenders:
-                        s.defenders.remove(c)
+                    self._drop_from_struggle(c)
             return bool(cards)
         if k == "save":
             info = ctx.event or {}
