@@ -220,6 +220,18 @@ def _ids(value, where: str, problems: list[str]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
+def _list_part(data: Mapping, key: str, what: str, most: int, problems: list[str]) -> list:
+    """One of the file's lists (`decks`, `decklists`); absent means empty; too long is a problem, not a cut."""
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        problems.append(f"{key}: expected a list of {what}.")
+        return []
+    if len(items) > most:
+        problems.append(f"{key}: {len(items)} {key}; at most {most:,} in one file.")
+        return []
+    return items
+
+
 def read_archive(data) -> Archive:
     """Check an account file (already parsed from JSON). `problems` is empty when every part of it is usable."""
     archive = Archive()
@@ -232,27 +244,15 @@ def read_archive(data) -> Archive:
                         f"not {str(data.get('version'))[:10]!r}.")
         return archive
     archive.collection = _counts(data.get("collection", {}), "collection", problems, MAX_OWNED)
-    decks = data.get("decks", [])
-    if not isinstance(decks, list):
-        problems.append("decks: expected a list of decks.")
-        decks = []
-    if len(decks) > MAX_DECKS:
-        problems.append(f"decks: {len(decks)} decks; at most {MAX_DECKS:,} in one file.")
-        decks = []
+    decks = _list_part(data, "decks", "decks", MAX_DECKS, problems)
     for i, raw in enumerate(decks):
         deck = _deck(raw, f"decks[{i}]", problems)
         if deck is not None:
             archive.decks.append(deck)
         if len(problems) > MAX_PROBLEMS:
             break
-    decklists = data.get("decklists", [])
-    if not isinstance(decklists, list):
-        problems.append("decklists: expected a list of published decklists.")
-        decklists = []
-    if len(decklists) > MAX_DECKLISTS:
-        problems.append(f"decklists: {len(decklists)} decklists; at most {MAX_DECKLISTS:,} in one file.")
-        decklists = []
-    n_decks = len(decks) if isinstance(decks, list) else 0
+    decklists = _list_part(data, "decklists", "published decklists", MAX_DECKLISTS, problems)
+    n_decks = len(decks)
     for i, raw in enumerate(decklists):
         if len(problems) > MAX_PROBLEMS:
             break
