@@ -38,3 +38,24 @@ def small_catalogue(db):
     assert not card_file.errors, card_file.errors
     card_files_load(card_files=[card_file])
     return CardPool.from_db()
+
+
+def _user(name: str):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(name, password=f"pw-{name}-12345")
+
+
+@pytest.fixture
+def ada(db):
+    return _user("ada")
+
+
+@pytest.fixture
+def bob(db):
+    return _user("bob")
+
+
+@pytest.fixture
+def carol(db):
+    return _user("carol")

@@ -23,11 +23,6 @@ def alice(db):
 
 
 @pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw-bob-12345")
-
-
-@pytest.fixture
 def as_alice(alice):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")

@@ -6,7 +6,6 @@ import io
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from decks.archive import ARCHIVE_FORMAT, read_archive
 from decks.models import CollectionCard, Deck, DeckVersion
@@ -16,16 +15,6 @@ from decks.services import (DeckInputError, account_export, account_import, coll
 from .cardsets import LEGAL_BASE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ada(db):
-    return get_user_model().objects.create_user("ada", password="pw-ada-12345")
-
-
-@pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw-bob-12345")
 
 
 def _history(user):

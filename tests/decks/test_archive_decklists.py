@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from decks.archive import read_archive
 from decks.models import Decklist, DecklistCard, DecklistFavourite, DecklistLike
@@ -16,21 +15,6 @@ from decks.services import (DeckInputError, account_export, account_import, deck
 from .cardsets import LEGAL_BASE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ada(db):
-    return get_user_model().objects.create_user("ada", password="pw-ada-12345")
-
-
-@pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw-bob-12345")
-
-
-@pytest.fixture
-def carol(db):
-    return get_user_model().objects.create_user("carol", password="pw-carol-12345")
 
 
 def _published(user):
