@@ -58,6 +58,15 @@ def new_game(deck_a, deck_b=None, seed=0, first=0) -> Game:
     return g
 
 
+def two_player(*entries, **kw) -> Game:
+    """Both players with the same deck of `entries` (make_deck), laid out by new_game, each on a quest."""
+    d = make_deck(*entries, **kw)
+    g = new_game(d, d)
+    set_quest(g, 0)
+    set_quest(g, 1)
+    return g
+
+
 def find(g: Game, p: int, code: str, zone: int = DECK) -> int:
     for i, d in enumerate(g.cdef):
         if d.code == code and g.owner[i] == p and g.zone[i] == zone:

@@ -8,7 +8,7 @@ from simulator.engine.game import (
 )
 
 from .helpers import (
-    FACTION, QUEST, attach, card, drive, field, find, make_deck, new_game, set_quest, to_hand,
+    FACTION, QUEST, attach, card, drive, field, find, make_deck, new_game, to_hand, two_player,
 )
 
 U7 = card("u7", power=7)
@@ -41,14 +41,6 @@ def struggle(g, p, t, attackers, defenders=(), extra=()):
     drive(g._struggle(p, t), script)
     g._expire = orig
     return rec["s"]
-
-
-def two_player(*entries, **kw):
-    d = make_deck(*entries, **kw)
-    g = new_game(d, d)
-    set_quest(g, 0)
-    set_quest(g, 1)
-    return g
 
 
 def test_s8_7_vs_4_attacker_wins_with_margin_3():

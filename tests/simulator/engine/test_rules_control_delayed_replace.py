@@ -7,18 +7,12 @@ from simulator.engine import build_deck, play_game
 from simulator.engine.cards import CardDef
 from simulator.engine.game import DEAD, DISCARD, FIELD, HAND, PASS, Struggle
 
-from .helpers import FACTION, card, drive, field, make_deck, new_game, set_quest, to_hand
+import pytest
+
+from .helpers import FACTION, card, drive, field, to_hand, two_player
 
 U2 = card("u2", power=2)
 U3 = card("u3", power=3, unique=True, name="Lancelot")
-
-
-def two_player(*entries, **kw):
-    d = make_deck(*entries, **kw)
-    g = new_game(d, d)
-    set_quest(g, 0)
-    set_quest(g, 1)
-    return g
 
 
 def use(g, p, iid, index=0, script=()):
@@ -196,18 +190,30 @@ SAVER = card("saver", "location", abilities=[
      "cost": [{"exhaust": "self"}], "effects": [{"save": "event_card"}]}])
 
 
-def test_7_4_a_replacement_swaps_how_the_event_resolves():
-    g = two_player(PHOENIX)
-    u = field(g, 0, "phoenix")
-    drive(g._leave([u], "killed"))
-    assert g.zone[u] == HAND and u not in g.dead[0]
+def _leaves(cards, in_play: list[str], leaving: str, how: str):
+    """Player 0 has `in_play` (in that order) and `leaving` in the field; `leaving` would leave play `how`."""
+    g = two_player(*cards)
+    for code in in_play:
+        field(g, 0, code)
+    u = field(g, 0, leaving)
+    drive(g._leave([u], how))
+    return g, u
 
 
-def test_7_4_a_replacement_only_replaces_the_event_it_names():
-    g = two_player(PHOENIX)
-    u = field(g, 0, "phoenix")
-    drive(g._leave([u], "discarded"))
-    assert g.zone[u] == DISCARD
+@pytest.mark.parametrize("cards,in_play,leaving,how,zone", [
+    ((PHOENIX,), [], "phoenix", "killed", HAND),             # the replacement swaps how the event resolves
+    ((PHOENIX,), [], "phoenix", "discarded", DISCARD),       # ... only for the event it names
+    ((ANY_WARD, U2), ["any-ward"], "u2", "killed", HAND),    # its own result (a return) is not replaced again
+    ((ANY_WARD, U2), ["any-ward"], "u2", "sacrificed", HAND),  # sacrifice cannot be saved, but can be replaced
+    ((WARD, WARD2, U2), ["ward", "ward2"], "u2", "killed", DISCARD),   # the most recent replacement wins
+    ((WARD, WARD2, U2), ["ward2", "ward"], "u2", "killed", FIELD),
+])
+def test_7_4_replacements(cards, in_play, leaving, how, zone):
+    g, u = _leaves(cards, in_play, leaving, how)
+    assert g.zone[u] == zone
+    assert u not in g.dead[0]
+    if zone == FIELD:
+        assert g.exh[u] == 1    # WARD: exhausted instead of killed
 
 
 def test_7_4_a_prevented_kill_still_counts_as_chosen_for_combat_spoils():
@@ -222,44 +228,12 @@ def test_7_4_a_prevented_kill_still_counts_as_chosen_for_combat_spoils():
     assert g.zone[a] == FIELD and g.exh[a] == 1 and g.zone[b] == FIELD and g.exh[b] == 0
 
 
-def test_7_4_most_recent_replacement_wins():
-    g = two_player(WARD, WARD2, U2)
-    field(g, 0, "ward")
-    field(g, 0, "ward2")                       # entered last: its replacement wins
-    u = field(g, 0, "u2")
-    drive(g._leave([u], "killed"))
-    assert g.zone[u] == DISCARD
-    g2 = two_player(WARD, WARD2, U2)
-    field(g2, 0, "ward2")
-    field(g2, 0, "ward")
-    u2 = field(g2, 0, "u2")
-    drive(g2._leave([u2], "killed"))
-    assert g2.zone[u2] == FIELD and g2.exh[u2] == 1
-
-
 def test_7_4_a_saved_card_is_never_replaced():
     g = two_player(SAVER, PHOENIX)
     sv = field(g, 0, "saver")
     u = field(g, 0, "phoenix")
     drive(g._leave([u], "killed"), [("ability", sv, 0)])
     assert g.zone[u] == FIELD and g.exh[sv] == 1
-
-
-def test_7_4_a_replacement_does_not_replace_its_own_result():
-    """"If a unit would leave play, return it to hand instead": the return itself is not replaced again."""
-    g = two_player(ANY_WARD, U2)
-    field(g, 0, "any-ward")
-    u = field(g, 0, "u2")
-    drive(g._leave([u], "killed"))
-    assert g.zone[u] == HAND
-
-
-def test_7_4_sacrifice_can_be_replaced_but_not_saved():
-    g = two_player(ANY_WARD, U2)
-    field(g, 0, "any-ward")
-    u = field(g, 0, "u2")
-    drive(g._leave([u], "sacrificed"))
-    assert g.zone[u] == HAND
 
 
 def test_7_4_replacement_needs_a_replaceable_event():
