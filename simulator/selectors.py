@@ -48,8 +48,8 @@ def runs_for(*, user, session_key: str = "") -> QuerySet[SimulationRun]:
     return SimulationRun.objects.none()
 
 
-def decklist_text_for(decklist_id) -> tuple[str, str] | None:
-    """A published decklist's (title, decklist text), for "Simulate this decklist"; None if there is no such list.
+def decklist_text_for(decklist_id) -> str | None:
+    """A published decklist's text (named by its title), for "Simulate this decklist"; None if there is none.
     Published decklists are public."""
     from decks.decklist import export_decklist
     from decks.models import Decklist
@@ -64,7 +64,7 @@ def decklist_text_for(decklist_id) -> tuple[str, str] | None:
     decklist = Decklist.objects.filter(pk=decklist_id).only("title", "cards").first()
     if decklist is None:
         return None
-    return decklist.title, export_decklist(dict(decklist.cards), CardPool.from_db(), name=decklist.title)
+    return export_decklist(dict(decklist.cards), CardPool.from_db(), name=decklist.title)
 
 
 def deck_version_for(*, user, deck_id) -> tuple[object, str] | None:

@@ -52,7 +52,7 @@ def simulate(request):
         published = selectors.decklist_text_for(request.GET["decklist"])
         if published is None:
             raise Http404("No such decklist.")
-        form["text"] = published[1]
+        form["text"] = published
     picked_opp = starter(request.GET.get("opponent_starter"))
     if picked_opp is not None:
         form["opponent"] = picked_opp.text
