@@ -6,6 +6,8 @@ keywords and stats, and `Deck.unsupported_cards` names it. The interpreter itsel
 """
 from __future__ import annotations
 
+from typing import Any
+
 TIMINGS = frozenset({"static", "action", "response", "disrupt", "halt", "forced", "enters", "embark", "attach",
                      "replace"})
 # Events a replacement ("instead", §7.4) may swap: the leaving-play event, the one the rules let cards replace.
@@ -17,6 +19,7 @@ EVENTS = frozenset({
 })
 WHEN_FILTERS = frozenset({"event", "card", "how", "type", "side", "participating", "unopposed", "phase", "player"})
 PHASES = ("quest", "draw", "kingdom", "confrontation", "authority", "refresh", "toll")
+_PHASE_OK = (None, "struggle") + PHASES   # where an ability's `phase` may point
 SELECTOR_KEYS = frozenset({
     "zone", "controller", "type", "attribute", "faction", "name", "unique", "keyword", "icon",
     "power_lt", "power_lte", "power_gt", "power_gte", "cost_lte", "cost_gte", "ready", "exhausted",
@@ -94,10 +97,10 @@ class Ability:
         self.harmful = any(next(iter(e), None) in HARMFUL or _negative_power(e) for e in self.effects
                            if isinstance(e, dict))
         self.deed_only = False
-        self.grant_bits = None
-        self.hint = None   # policies.ability_hint caches its answer here
-        self.dyn_affects = None   # game.py: the part of `affects` that can change during a game, compiled
-        self.smatch = None        # game.py: CardDef -> whether `affects` matches its printed characteristics
+        self.grant_bits: tuple | None = None
+        self.hint: str | None = None   # policies.ability_hint caches its answer here
+        self.dyn_affects: Any = None   # game.py: the part of `affects` that can change during a game, compiled
+        self.smatch: dict | None = None        # game.py: CardDef -> whether `affects` matches its printed characteristics
         self.sacrifices = any(isinstance(c, dict) and "sacrifice" in c for c in self.cost)
 
     def __repr__(self) -> str:
@@ -275,7 +278,7 @@ def check_ability(raw, where: str = "ability") -> list[str]:
                 problems.append(f"{where}: unknown event filter(s) {', '.join(sorted(bad))}")
             if isinstance(when.get("card"), dict):
                 _check_selector(when["card"], where, problems)
-    if raw.get("phase") not in (None, "struggle", *PHASES):
+    if raw.get("phase") not in _PHASE_OK:
         problems.append(f"{where}: unknown phase {raw.get('phase')!r}")
     if raw.get("limit_per", "round") not in ("phase", "round", "game"):
         problems.append(f"{where}: unknown limit_per {raw.get('limit_per')!r}")

@@ -6,6 +6,8 @@ parameters, Loyalty, compiled abilities), so the game itself only moves card *in
 """
 from __future__ import annotations
 
+from typing import Any
+
 import hashlib
 import json
 import re
@@ -87,19 +89,22 @@ def _int_or(value, default=0):
     return default
 
 
+CARD_FIELDS = (   # every attribute of a CardDef (its __slots__)
+    "code", "name", "subtitle", "type", "faction", "cost", "power", "power_x", "icons", "attributes", "unique",
+    "loyalty", "kw", "haste", "secret", "scout", "ravage", "text", "wealth", "momentum", "spoils", "levy",
+    "abilities", "supported", "unsupported_reason", "statics", "actions", "triggers", "play_ability",
+    "attach_ability", "enters", "embark", "is_token", "raw", "is_unit", "is_attachment", "is_deed",
+    "is_location", "max_per_round", "field_events", "hand_event", "hand_action", "hooks", "enters_freely",
+    "replacements", "uncancelable", "retypes",
+)
+
+
 class CardDef:
     """One distinct card, compiled. Immutable by convention; shared by every game that uses the deck."""
 
-    __slots__ = (
-        "code", "name", "subtitle", "type", "faction", "cost", "power", "power_x", "icons", "attributes", "unique",
-        "loyalty", "kw", "haste", "secret", "scout", "ravage", "text", "wealth", "momentum", "spoils", "levy",
-        "abilities", "supported", "unsupported_reason", "statics", "actions", "triggers", "play_ability",
-        "attach_ability", "enters", "embark", "is_token", "raw", "is_unit", "is_attachment", "is_deed",
-        "is_location", "max_per_round", "field_events", "hand_event", "hand_action", "hooks", "enters_freely",
-        "replacements", "uncancelable", "retypes",
-    )
+    __slots__ = CARD_FIELDS
 
-    def __init__(self, card: dict, *, is_token: bool = False):
+    def __init__(self, card: Any, *, is_token: bool = False):   # Any: a non-dict is a DeckError, below
         if not isinstance(card, dict):
             raise DeckError(f"a card must be a JSON object, not {type(card).__name__}")
         for key in ("name", "type", "faction"):
@@ -176,7 +181,7 @@ class CardDef:
         # §7.4 replacement ("instead") abilities, applied by Game._leave while this card is in play
         self.replacements = tuple(a for a in self.abilities if a.timing == "replace")
         # §8.11 "cannot be canceled": no Halt may answer this card being played
-        self.retypes = None   # as_type: (type, power, icons) -> the derived definition, built once each
+        self.retypes: dict | None = None   # as_type: (type, power, icons) -> the derived definition, built once each
         self.uncancelable = any(a.raw.get("cannot_be_canceled") or "cannot_be_canceled" in a.rule
                                 for a in self.abilities)
         triggers: dict[str, list[Ability]] = {}
@@ -185,7 +190,7 @@ class CardDef:
                 triggers.setdefault(a.event, []).append(a)
         self.triggers = {k: tuple(v) for k, v in triggers.items()}
         # A deed's play timing is its first non-static ability (§10.4: the timing word sets the window).
-        self.play_ability = None
+        self.play_ability: Ability | None = None
         if self.is_deed:
             self.play_ability = next((a for a in self.abilities if a.timing in
                                       ("action", "response", "halt", "disrupt")), None)
@@ -217,9 +222,9 @@ class CardDef:
         got = cache.get(key)
         if got is not None:
             return got
-        d = object.__new__(CardDef)
-        for slot in CardDef.__slots__:
-            object.__setattr__(d, slot, getattr(self, slot))
+        d = CardDef(self.raw, is_token=self.is_token)
+        for slot in CARD_FIELDS:
+            setattr(d, slot, getattr(self, slot))
         d.type = new_type
         d.is_unit = new_type == "unit"
         d.is_location = new_type == "location"
@@ -277,7 +282,7 @@ class Deck:
         self.faction_slug = faction.faction
         self.unsupported_cards = sorted({d.name for d in defs if not d.supported})
         self.unsupported_reasons = {d.name: d.unsupported_reason for d in defs if not d.supported}
-        events = set()
+        events: set[str] = set()
         action_cards = False
         for d in defs:
             events.update(d.triggers)
@@ -285,6 +290,8 @@ class Deck:
                 action_cards = True
         self.events = frozenset(events)
         self.has_actions = action_cards
+        self._setup_solver: Any = None   # policies: the exact setup solver for this deck, built on first use
+        self._setup_index: dict = {}
         payload = json.dumps(sorted((d.code, d.name) for d in [faction, *(x for x in [destiny] if x),
                                                                  *quests, *draw]), sort_keys=True)
         self.hash = hashlib.sha256(payload.encode()).hexdigest()[:16]
@@ -293,7 +300,7 @@ class Deck:
         return f"Deck({self.faction.name!r}, {len(self.draw)} draw cards, {len(self.quests)} quests)"
 
 
-def build_deck(cards: list[tuple[dict, int]]) -> Deck:
+def build_deck(cards: Any) -> Deck:   # a list of (card dict, count) pairs; anything else is a DeckError
     """Compile a deck from (CONTRACTS §1 card dict, count) pairs.
 
     >>> deck = build_deck([(faction, 1), (quest, 7), (knight, 60)])   # doctest: +SKIP

@@ -9,6 +9,8 @@ Cards are indices ("iids") into per-game tables; zones are lists of iids per pla
 """
 from __future__ import annotations
 
+from typing import Any
+
 import random
 
 from .abilities import EFFECT_MODIFIERS, SCRIPTS
@@ -144,7 +146,7 @@ def _compile_selector(sel: dict) -> tuple:
 
 
 def _compile_selector_uncached(sel: dict) -> tuple:
-    checks = []
+    checks: list = []
     for k, v in sel.items():
         if k in ("zone", "controller", "count", "up_to", "each"):
             continue
@@ -243,18 +245,10 @@ class Struggle:
         self.declared_defenders: list[int] = []
         self.barred: set[int] = set()
         self.att_total = self.def_total = 0
-        self.winner = None
+        self.winner: Any = None   # the winning player, None until S.8 (and for 0-0)
         self.margin = 0
         self.spoils_mod = 0
         self.unopposed = False
-
-    def clone(self) -> "Struggle":
-        s = Struggle(self.type, self.attacker)
-        for k in self.__slots__:
-            v = getattr(self, k)
-            setattr(s, k, v.copy() if isinstance(v, (list, set)) else v)
-        return s
-
 
 class Ctx:
     """One resolution of an ability: its source card, controller, chosen targets and X."""
@@ -296,7 +290,7 @@ class Game:
         self.first_arg = first_player
         self.max_rounds = max_rounds
         self.rng = random.Random(seed)
-        self.logs: list[str] | None = [] if log else None
+        self.logs: Any = [] if log else None   # list[str] when logging
         cdef: list[CardDef] = []
         owner: list[int] = []
         self.faction_iid = [-1, -1]
@@ -322,8 +316,8 @@ class Game:
                 self.zone[self.faction_iid[p]] = FACTION
             if self.destiny_iid[p] >= 0:
                 self.zone[self.destiny_iid[p]] = DESTINY
-            for q in self.qdeck[p]:
-                self.zone[q] = QDECK
+            for qi in self.qdeck[p]:
+                self.zone[qi] = QDECK
         self.ctrl = list(owner)
         self.exh = [0] * n
         self.emb = [0] * n
@@ -357,7 +351,7 @@ class Game:
         self.retyped: dict[int, list] = {}   # §2.2 card -> [printed CardDef, then each type change still applying]
         self.pmod: dict[int, int] = {}
         self.kgrant: dict[int, list] = {}
-        self._statics_cache = None
+        self._statics_cache: Any = None
         self._pw_cands: dict = {}
         self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
         # §7.4 replacements: only decks that have one pay for tracking when each card entered play
@@ -378,24 +372,26 @@ class Game:
         self.stat_spent = [0, 0]
         self.stat_played = [0, 0]
         self.stat_won = [0, 0]
-        self.by_round = {"influence": [], "spent": [], "played": [], "won": []}
+        self.by_round: dict[str, list] = {"influence": [], "spent": [], "played": [], "won": []}
         self.cards_played: dict[str, int] = {}
-        self.winner = None
-        self.reason = None
+        self.winner: int | None = None
+        self.reason: str | None = None
         self.over = False
         self.history: list = []
         self._gen = self._run()
         self.pending: Decision | None = None
         self.round1_first = first_player if first_player is not None else 0
         # play_game: per player, a policy's wants_window(game, p, kind) -> bool, asked before options are built
-        self.fast_pass = [None, None]
+        self.fast_pass: list[Any] = [None, None]
         # effective Power memo, only while nothing can change: a policy's choice, building window options
         self._pcache: dict | None = None
-        self.ability_filter = [None, None]   # play_game: a policy's ability_filter(game, ability, kind) -> bool
+        self.ability_filter: list[Any] = [None, None]   # play_game: a policy's ability_filter(game, ability, kind) -> bool
         # play_game: per player, a policy's declare(game, kind, p, eligible, stype) -> list of ids, which answers
         # a whole S.1-S.3 / S.6 declaration at once (the same picks its one-by-one decisions would make)
-        self.declare_hook = [None, None]
-        self.observer = observer   # tests: observer(game, "phase_end", phase) before each phase closes
+        self.declare_hook: list[Any] = [None, None]
+        # tests: observer(game, what, info) with ("phase_end", phase) before each phase closes, ("toll_done", phase)
+        # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
+        self.observer = observer
         if autostart:
             self._advance(None, first=True)
 
@@ -541,7 +537,8 @@ class Game:
 
     def off_faction(self, p: int, d: CardDef) -> bool:
         """§9.3: a card whose faction is neither neutral nor its player's faction card's."""
-        return d.faction != "neutral" and self.decks[p] is not None and d.faction != self.decks[p].faction_slug
+        deck = self.decks[p]
+        return d.faction != "neutral" and deck is not None and d.faction != deck.faction_slug
 
     def loyalty_surcharge(self, p: int, d: CardDef) -> int:
         """§9.3: an off-faction card's Loyalty (off_faction inlined: this is read for every card in hand)."""
@@ -561,7 +558,12 @@ class Game:
         cache = self._statics_cache
         if cache is not None:
             return cache
-        out, st_power, st_grant, st_rule, st_cost, st_player = [], [], [], [], [], []
+        out: list = []
+        st_power: list = []
+        st_grant: list = []
+        st_rule: list = []
+        st_cost: list = []
+        st_player: list = []
         if self.has_abilities:
             cdef, emb = self.cdef, self.emb
             for p in (0, 1):
@@ -1055,7 +1057,7 @@ class Game:
         return out
 
     def _setup_options(self, p: int, left: int, restricted: int, chosen: list) -> list:
-        opts = []
+        opts: list[tuple] = []
         for iid in self.hand[p]:
             d = self.cdef[iid]
             if d.is_deed or d.cost < 0:   # §4: deeds and X/– costs cannot be placed
@@ -1123,7 +1125,7 @@ class Game:
             self._pcache = None
 
     def _window_options_uncached(self, p: int, kind: int) -> list:
-        opts = []
+        opts: list[tuple] = []
         pool = self.pool[p]
         cdef = self.cdef
         if kind == KINGDOM_P:
@@ -1242,7 +1244,7 @@ class Game:
         self._note_played(p, iid)
         if self.logs is not None:
             self._log(f"{'§9.3 Haste' if how == 'haste' else '§5.3 Kingdom'}: player {p} plays {d.name} for {cost}")
-        cancelled = False
+        cancelled: Any = False
         if self.live_ev.get("card_played") and not d.uncancelable:   # §8.11 "cannot be canceled"
             info = {"card": iid, "player": p, "cancelled": False}
             yield from self._event("card_played", info, halt_only=True)
@@ -1321,7 +1323,8 @@ class Game:
         if n <= 0:
             return
         looked = deck[-n:][::-1]   # top first; they stay in the deck while being looked at (§8.10)
-        top, bottom = [], []
+        top: list[int] = []
+        bottom: list[int] = []
         for iid in looked:
             a = yield Decision("scout", p, [("top", iid), ("bottom", iid)], iid)
             (top if a[0] == "top" else bottom).append(iid)
@@ -1652,7 +1655,7 @@ class Game:
             s.attackers.extend(self._declared(hook, "attackers", p, elig, t, True))
             elig = None
         while elig:
-            opts = [("attacker", i) for i in elig]
+            opts: list[tuple] = [("attacker", i) for i in elig]
             if s.attackers:
                 opts.append(DONE)
             a = yield Decision("attackers", p, opts, t)
@@ -1738,6 +1741,8 @@ class Game:
         if s.winner is not None:
             yield from self._on_win_keywords(s)
         # S.13–S.14
+        if self.observer is not None:
+            self.observer(self, "struggle_end", s)
         self._expire("struggle")
         if self.delayed:
             yield from self._run_delayed("struggle")
@@ -1796,7 +1801,7 @@ class Game:
             return  # the goldfish has nothing to lose
         if t == COMBAT:
             units = [i for i in self.field[opp] if self.cdef[i].is_unit]
-            chosen = []
+            chosen: list[int] = []
             while units and len(chosen) < n:
                 if len(units) <= n - len(chosen):
                     chosen.extend(units)
@@ -2202,14 +2207,15 @@ class Game:
                     out.append((i, ab, False))
         for i in self.hand[p]:
             d = cdef[i]
-            if d.hand_event is not None and d.play_ability.event == name:
-                out.append((i, d.play_ability, True))
+            pab = d.play_ability
+            if d.hand_event is not None and pab is not None and pab.event == name:
+                out.append((i, pab, True))
         return out
 
     def _reaction_window(self, timing: str, name: str, info: dict):
         """Forced abilities first (first player first), then optional ones with priority passing (§8.4)."""
         fired: set = set()
-        pre = [None, None]   # each player's listeners, reused below while no Forced ability has resolved
+        pre: list[Any] = [None, None]   # each player's listeners, reused below while no Forced ability has resolved
         if timing == "response":
             for p in self.players():
                 pre[p] = lst = self._listeners(p, name)
@@ -2220,11 +2226,11 @@ class Game:
                         yield from self._use_ability(p, i, ab, info)
             if fired:
                 pre = [None, None]
-        listeners = [None, None]
+        listeners: list[Any] = [None, None]
         p = self.first
         passes = 0
         while passes < 2:
-            opts = []
+            opts: list[tuple] = []
             if not (self.goldfish and p == 1):
                 if listeners[p] is None:
                     base = pre[p]
@@ -2450,8 +2456,8 @@ class Game:
         elif ab.x is not None:
             # §8.7: X is chosen at initiation; never more than can be paid
             top = self._max_x(p, iid, ab, 0)
-            opts = [("x", n) for n in range(top + 1)]
-            a = opts[0] if len(opts) == 1 else (yield Decision("x", p, opts, iid))
+            xopts = [("x", n) for n in range(top + 1)]
+            a = xopts[0] if len(xopts) == 1 else (yield Decision("x", p, xopts, iid))
             ctx.x = a[1]
         # targets, chosen at initiation
         if ab.target is not None:
@@ -2462,7 +2468,7 @@ class Game:
                 n = ctx.x
             up_to = isinstance(sel, dict) and sel.get("up_to")
             while cands and len(ctx.targets) < n:
-                opts = [("target", j) for j in cands]
+                opts: list[tuple] = [("target", j) for j in cands]
                 if up_to:
                     opts.append(DONE)
                 a = opts[0] if len(opts) == 1 else (yield Decision("target", p, opts, (iid, ab.harmful)))
@@ -2515,7 +2521,7 @@ class Game:
         """§10.4: pay, (Halt may cancel; still played), resolve, discard before the Response window.
         A deed printed with cost X has X chosen and paid here (§8.7); `cost_override` is a Secret reveal cost."""
         d = self.cdef[iid]
-        ab = d.play_ability
+        ab: Any = d.play_ability
         x_preset = None
         if cost_override is not None:
             cost = cost_override

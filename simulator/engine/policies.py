@@ -10,6 +10,8 @@ A policy is any object with `choose(game, decision) -> action`; it is called dir
 """
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import random
 
 from .cards import (
@@ -18,10 +20,7 @@ from .cards import (
 )
 from .game import DONE, NO, PASS, YES, FIELD, Decision, Game
 
-try:  # the simulations engineer's exact setup solver (CONTRACTS interface 2), when it exists
-    from .setup import SetupSolver  # type: ignore
-except Exception:  # pragma: no cover - depends on another workstream
-    SetupSolver = None
+from .setup import SetupSolver   # the exact setup solver (§4), shared with the hands report
 
 _GOOD_KW = KW_GLORY | KW_MASTERY | KW_CUNNING | KW_COMPEL | KW_RAVAGE | KW_PROWESS | KW_WARY | KW_RUTHLESS | KW_SUBTLE
 
@@ -98,7 +97,7 @@ class RandomPolicy:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game, dec: Decision):
+    def choose(self, game: Game | None, dec: Decision):   # uses no state: any game, or None
         opts = dec.options
         return opts[int(self.rng.random() * len(opts))]
 
@@ -108,7 +107,7 @@ class FirstPolicy:
 
     name = "first"
 
-    def choose(self, game: Game, dec: Decision):
+    def choose(self, game: Game | None, dec: Decision):
         return dec.options[0]
 
 
@@ -123,7 +122,7 @@ class GreedyPolicy:
         self.defend_plan: list[int] | None = None
 
     # dispatch ------------------------------------------------------------
-    _dispatch: dict = {}   # (class, decision kind) -> the handler function (no getattr per decision)
+    _dispatch: ClassVar[dict] = {}   # (class, decision kind) -> the handler function (no getattr per decision)
 
     def choose(self, game: Game, dec: Decision):
         key = (type(self), dec.kind)
@@ -152,23 +151,22 @@ class GreedyPolicy:
 
     def _plan_setup(self, game: Game, p: int) -> list:
         hand = game.hand[p]
-        deck = game.decks[p]
-        if SetupSolver is not None:
-            try:
-                solver = getattr(deck, "_setup_solver", None)
-                if solver is None:
-                    distinct = list(dict.fromkeys(deck.draw))
-                    deck._setup_index = {d: i for i, d in enumerate(distinct)}
-                    solver = SetupSolver([d.raw for d in distinct], deck.faction_slug)
-                    deck._setup_solver = solver
-                idx = deck._setup_index
-                choice = solver.best([idx[game.cdef[i]] for i in hand])
-                hidden = set(getattr(choice, "hidden", ()) or ())
-                order = {"unit": 0, "location": 1, "attachment": 2}
-                ks = sorted(choice.placed, key=lambda k: (k in hidden, order.get(game.cdef[hand[k]].type, 3)))
-                return [("hide" if k in hidden else "place", hand[k]) for k in ks]
-            except Exception:  # pragma: no cover - a broken solver must not stop games
-                pass
+        deck: Any = game.decks[p]
+        try:
+            solver = deck._setup_solver
+            if solver is None:
+                distinct = list(dict.fromkeys(deck.draw))
+                deck._setup_index = {d: i for i, d in enumerate(distinct)}
+                solver = SetupSolver([d.raw for d in distinct], deck.faction_slug)
+                deck._setup_solver = solver
+            idx = deck._setup_index
+            choice = solver.best([idx[game.cdef[i]] for i in hand])
+            hidden = set(getattr(choice, "hidden", ()) or ())
+            order = {"unit": 0, "location": 1, "attachment": 2}
+            ks = sorted(choice.placed, key=lambda k: (k in hidden, order.get(game.cdef[hand[k]].type, 3)))
+            return [("hide" if k in hidden else "place", hand[k]) for k in ks]
+        except Exception:  # pragma: no cover - a broken solver must not stop games
+            pass
         return self._own_setup(game, p)
 
     def _own_setup(self, game: Game, p: int) -> list:
@@ -488,7 +486,7 @@ class GreedyPolicy:
     def _defence_plan(game: Game, p: int, elig: list[int]) -> list[int]:
         """Defend with the fewest units that win (the defender must exceed the attacker), or chump-defend with
         the weakest unit to deny the unopposed Influence when the attacker is close to 15."""
-        s = game.struggle
+        s: Any = game.struggle
         att, _ = game.struggle_totals(s)
         pw = {i: max(game.power(i), 0) for i in elig}
         total = sum(pw.values())

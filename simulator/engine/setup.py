@@ -32,7 +32,7 @@ card placed is redrawn, "draw back up to 7"), then the earliest positions in the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 SETUP_BUDGET = 8
 ICON_NAMES = ("combat", "guile", "sorcery", "faith")
@@ -293,8 +293,8 @@ class SetupSolver:
         real, dups, hidden, attachments): real/dups/hidden are tuples of card indices; attachments are the real
         attachments placed. Returns (options strongest first, max power, max units).
         """
-        ch = self.charge[idx]
-        opts = [(0, 0, 0, 0, 0, (), (), (), ())]
+        ch: Any = self.charge[idx]   # an int: cards whose cost the budget cannot pay are never grouped
+        opts: list[tuple] = [(0, 0, 0, 0, 0, (), (), (), ())]
         max_hide = c if self.secret[idx] else 0
         for p in range(c + 1):
             if self.restricted[idx] and p > 1:
@@ -312,7 +312,7 @@ class SetupSolver:
 
     def _unique_group(self, members: tuple) -> tuple:
         """Every way to place copies of one unique name (§3.7); `members` is ((card index, count), ...)."""
-        opts = [(0, 0, 0, 0, 0, (), (), (), ())]
+        opts: list[tuple] = [(0, 0, 0, 0, 0, (), (), (), ())]
         for real, _ in members:  # which copy is the real one; every other copy in hand goes under it
             ch = self.charge[real]
             dups: list[int] = []
@@ -385,7 +385,7 @@ class SetupSolver:
         for g in range(ngroups - 1, -1, -1):
             rem_ratio[g] = max(rem_ratio[g + 1], groups[g][4])
         groups = [grp[0] for grp in groups]
-        best = [(-1,), None]
+        best: list[Any] = [(-1,), None]
         chosen: list[tuple] = [None] * ngroups  # type: ignore[list-item]
 
         def leaf(spent, power, units, mask, restricted, placed, attached):

@@ -152,6 +152,9 @@ def test_pool_processes_killed_mid_run_lose_nothing(e2e_db, in_process, broker):
     reject_on_worker_lost) and is computed again, which the test checks from the worker's log.
     """
     env = _env(e2e_db, broker)
+    # the pure-Python engine: chunk 0 (200 games) then takes about a second, time enough to kill it mid-chunk
+    # (the compiled engine can finish it before the kill lands on a busy machine; the numbers are the same)
+    env["ROC_ENGINE_PURE"] = "1"
     worker = Worker(env, concurrency=3)
     proc = None
     try:

@@ -22,13 +22,11 @@ def test_greedy_spreads_single_attackers_across_struggles_against_an_empty_defen
     g = two_player(card("u3", power=3, icons=ALL))
     units = [field(g, 0, "u3") for _ in range(3)]
     declared = []
-    orig_expire = g._expire
 
-    def spy(until):
-        if until == "struggle" and g.struggle is not None:
-            declared.append((g.struggle.type, list(g.struggle.declared_attackers)))
-        orig_expire(until)
-    g._expire = spy
+    def observe(game, what, s):
+        if what == "struggle_end":
+            declared.append((s.type, list(s.declared_attackers)))
+    g.observer = observe
     confrontation_turn(g)
     assert len(declared) == 3                      # one struggle per ready unit
     assert all(len(att) == 1 for _, att in declared)

@@ -31,15 +31,13 @@ def struggle(g, p, t, attackers, defenders=(), extra=()):
         return None
     script = [declare] * (len(atk) + len(dfn) + 2) + list(extra)
     rec = {}
-    orig = g._expire
 
-    def spy(until):
-        if until == "struggle" and g.struggle is not None:
-            rec["s"] = g.struggle
-        orig(until)
-    g._expire = spy
+    def observe(game, what, info):
+        if what == "struggle_end":
+            rec["s"] = info
+    g.observer = observe
     drive(g._struggle(p, t), script)
-    g._expire = orig
+    g.observer = None
     return rec["s"]
 
 

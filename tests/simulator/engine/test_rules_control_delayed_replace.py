@@ -148,22 +148,17 @@ def test_8_9_at_end_of_round_waits_through_the_phases():
 
 
 def test_8_8_simultaneous_delayed_effects_first_player_first():
-    order = []
-    g = two_player(LATE_DRAW)
+    g = two_player(LATE_DRAW, card("late-draw-b", abilities=LATE_DRAW["abilities"]))
     g.first = 1
     g.phase = 2
     a = field(g, 0, "late-draw")
-    b = field(g, 1, "late-draw")
+    b = field(g, 1, "late-draw-b")
     use(g, 0, a)
     use(g, 1, b)
-    real = g._resolve
-
-    def spy(ctx, effects):
-        order.append(ctx.p)
-        return real(ctx, effects)
-    g._resolve = spy
+    g.logs = []
     drive(g._phase_end(2))
-    assert order == [1, 0]
+    order = [line.split(" delayed effect of ")[1].split(" resolves")[0] for line in g.logs if "§8.9 delayed" in line]
+    assert order == ["Late Draw B", "Late Draw"]   # player 1 (first player) first
 
 
 def test_8_9_delayed_needs_a_known_point():
