@@ -64,7 +64,7 @@ def build(force: bool = False) -> int:
         "from mypyc.build import mypycify\n"
         "paths = sys.argv[1:]; sys.argv[1:] = ['build_ext', '--inplace', '--build-temp', %r]\n"
         "setup(name='roc-engine', ext_modules=mypycify(\n"
-        "    ['--ignore-missing-imports', '--follow-imports=silent', '--disable-error-code', 'annotation-unchecked',\n"
+        "    ['--ignore-missing-imports', '--follow-imports=silent', '--check-untyped-defs',\n"
         "     *paths], opt_level='3', group_name=%r))\n" % (str(BUILD_DIR / "temp"), GROUP)
     )
     BUILD_DIR.mkdir(parents=True, exist_ok=True)
