@@ -149,15 +149,5 @@ def play_game(deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_play
     game.fast_pass = [getattr(pols[0], "wants_window", None), getattr(pols[1], "wants_window", None)]
     game.ability_filter = [getattr(pols[0], "ability_filter", None), getattr(pols[1], "ability_filter", None)]
     game.declare_hook = [getattr(pols[0], "declare", None), getattr(pols[1], "declare", None)]
-    gen = game._gen
-    choose0, choose1 = pols[0].choose, pols[1].choose
-    try:
-        dec = next(gen)
-        while True:
-            game._pcache = {}   # the state cannot change while a policy chooses: Power may be memoised
-            a = choose0(game, dec) if dec.player == 0 else choose1(game, dec)
-            game._pcache = None
-            dec = gen.send(a)
-    except StopIteration:
-        pass
+    game.play_with(pols[0].choose, pols[1].choose)
     return result_of(game)

@@ -97,7 +97,7 @@ class Ability:
         self.harmful = any(next(iter(e), None) in HARMFUL or _negative_power(e) for e in self.effects
                            if isinstance(e, dict))
         self.deed_only = False
-        self.grant_bits: tuple | None = None
+        self.grant_bits: tuple = ()   # (keyword bit, parameter) of each keyword it grants, set by compile_abilities
         self.hint: str | None = None   # policies.ability_hint caches its answer here
         self.dyn_affects: Any = None   # game.py: the part of `affects` that can change during a game, compiled
         self.smatch: dict | None = None        # game.py: CardDef -> whether `affects` matches its printed characteristics

@@ -13,7 +13,7 @@ from typing import Any
 
 import random
 
-from .abilities import EFFECT_MODIFIERS, SCRIPTS
+from .abilities import EFFECT_MODIFIERS, SCRIPTS, Ability
 from .cards import (
     COST_DASH, COST_X, KW_COMPEL, KW_CUNNING, KW_GLORY, KW_HASTE, KW_LASTING, KW_MASTERY, KW_NO_ATTACH,
     KW_PROWESS, KW_RAVAGE, KW_RESTRICTED, KW_RUTHLESS, KW_SCOUT, KW_SECRET, KW_SUBTLE, KW_WARY, ICON_BITS,
@@ -201,6 +201,13 @@ def _compile_selector_uncached(sel: dict) -> tuple:
 _LIVE_KEYS: dict[str, tuple[str, str]] = {}   # event name -> its "halt:" and "disrupt:" keys in Game.live
 
 
+# (source card, its controller, the static ability): one active static ability (§8.1)
+StaticEntry = tuple[int, int, Ability]
+# A Power static that could apply to a card (Game._power_candidates): source, controller, kind (0 self, 1 host,
+# 2 selector), zone, "you" True / "opponent" False / "any" None, remaining selector checks, condition, amount
+PowerCand = tuple[int, int, int, int, Any, tuple, Any, Any]
+
+
 class GameOver(Exception):
     """Raised inside the rules when the game ends (§12); caught by `_run`."""
 
@@ -352,7 +359,13 @@ class Game:
         self.pmod: dict[int, int] = {}
         self.kgrant: dict[int, list] = {}
         self._statics_cache: Any = None
-        self._pw_cands: dict = {}
+        self._st_power: list[StaticEntry] = []   # the active statics split by what they modify (_statics)
+        self._st_grant: list[StaticEntry] = []
+        self._st_rule: list[StaticEntry] = []
+        self._st_cost: list[StaticEntry] = []
+        self._st_player: list[StaticEntry] = []
+        self._st_rule_by: dict[str, list[StaticEntry]] = {}
+        self._pw_cands: dict[int, list[PowerCand]] = {}
         self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
         # §7.4 replacements: only decks that have one pay for tracking when each card entered play
         self.has_replace = any(d is not None and any(c.replacements for c in d.defs) for d in self.decks)
@@ -394,6 +407,20 @@ class Game:
         self.observer = observer
         if autostart:
             self._advance(None, first=True)
+
+    def play_with(self, choose0, choose1) -> None:
+        """play_game's loop: every decision goes to its player's `choose(game, decision)` until the game ends
+        (here rather than in play_game so that it is compiled with the engine)."""
+        gen = self._gen
+        try:
+            dec: Decision = next(gen)
+            while True:
+                self._pcache = {}   # the state cannot change while a policy chooses: Power may be memoised
+                a = choose0(self, dec) if dec.player == 0 else choose1(self, dec)
+                self._pcache = None
+                dec = gen.send(a)
+        except StopIteration:
+            pass
 
     # ------------------------------------------------------------------ public API (OpenSpiel shape)
     def _advance(self, action, first=False):
@@ -558,12 +585,12 @@ class Game:
         cache = self._statics_cache
         if cache is not None:
             return cache
-        out: list = []
-        st_power: list = []
-        st_grant: list = []
-        st_rule: list = []
-        st_cost: list = []
-        st_player: list = []
+        out: list[StaticEntry] = []
+        st_power: list[StaticEntry] = []
+        st_grant: list[StaticEntry] = []
+        st_rule: list[StaticEntry] = []
+        st_cost: list[StaticEntry] = []
+        st_player: list[StaticEntry] = []
         if self.has_abilities:
             cdef, emb = self.cdef, self.emb
             for p in (0, 1):
@@ -572,7 +599,7 @@ class Game:
                         sts = cdef[i].statics
                         if sts and not emb[i]:
                             for a in sts:
-                                x = (i, p, a)
+                                x: StaticEntry = (i, p, a)
                                 out.append(x)
                                 m = a.modify
                                 if "power" in m:
@@ -585,11 +612,11 @@ class Game:
                                     st_cost.append(x)
                                 if len(m) > ("power" in m) + ("cost" in m) + ("type" in m):
                                     st_player.append(x)
-        if st_power != getattr(self, "_st_power", None):
+        if st_power != self._st_power:
             self._pw_cands = {}   # the candidates depend only on the Power statics (and printed cards)
         self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
         self._st_cost, self._st_player = st_cost, st_player
-        by_rule: dict[str, list] = {}
+        by_rule: dict[str, list[StaticEntry]] = {}
         for x in st_rule:
             for r in x[2].rule:
                 by_rule.setdefault(r, []).append(x)
@@ -597,14 +624,14 @@ class Game:
         self._statics_cache = out
         return out
 
-    def _power_candidates(self, iid: int) -> list:
+    def _power_candidates(self, iid: int) -> list[PowerCand]:
         """The Power statics that could ever apply to this card, judged on what cannot change while the set of
         statics stays the same (its printed type, attributes, name, faction, icons; which card is the source).
         Each is a flat tuple (source, controller, kind 0 self / 1 host / 2 selector, zone, "you" True / "opponent"
         False / "any" None, the selector's remaining checks, condition, Power amount) so `power` reads no
         attributes."""
         d = self.cdef[iid]
-        out = []
+        out: list[PowerCand] = []
         for src, c, ab in self._st_power:
             aff = ab.affects
             amt = ab.modify["power"]

@@ -16,7 +16,7 @@ import random
 
 from .cards import (
     KW_COMPEL, KW_CUNNING, KW_GLORY, KW_MASTERY, KW_NO_ATTACH, KW_PROWESS, KW_RAVAGE, KW_RESTRICTED, KW_RUTHLESS,
-    KW_SUBTLE, KW_WARY,
+    KW_SUBTLE, KW_WARY, CardDef,
 )
 from .game import DONE, NO, PASS, YES, FIELD, Decision, Game
 
@@ -88,6 +88,21 @@ def _next_planned(plan: list[int], elig: list[int]) -> int | None:
         if i in elig:
             return i
     return None
+
+_ICON_COUNT = tuple(bin(m).count("1") for m in range(16))   # icons are a 4-bit mask (combat, guile, sorcery, faith)
+
+
+def _fewest_icons(cdef: list[CardDef], cands: list[int], pw: dict[int, int]) -> int:
+    """The first of `cands` with the fewest icons, then the least Power (what min() with that key gives)."""
+    best, best_n, best_p = -1, 0, 0
+    for i in cands:
+        icons = cdef[i].icons
+        n = _ICON_COUNT[icons] if 0 <= icons < 16 else bin(icons).count("1")
+        v = pw[i]
+        if best < 0 or n < best_n or (n == best_n and v < best_p):
+            best, best_n, best_p = i, n, v
+    return best
+
 
 class RandomPolicy:
     """Chooses uniformly among the legal options with its own random.Random (never the global one)."""
@@ -364,7 +379,7 @@ class GreedyPolicy:
                 cands = [i for i in atk if pw[i] + bonus >= 1]
                 if not cands:
                     continue
-                i = min(cands, key=lambda i: (bin(cdef[i].icons).count("1"), pw[i]))
+                i = _fewest_icons(cdef, cands, pw)
                 gain = 1 + self._spoils_worth(t, spoils, game, opp)
                 if gain < 1.5:
                     if lead is None:
