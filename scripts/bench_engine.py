@@ -48,7 +48,7 @@ def _rate(fn, games: int) -> tuple[float, float]:
 
 
 def measure() -> dict:
-    from simulator.engine import ENGINE_VERSION, play_game
+    from simulator.engine import ENGINE_BUILD, ENGINE_VERSION, play_game
 
     decks = starter_decks()
     names = sorted(decks)
@@ -64,7 +64,7 @@ def measure() -> dict:
             play_game(decks[a], decks[b], seed=i, policies=("greedy", "greedy"))
 
     goldfish()  # warm-up (setup solver caches, compiled selectors)
-    out = {"version": ENGINE_VERSION, "decks": len(decks), "load": os.getloadavg()[0]}
+    out = {"version": ENGINE_VERSION, "build": ENGINE_BUILD, "decks": len(decks), "load": os.getloadavg()[0]}
     for key, fn, n in (("goldfish", goldfish, GOLDFISH_GAMES), ("versus", versus, VERSUS_GAMES)):
         runs = [_rate(fn, n) for _ in range(RUNS)]
         out[key] = {"cpu": statistics.median(r[0] for r in runs), "wall": statistics.median(r[1] for r in runs),
@@ -117,32 +117,55 @@ def instructions() -> dict | None:
         os.unlink(f.name)
 
 
+def measure_pure() -> dict:
+    """The same measurement on the plain-Python modules (ROC_ENGINE_PURE=1), in a process of its own."""
+    import subprocess
+
+    env = dict(os.environ, ROC_ENGINE_PURE="1")
+    out = subprocess.run([sys.executable, "-c", "import json; from scripts.bench_engine import measure; "
+                          "print(json.dumps(measure()))"], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True, timeout=1800)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> str:
     m = measure()
+    pure = measure_pure() if m["build"] == "native" else None
     ir = instructions()
     g, v = m["goldfish"], m["versus"]
+    build = ("compiled with mypyc (`make engine`)" if m["build"] == "native" else
+             "plain Python: the compiled build was not there (`make engine`)")
+    rows = (f"| goldfish (greedy vs the CONTRACTS §3 goldfish, every starter) | {g['games']} | {g['cpu']:.0f} | "
+            f"{g['wall']:.0f} | 2,000 |\n"
+            f"| greedy vs greedy (every ordered pair of starters) | {v['games']} | {v['cpu']:.0f} | "
+            f"{v['wall']:.0f} | 300 |\n")
+    if pure:
+        pg, pv = pure["goldfish"], pure["versus"]
+        rows += (f"| goldfish, same engine as plain Python (ROC_ENGINE_PURE=1) | {pg['games']} | {pg['cpu']:.0f} | "
+                 f"{pg['wall']:.0f} | |\n"
+                 f"| greedy vs greedy, same engine as plain Python | {pv['games']} | {pv['cpu']:.0f} | "
+                 f"{pv['wall']:.0f} | |\n")
     return (
         "## Rules engine (simulator/engine)\n\n"
         "`python -m scripts.bench engine` — complete games on one core with the starter decks "
-        f"({m['decks']} decks, engine {m['version']}); medians of {RUNS} runs; machine load average "
+        f"({m['decks']} decks, engine {m['version']}, {build}); medians of {RUNS} runs; machine load average "
         f"{m['load']:.1f} when it started (2 cores). Games/s per CPU-second is the figure the brief's targets refer "
         "to; wall-clock games/s shows the shared machine's noise (CPU-seconds swing too, about ±20%, with the "
         "load).\n\n"
         "| workload | games per run | games/s (CPU) | games/s (wall) | target |\n"
         "| --- | ---: | ---: | ---: | ---: |\n"
-        f"| goldfish (greedy vs the CONTRACTS §3 goldfish, every starter) | {g['games']} | {g['cpu']:.0f} | "
-        f"{g['wall']:.0f} | 2,000 |\n"
-        f"| greedy vs greedy (every ordered pair of starters) | {v['games']} | {v['cpu']:.0f} | {v['wall']:.0f} | "
-        "300 |\n\n"
+        + rows + "\n"
         + (f"Instructions per game (valgrind callgrind, deterministic; the first 70 goldfish games and 30 greedy "
            f"vs greedy games of the runs above, after the same warm-up): goldfish {ir['gold'] / 1e6:.2f} M, "
            f"greedy vs greedy {ir['versus'] / 1e6:.2f} M. At this machine's rate the 2,000 games/s goldfish target "
            f"means about {m['goldfish']['cpu'] * ir['gold'] / 2000 / 1e6:.1f} M instructions per game.\n\n"
            if ir else "")
-        + "Where the time goes (cProfile): building action-window options and the greedy policy's choices in the "
-        "active player's Kingdom and Confrontation turns (its struggle planning reads every ready unit's Power), "
-        "struggles S.1–S.14 with their windows, effective Power under static abilities. Already skipped or "
-        "shared: windows nobody can act in, Halt/Disrupt/Response windows nobody listens to, the goldfish's "
+        + "The compiled and the plain-Python modules are the same source and play the same games (tests/simulator/"
+        "engine/test_native_build.py); the plain-Python figures show what compiling buys. "
+        "Where the time goes (callgrind on the compiled build): the greedy policy's choices (about a third: its "
+        "struggle planning reads every ready unit's Power; the exact setup solver at the mulligan), building "
+        "action-window options, struggles S.1–S.14 with their windows, effective Power under static abilities. "
+        "Already skipped or shared: windows nobody can act in, Halt/Disrupt/Response windows nobody listens to, the goldfish's "
         "turns, one decision per declared attacker/defender (the greedy policy declares in one call), Power "
         "re-read while players pass. Speed-ups keep every seed's game identical (same ENGINE_VERSION).\n"
     )
