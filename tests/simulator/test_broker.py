@@ -181,6 +181,11 @@ def test_pool_processes_killed_mid_run_lose_nothing(e2e_db, in_process, broker):
             f"chunk 0 was not killed mid-chunk and computed again\n{worker.output()}"
         assert idle, "no idle pool process to kill"
         assert took < 60, f"the run took {took:.0f} s after the kills"
+        # the pool logs each child's death when it reaps it, which can come after the run has finished
+        deadline = time.monotonic() + 20
+        while worker.output(tail=None).count("exited with 'signal 9 (SIGKILL)'") < 1 + len(idle) \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert worker.output(tail=None).count("exited with 'signal 9 (SIGKILL)'") == 1 + len(idle)
     finally:
         if proc is not None and proc.poll() is None:
