@@ -177,11 +177,8 @@ def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_p
     computed, then a fresh worker. The killed worker's messages come back: on the filesystem broker from its
     in-flight folder as soon as another consumer sees it is dead (roc_site/celery.py); on RabbitMQ when its
     connection drops; on Redis after the visibility timeout (10 s here; in production the task time limit + 60 s)."""
-    env = _env(e2e_db, broker)
+    env = _env(e2e_db, broker, kill_mid_chunk=True)
     env["CELERY_VISIBILITY_TIMEOUT"] = "10"
-    # the pure-Python engine: chunk 0 (200 games) then takes about a second, time enough to kill it mid-chunk
-    # (the compiled engine can finish it before the kill lands on a busy machine; the numbers are the same)
-    env["ROC_ENGINE_PURE"] = "1"
     text = CAMELOT_LIST.read_text(encoding="utf-8")
     worker = Worker(env, concurrency=2)
     second = None

@@ -30,12 +30,17 @@ for _name, _var in (("redis", "ROC_TEST_REDIS_URL"), ("rabbitmq", "ROC_TEST_AMQP
         not os.environ.get(_var), reason=f"{_var} is not set")))
 
 
-def _env(tmp: Path, broker: str | None = None) -> dict:
+def _env(tmp: Path, broker: str | None = None, kill_mid_chunk: bool = False) -> dict:
+    """The environment of a worker or command. `kill_mid_chunk`: the pure-Python engine, so that chunk 0 (200 games)
+    takes about a second, time enough to kill it mid-chunk (the compiled engine can finish it before the kill
+    lands on a busy machine; the numbers are the same)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DJANGO_", "DATABASE_URL"))}
     env.update({"DJANGO_SETTINGS_MODULE": "roc_site.settings.dev", "ROC_VAR_DIR": str(tmp / "var"),
                 "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}", "PYTHONUNBUFFERED": "1"})
     if broker:
         env["CELERY_BROKER_URL"] = broker
+    if kill_mid_chunk:
+        env["ROC_ENGINE_PURE"] = "1"
     return env
 
 
@@ -151,10 +156,7 @@ def test_pool_processes_killed_mid_run_lose_nothing(e2e_db, in_process, broker):
     process read the next message (roc_site/celery.py). The killed chunk comes back (acks_late +
     reject_on_worker_lost) and is computed again, which the test checks from the worker's log.
     """
-    env = _env(e2e_db, broker)
-    # the pure-Python engine: chunk 0 (200 games) then takes about a second, time enough to kill it mid-chunk
-    # (the compiled engine can finish it before the kill lands on a busy machine; the numbers are the same)
-    env["ROC_ENGINE_PURE"] = "1"
+    env = _env(e2e_db, broker, kill_mid_chunk=True)
     worker = Worker(env, concurrency=3)
     proc = None
     try:
