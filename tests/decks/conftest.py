@@ -59,3 +59,18 @@ def bob(db):
 @pytest.fixture
 def carol(db):
     return _user("carol")
+
+
+@pytest.fixture
+def alice(db):
+    return _user("alice")
+
+
+@pytest.fixture
+def erin(db):
+    return _user("erin")
+
+
+@pytest.fixture
+def frank(db):
+    return _user("frank")

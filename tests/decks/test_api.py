@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -15,11 +14,6 @@ from .cardsets import LEGAL_BASE
 
 pytestmark = pytest.mark.django_db
 VALIDATE = "/api/decks/validate/"
-
-
-@pytest.fixture
-def alice(db):
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
 
 
 @pytest.fixture
@@ -148,7 +142,7 @@ def test_create_bad_input_is_400(as_alice, small_catalogue, payload):
 def test_session_auth_works_and_anonymous_cannot_list(alice, small_catalogue):
     client = APIClient()
     assert client.get("/api/decks/").status_code in (401, 403)
-    client.login(username="alice", password="pw-alice-123")
+    client.login(username="alice", password="pw-alice-12345")
     assert client.post("/api/decks/", {"name": "S", "cards": {"u01": 2}}, format="json").status_code == 201
     assert client.get("/api/decks/").json()["count"] == 1
 

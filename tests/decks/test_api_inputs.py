@@ -3,7 +3,6 @@ whose detail names the field, and change nothing (CONTRACTS §4)."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from decks.models import CollectionCard, Deck, Decklist
@@ -12,11 +11,6 @@ from decks.services import collection_set, deck_create, decklist_publish
 from .cardsets import LEGAL_BASE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def erin(db):
-    return get_user_model().objects.create_user("erin", password="pw-erin-1234")
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 
 from cards.models import Card, Faction
@@ -24,11 +23,6 @@ from .cardsets import LEGAL_BASE
 pytestmark = pytest.mark.django_db
 EPOCH = datetime(2000, 1, 1, tzinfo=dt_timezone.utc)
 NOW = datetime(2026, 6, 30, 12, 0, tzinfo=dt_timezone.utc)
-
-
-@pytest.fixture
-def erin(db):
-    return get_user_model().objects.create_user("erin", password="pw-erin-1234")
 
 
 def _copies(decklist) -> set[tuple]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from decks.models import Decklist, DecklistCard
@@ -13,16 +12,6 @@ from decks.services import (DeckInputError, deck_create, deck_update, decklist_c
 from .cardsets import LEGAL_BASE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def erin(db):
-    return get_user_model().objects.create_user("erin", password="pw-erin-1234")
-
-
-@pytest.fixture
-def frank(db):
-    return get_user_model().objects.create_user("frank", password="pw-frank-123")
 
 
 def test_publish_snapshots_the_latest_version_and_stays_immutable(small_catalogue, erin):

@@ -15,11 +15,6 @@ from .cardsets import LEGAL_BASE
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice(db):
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
 def test_deck_create_stores_cards_identity_hash_and_version_1(small_catalogue, alice):
     result = deck_create(owner=alice, name="  My   deck ", counts=LEGAL_BASE, notes="n", tags=["Aggro", "aggro"])
     deck = result.deck
