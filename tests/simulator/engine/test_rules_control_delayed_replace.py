@@ -171,15 +171,18 @@ def test_8_9_delayed_needs_a_known_point():
 PHOENIX = card("phoenix", name="Phoenix Knight", abilities=[
     {"timing": "replace", "when": {"event": "would_leave_play", "card": "self", "how": "killed"},
      "effects": [{"return_to_hand": "event_card"}]}])
-WARD = card("ward", "location", abilities=[
-    {"timing": "replace", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "killed"},
-     "effects": [{"exhaust": "event_card"}]}])
-WARD2 = card("ward2", "location", abilities=[
-    {"timing": "replace", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "killed"},
-     "effects": [{"discard": "event_card"}]}])
-ANY_WARD = card("any-ward", "location", abilities=[
-    {"timing": "replace", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "any"},
-     "effects": [{"return_to_hand": "event_card"}]}])
+
+
+def _ward(code: str, effect: str, how: str = "killed") -> dict:
+    """A location whose replacement does `effect` to a unit instead of it leaving play `how`."""
+    return card(code, "location", abilities=[
+        {"timing": "replace", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": how},
+         "effects": [{effect: "event_card"}]}])
+
+
+WARD = _ward("ward", "exhaust")
+WARD2 = _ward("ward2", "discard")
+ANY_WARD = _ward("any-ward", "return_to_hand", how="any")
 SAVER = card("saver", "location", abilities=[
     {"timing": "halt", "when": {"event": "would_leave_play", "card": {"type": "unit"}, "how": "killed"},
      "cost": [{"exhaust": "self"}], "effects": [{"save": "event_card"}]}])
