@@ -96,8 +96,7 @@ def _fewest_icons(cdef: list[CardDef], cands: list[int], pw: dict[int, int]) -> 
     """The first of `cands` with the fewest icons, then the least Power (what min() with that key gives)."""
     best, best_n, best_p = -1, 0, 0
     for i in cands:
-        icons = cdef[i].icons
-        n = _ICON_COUNT[icons] if 0 <= icons < 16 else bin(icons).count("1")
+        n = _ICON_COUNT[cdef[i].icons]
         v = pw[i]
         if best < 0 or n < best_n or (n == best_n and v < best_p):
             best, best_n, best_p = i, n, v
