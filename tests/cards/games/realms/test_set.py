@@ -107,3 +107,15 @@ def test_set_numbers_fit_the_rules(cards):
 def test_bundled_cards_carry_their_set_code():
     cards = bundled_cards()
     assert all(c["set"] == "fb" for c in cards)
+
+
+def test_the_realms_package_imports_no_django():
+    """The seam and the engine plug these modules in from anywhere: they must not need Django settings."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import cards.games.realms.schema, cards.games.realms.legality, cards.games.realms.hands, "
+            "cards.games.realms.images, cards.games.realms.decklist; print('django' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SET_FILE.parents[4])})
+    assert out.stdout.strip() == "False"
