@@ -206,7 +206,7 @@ def placeholder_art(card: dict, w: int, h: int, k: float) -> Image.Image:
     white = (255, 255, 255)
     # Hills on the horizon.
     for i, (amp, base, shade) in enumerate(((18, 0.70, 60), (12, 0.80, 90))):
-        pts = [(0, ch)]
+        pts: list[tuple[float, float]] = [(0, ch)]
         for j in range(41):
             x = cw * j / 40
             pts.append((x, ch * base - amp * math.sin(j / 40 * math.pi * (2 + i) + i)))
@@ -229,7 +229,7 @@ def placeholder_art(card: dict, w: int, h: int, k: float) -> Image.Image:
                 mx = x0 + m * tw / 2.5
                 mask.rect((mx, by - th - 10, mx + tw / 5, by - th), fill=sil)
     elif ctype == "leader":
-        pts = [(bx - 70, by - 20), (bx - 70, by - 90), (bx - 35, by - 55), (bx, by - 105), (bx + 35, by - 55),
+        pts = [(bx - 70.0, by - 20), (bx - 70, by - 90), (bx - 35, by - 55), (bx, by - 105), (bx + 35, by - 55),
                (bx + 70, by - 90), (bx + 70, by - 20)]
         mask.polygon(pts, fill=sil)
     elif ctype == "warrior":
@@ -274,10 +274,10 @@ def type_label(card: dict) -> str:
     label = TYPE_NAMES.get(ctype, ctype).upper()
     if ctype == "warrior" and card.get("warrior_type"):
         label += " \u2014 " + card["warrior_type"]
-    elif ctype == "intrigue" and intrigue_keyword(card):
-        label += " \u2014 " + intrigue_keyword(card)
-        if equipment_slot(card):
-            label += " (" + equipment_slot(card) + ")"
+    elif ctype == "intrigue" and (kind := intrigue_keyword(card)):
+        label += " \u2014 " + kind
+        if slot := equipment_slot(card):
+            label += " (" + slot + ")"
     return label
 
 

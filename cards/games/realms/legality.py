@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .decklist import RealmsPool, card_title, normalise_name, parse_decklist
+from .decklist import LINE_RULE, RealmsPool, card_title, normalise_name, parse_decklist
 from .schema import AFFILIATIONS, affiliation_name, intrigue_keyword
 
 MIN_DECK_CARDS = 60  # 002 §18: at least 60 cards, counting the Leaders (CONTRACTS §7)
@@ -44,7 +44,7 @@ class Problem:
     line: int | None = None
 
     def to_json(self) -> dict:
-        data = {"code": self.code, "rule": self.rule, "message": self.message, "cards": list(self.cards)}
+        data: dict = {"code": self.code, "rule": self.rule, "message": self.message, "cards": list(self.cards)}
         if self.line is not None:
             data["line"] = self.line
         return data
@@ -197,7 +197,7 @@ def check_decklist_text(text: str, pool: RealmsPool, fmt: str = "standard") -> V
     parsed = parse_decklist(text, pool)
     verdict = check_counts(parsed.counts, pool, fmt)
     if parsed.problems:
-        line_problems = [Problem(p.code, "002 §18", p.message,
+        line_problems = [Problem(p.code, LINE_RULE, p.message,
                                  tuple(p.suggestions) if p.code == "ambiguous_card" else ((p.text,) if p.text else ()),
                                  line=p.line) for p in parsed.problems]
         verdict.errors[:0] = line_problems
