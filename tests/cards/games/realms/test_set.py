@@ -119,3 +119,12 @@ def test_the_realms_package_imports_no_django():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SET_FILE.parents[4])})
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("module", ["abilities", "schema", "decklist", "legality", "hands", "images"])
+def test_the_docstring_examples_hold(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"cards.games.realms.{module}"))
+    assert result.failed == 0
