@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP) engine
+	@$(PY) -m scripts.build_realms || echo "realms engine: not compiled; it runs as plain Python (slower)"
 
 # The rules engine compiled to C with mypyc (scripts/build_engine.py; about a minute, then only when
 # simulator/engine changes). Without it the same engine runs as plain Python, about 2.5 times slower.

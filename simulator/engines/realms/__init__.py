@@ -56,7 +56,7 @@ if ENGINE_BUILD == "pure" and any(is_compiled(m) for m in COMPILED_MODULES):
 
 from .cards import CardDef, Deck, DeckError, build_deck
 from .decks import deck_from_decklist, starter_deck, starter_decks
-from .game import Decision, Game, IllegalAction, PositionError
+from .game import Decision, Game, IllegalAction, PositionError, stats_dict
 from .policies import GreedyPolicy, RandomPolicy, evaluate, make_policy
 from .positions import from_position, to_position
 from .view import HiddenCard, PlayerView
@@ -136,7 +136,7 @@ def result_of(game: Game) -> GameResult:
         unpaid_by_turn=list(game.unpaid_by_turn[0]),
         stuck_in_hand=stuck,
         cards_played=dict(game.played[0]),
-        stats=[dict(game.stats[0]), dict(game.stats[1])],
+        stats=[stats_dict(game.stats[0]), stats_dict(game.stats[1])],
         leaders=[game.cdef[game.leader[p]].name if game.leader[p] >= 0 else None for p in (0, 1)],
         log=game.logs,
         seed=game.seed,

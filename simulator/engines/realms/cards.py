@@ -14,92 +14,195 @@ ability format names (cards/games/realms/abilities.py, docs/games/realms.md §14
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from cards.games.realms.abilities import check_abilities
 
 # ---- small codes (ints inside, names at the edges) --------------------------------------------------------
-T_LEADER, T_PLACE, T_WARRIOR, T_INTRIGUE = 0, 1, 2, 3
+T_LEADER: Final = 0
+T_PLACE: Final = 1
+T_WARRIOR: Final = 2
+T_INTRIGUE: Final = 3
 TYPE_CODES = {"leader": T_LEADER, "place": T_PLACE, "warrior": T_WARRIOR, "intrigue": T_INTRIGUE}
 TYPE_NAMES = ("leader", "place", "warrior", "intrigue")
 
-TAC_LEFT, TAC_FRONT, TAC_RIGHT = 1, 2, 4          # 002 §6 (R6): Left Flank, Front, Right Flank
-TAC_ALL = 7
+TAC_LEFT: Final = 1   # 002 §6 (R6): Left Flank, Front, Right Flank
+TAC_FRONT: Final = 2
+TAC_RIGHT: Final = 4
+TAC_ALL: Final = 7
 TACTIC_BITS = {"left": TAC_LEFT, "front": TAC_FRONT, "right": TAC_RIGHT}
-TACTIC_NAMES = {TAC_LEFT: "left", TAC_FRONT: "front", TAC_RIGHT: "right"}
-TACTIC_ORDER = (TAC_LEFT, TAC_FRONT, TAC_RIGHT)
+TACTIC_NAMES: Final = {TAC_LEFT: "left", TAC_FRONT: "front", TAC_RIGHT: "right"}
+TACTIC_ORDER: Final = (TAC_LEFT, TAC_FRONT, TAC_RIGHT)
 
-RESOURCES = ("gold", "food", "timber", "iron")     # 002 §4 (R3)
-GOLD, FOOD, TIMBER, IRON = 0, 1, 2, 3
+RESOURCES: Final = ("gold", "food", "timber", "iron")     # 002 §4 (R3)
+GOLD: Final = 0
+FOOD: Final = 1
+TIMBER: Final = 2
+IRON: Final = 3
 
-WARRIOR_TYPES = ("INFANTRY", "CAVALRY", "VEHICLE", "PATRIARCH", "PROPHET", "SORCERER")   # R7
-W_INFANTRY, W_CAVALRY, W_VEHICLE, W_PATRIARCH, W_PROPHET, W_SORCERER = 0, 1, 2, 3, 4, 5
+WARRIOR_TYPES: Final = ("INFANTRY", "CAVALRY", "VEHICLE", "PATRIARCH", "PROPHET", "SORCERER")   # R7
+W_INFANTRY: Final = 0
+W_CAVALRY: Final = 1
+W_VEHICLE: Final = 2
+W_PATRIARCH: Final = 3
+W_PROPHET: Final = 4
+W_SORCERER: Final = 5
 
 # intrigue kinds (002 §7.4, R9)
-IK_PLAIN, IK_EQUIPMENT, IK_RITUAL, IK_PROPHECY, IK_HARMONY, IK_ART = 0, 1, 2, 3, 4, 5
+IK_PLAIN: Final = 0
+IK_EQUIPMENT: Final = 1
+IK_RITUAL: Final = 2
+IK_PROPHECY: Final = 3
+IK_HARMONY: Final = 4
+IK_ART: Final = 5
 IK_CODES = {"EQUIPMENT": IK_EQUIPMENT, "RITUAL": IK_RITUAL, "PROPHECY": IK_PROPHECY, "DARK HARMONY": IK_HARMONY,
             "ART SPELL": IK_ART}
 # R11: the warrior type an Intrigue kind needs in play
-IK_NEEDS = {IK_RITUAL: W_PATRIARCH, IK_PROPHECY: W_PROPHET, IK_ART: W_SORCERER}
+IK_NEEDS: Final = {IK_RITUAL: W_PATRIARCH, IK_PROPHECY: W_PROPHET, IK_ART: W_SORCERER}
 
-KW_LONER, KW_WORTHY, KW_WEAPON, KW_ARMOR = 1, 2, 4, 8
+KW_LONER: Final = 1
+KW_WORTHY: Final = 2
+KW_WEAPON: Final = 4
+KW_ARMOR: Final = 8
 KW_CODES = {"Loner": KW_LONER, "Worthy": KW_WORTHY, "Weapon": KW_WEAPON, "Armor": KW_ARMOR}
 
 # timings
-TM_STATIC, TM_PLAY, TM_ENTERS, TM_ACTION, TM_COMBAT, TM_RAID, TM_TRIGGER = 0, 1, 2, 3, 4, 5, 6
+TM_STATIC: Final = 0
+TM_PLAY: Final = 1
+TM_ENTERS: Final = 2
+TM_ACTION: Final = 3
+TM_COMBAT: Final = 4
+TM_RAID: Final = 5
+TM_TRIGGER: Final = 6
 TIMING_CODES = {"static": TM_STATIC, "play": TM_PLAY, "enters": TM_ENTERS, "action": TM_ACTION,
                 "combat": TM_COMBAT, "raid": TM_RAID, "trigger": TM_TRIGGER}
 
 # events (docs/games/realms.md §14.2)
-EV_TURN_START, EV_BALANCING, EV_RECRUITED, EV_BUILT, EV_ATTACK_WON, EV_DIES, EV_PLACE_DESTROYED, EV_RAID_WON = range(8)
+EV_TURN_START: Final = 0
+EV_BALANCING: Final = 1
+EV_RECRUITED: Final = 2
+EV_BUILT: Final = 3
+EV_ATTACK_WON: Final = 4
+EV_DIES: Final = 5
+EV_PLACE_DESTROYED: Final = 6
+EV_RAID_WON: Final = 7
 EVENT_CODES = {"turn_start": EV_TURN_START, "balancing": EV_BALANCING, "recruited": EV_RECRUITED,
                "built": EV_BUILT, "attack_won": EV_ATTACK_WON, "dies": EV_DIES,
                "place_destroyed": EV_PLACE_DESTROYED, "raid_won": EV_RAID_WON}
-N_EVENTS = 8
+N_EVENTS: Final = 8
 
 # roles in an attack or a raid
-ROLE_NONE, ROLE_ATTACKER, ROLE_DEFENDER, ROLE_RAIDER, ROLE_RAIDED = 0, 1, 2, 3, 4
+ROLE_NONE: Final = 0
+ROLE_ATTACKER: Final = 1
+ROLE_DEFENDER: Final = 2
+ROLE_RAIDER: Final = 3
+ROLE_RAIDED: Final = 4
 ROLE_CODES = {"attacker": ROLE_ATTACKER, "defender": ROLE_DEFENDER, "raider": ROLE_RAIDER, "raided": ROLE_RAIDED}
 
 # rules with modes (002 §16, R18)
-RULES = ("attack", "be_attacked", "raid", "be_raided", "block", "be_blocked", "join_group", "be_moved", "be_killed")
-R_ATTACK, R_BE_ATTACKED, R_RAID, R_BE_RAIDED, R_BLOCK, R_BE_BLOCKED, R_JOIN, R_BE_MOVED, R_BE_KILLED = range(9)
+RULES: Final = ("attack", "be_attacked", "raid", "be_raided", "block", "be_blocked", "join_group", "be_moved", "be_killed")
+R_ATTACK: Final = 0
+R_BE_ATTACKED: Final = 1
+R_RAID: Final = 2
+R_BE_RAIDED: Final = 3
+R_BLOCK: Final = 4
+R_BE_BLOCKED: Final = 5
+R_JOIN: Final = 6
+R_BE_MOVED: Final = 7
+R_BE_KILLED: Final = 8
 RULE_CODES = {name: i for i, name in enumerate(RULES)}
-M_CANNOT, M_CAN, M_ALWAYS, M_NEVER = 1, 2, 4, 8
+M_CANNOT: Final = 1
+M_CAN: Final = 2
+M_ALWAYS: Final = 4
+M_NEVER: Final = 8
 MODE_CODES = {"cannot": M_CANNOT, "can": M_CAN, "always": M_ALWAYS, "never": M_NEVER}
 
 # CV modifiers (002 §16): operations and orders
-OP_ADD, OP_SUB, OP_MUL, OP_DIV = 0, 1, 2, 3
+OP_ADD: Final = 0
+OP_SUB: Final = 1
+OP_MUL: Final = 2
+OP_DIV: Final = 3
 OP_CODES = {"add": OP_ADD, "subtract": OP_SUB, "multiply": OP_MUL, "divide": OP_DIV}
-ORD_BEFORE, ORD_NORMAL, ORD_AFTER = 0, 1, 2
+ORD_BEFORE: Final = 0
+ORD_NORMAL: Final = 1
+ORD_AFTER: Final = 2
 ORD_CODES = {"before_all": ORD_BEFORE, "normal": ORD_NORMAL, "after_all": ORD_AFTER}
 
 # durations
-DUR_ATTACK, DUR_RAID, DUR_TURN, DUR_NEXT_TURN = 0, 1, 2, 3
+DUR_ATTACK: Final = 0
+DUR_RAID: Final = 1
+DUR_TURN: Final = 2
+DUR_NEXT_TURN: Final = 3
 DUR_CODES = {"attack": DUR_ATTACK, "raid": DUR_RAID, "turn": DUR_TURN, "next_turn": DUR_NEXT_TURN}
 
 # references
-REF_SELF, REF_HOST, REF_LEADER, REF_TARGET, REF_EVENT, REF_OUR, REF_THEIR, REF_EACH = range(8)
+REF_SELF: Final = 0
+REF_HOST: Final = 1
+REF_LEADER: Final = 2
+REF_TARGET: Final = 3
+REF_EVENT: Final = 4
+REF_OUR: Final = 5
+REF_THEIR: Final = 6
+REF_EACH: Final = 7
 REF_CODES = {"self": REF_SELF, "host": REF_HOST, "leader": REF_LEADER, "target": REF_TARGET,
              "event_card": REF_EVENT, "our_side": REF_OUR, "their_side": REF_THEIR}
 
 # selector zones
-SZ_PLAY, SZ_SETTLEMENT, SZ_BORDER, SZ_STRIKE, SZ_HAND, SZ_DISCARD, SZ_DECK = range(7)
+SZ_PLAY: Final = 0
+SZ_SETTLEMENT: Final = 1
+SZ_BORDER: Final = 2
+SZ_STRIKE: Final = 3
+SZ_HAND: Final = 4
+SZ_DISCARD: Final = 5
+SZ_DECK: Final = 6
 SZ_CODES = {"play": SZ_PLAY, "settlement": SZ_SETTLEMENT, "borderlands": SZ_BORDER, "strike_force": SZ_STRIKE,
             "hand": SZ_HAND, "discard": SZ_DISCARD, "deck": SZ_DECK}
-CTRL_YOU, CTRL_OPP, CTRL_ANY = 0, 1, 2
+CTRL_YOU: Final = 0
+CTRL_OPP: Final = 1
+CTRL_ANY: Final = 2
 CTRL_CODES = {"you": CTRL_YOU, "opponent": CTRL_OPP, "any": CTRL_ANY}
 
 # conditions
-(C_CONTROLS, C_OPP_CONTROLS, C_RESERVE_GTE, C_VP_GTE, C_VP_LTE, C_BEHIND, C_HAND_LTE, C_HAND_GTE, C_TAKING_PART,
- C_TACTIC, C_ZONE, C_ALL, C_ANY, C_NOT) = range(14)
+C_CONTROLS: Final = 0
+C_OPP_CONTROLS: Final = 1
+C_RESERVE_GTE: Final = 2
+C_VP_GTE: Final = 3
+C_VP_LTE: Final = 4
+C_BEHIND: Final = 5
+C_HAND_LTE: Final = 6
+C_HAND_GTE: Final = 7
+C_TAKING_PART: Final = 8
+C_TACTIC: Final = 9
+C_ZONE: Final = 10
+C_ALL: Final = 11
+C_ANY: Final = 12
+C_NOT: Final = 13
 
 # costs
-K_PAY_GOLD, K_DISCARD_HAND, K_DISCARD_SELF, K_ANNIHILATE_SELF, K_KILL = range(5)
+K_PAY_GOLD: Final = 0
+K_DISCARD_HAND: Final = 1
+K_DISCARD_SELF: Final = 2
+K_ANNIHILATE_SELF: Final = 3
+K_KILL: Final = 4
 
 # effects
-(E_DRAW, E_GAIN_GOLD, E_TAKE_GOLD, E_MODIFY_CV, E_GRANT_TACTIC, E_RULE, E_KILL, E_DISCARD, E_ANNIHILATE,
- E_RETURN, E_MOVE, E_DISBAND, E_RECOVER, E_SEARCH, E_RECRUIT, E_DISCARD_HAND, E_ADD_RESOURCES) = range(17)
+E_DRAW: Final = 0
+E_GAIN_GOLD: Final = 1
+E_TAKE_GOLD: Final = 2
+E_MODIFY_CV: Final = 3
+E_GRANT_TACTIC: Final = 4
+E_RULE: Final = 5
+E_KILL: Final = 6
+E_DISCARD: Final = 7
+E_ANNIHILATE: Final = 8
+E_RETURN: Final = 9
+E_MOVE: Final = 10
+E_DISBAND: Final = 11
+E_RECOVER: Final = 12
+E_SEARCH: Final = 13
+E_RECRUIT: Final = 14
+E_DISCARD_HAND: Final = 15
+E_ADD_RESOURCES: Final = 16
 EFFECT_CODES = {"draw": E_DRAW, "gain_gold": E_GAIN_GOLD, "take_gold": E_TAKE_GOLD, "modify_cv": E_MODIFY_CV,
                 "grant_tactic": E_GRANT_TACTIC, "rule": E_RULE, "kill": E_KILL, "discard": E_DISCARD,
                 "annihilate": E_ANNIHILATE, "return_to_hand": E_RETURN, "move": E_MOVE, "disband": E_DISBAND,
@@ -107,7 +210,12 @@ EFFECT_CODES = {"draw": E_DRAW, "gain_gold": E_GAIN_GOLD, "take_gold": E_TAKE_GO
                 "discard_from_hand": E_DISCARD_HAND, "add_resources": E_ADD_RESOURCES}
 
 # static "affects"
-AF_SELF, AF_HOST, AF_LEADER, AF_SEL, AF_YOU, AF_OPP = range(6)
+AF_SELF: Final = 0
+AF_HOST: Final = 1
+AF_LEADER: Final = 2
+AF_SEL: Final = 3
+AF_YOU: Final = 4
+AF_OPP: Final = 5
 
 
 class DeckError(ValueError):
@@ -194,7 +302,8 @@ class Cond:
         if key in ("controls", "opponent_controls"):
             self.kind = C_CONTROLS if key == "controls" else C_OPP_CONTROLS
             self.sel = Sel(v)
-            self.lo = int(raw.get("min", 1))
+            # min defaults to 1 ("you control a ..."), or to 0 when only a max is given ("at most n")
+            self.lo = int(raw.get("min", 0 if "max" in raw else 1))
             self.hi = int(raw["max"]) if "max" in raw else -1
         elif key == "reserve_gte":
             self.kind, self.n = C_RESERVE_GTE, int(v)
@@ -417,6 +526,16 @@ class CardDef:
         self.cons: tuple[int, int, int, int] = _res4(card.get("consumes"))
         self.has_red: bool = any(self.cons)
         self.has_blue: bool = any(self.prov)
+        # the same icons as native ints (the Resource Balancing reads them without unboxing tuples)
+        self.p0: int = self.prov[0]
+        self.p1: int = self.prov[1]
+        self.p2: int = self.prov[2]
+        self.p3: int = self.prov[3]
+        self.c0: int = self.cons[0]
+        self.c1: int = self.cons[1]
+        self.c2: int = self.cons[2]
+        self.c3: int = self.cons[3]
+        self.net: int = sum(self.prov) - sum(self.cons)
         self.nc: int = int(card.get("neighbor_count") or (4 if self.is_leader else 0))
         wt = card.get("warrior_type")
         self.wtype: int = WARRIOR_TYPES.index(wt) if self.is_warrior and wt in WARRIOR_TYPES else -1
@@ -470,6 +589,7 @@ class CardDef:
         # an Intrigue that stays in the Realm once played (R9) meets the Resource Balancing
         self.stays: bool = self.is_intrigue and self.ik in (IK_EQUIPMENT, IK_RITUAL, IK_PROPHECY, IK_HARMONY)
         self.in_play_abilities: bool = bool(self.statics or self.triggers or self.actions or self.combat or self.raid)
+        self.gvalue: float = -1.0   # the greedy player's worth of the card (policies.card_value), once computed
 
     def __repr__(self) -> str:
         return f"CardDef({self.code} {self.name})"
@@ -559,5 +679,5 @@ def build_deck(entries, *, name: str = "") -> Deck:
 
 # R26: the goldfish opponent's Leader — a stand-in with the set's typical Leader CV and every Tactic, no ability,
 # no icons (the goldfish opponent has a Leader and nothing else, so raids on it always find a Tactic).
-GOLDFISH_LEADER = CardDef({"code": "goldfish-leader", "name": "Goldfish Leader", "type": "leader", "cv": 7,
+GOLDFISH_LEADER: Final = CardDef({"code": "goldfish-leader", "name": "Goldfish Leader", "type": "leader", "cv": 7,
                            "tactics": ["left", "front", "right"], "affiliation": None, "text": ""})

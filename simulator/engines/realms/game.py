@@ -15,7 +15,7 @@ Every rule names its section (`002 §N`) or reading (`R7`, docs/games/realms.md)
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
     AF_HOST, AF_LEADER, AF_OPP, AF_SEL, AF_SELF, AF_YOU, C_ALL, C_ANY, C_BEHIND, C_CONTROLS, C_HAND_GTE,
@@ -34,32 +34,106 @@ from .cards import (
 )
 
 # ---- zones (R1; docs/games/realms.md §3.1) ---------------------------------------------------------------
-Z_DECK, Z_HAND, Z_DISCARD, Z_ASIDE, Z_ANNIH, Z_VP, Z_SETTLE, Z_BORDER, Z_STRIKE, Z_ATTACHED, Z_RITUAL, Z_OUT, \
-    Z_LIMBO = range(13)
-N_ZONES = 13
-ZONE_NAMES = ("deck", "hand", "discard", "set_aside", "annihilated", "vp_pile", "settlement", "borderlands",
+Z_DECK: Final = 0
+Z_HAND: Final = 1
+Z_DISCARD: Final = 2
+Z_ASIDE: Final = 3
+Z_ANNIH: Final = 4
+Z_VP: Final = 5
+Z_SETTLE: Final = 6
+Z_BORDER: Final = 7
+Z_STRIKE: Final = 8
+Z_ATTACHED: Final = 9
+Z_RITUAL: Final = 10
+Z_OUT: Final = 11
+Z_LIMBO: Final = 12
+N_ZONES: Final = 13
+ZONE_NAMES: Final = ("deck", "hand", "discard", "set_aside", "annihilated", "vp_pile", "settlement", "borderlands",
               "strike_force", "attached", "rituals", "leaders_out", "resolving")
 
 # ---- steps ---------------------------------------------------------------------------------------------
-(ST_LEADER, ST_MULLIGAN, ST_TURN_START, ST_DRAW, ST_ACTIONS, ST_BAL_START, ST_BALANCE, ST_ATTACK, ST_RAID,
- ST_END, ST_OVER) = range(11)
-STEP_NAMES = ("leader", "mulligan", "turn_start", "draw", "actions", "balancing_start", "balancing", "attack",
+ST_LEADER: Final = 0
+ST_MULLIGAN: Final = 1
+ST_TURN_START: Final = 2
+ST_DRAW: Final = 3
+ST_ACTIONS: Final = 4
+ST_BAL_START: Final = 5
+ST_BALANCE: Final = 6
+ST_ATTACK: Final = 7
+ST_RAID: Final = 8
+ST_END: Final = 9
+ST_OVER: Final = 10
+STEP_NAMES: Final = ("leader", "mulligan", "turn_start", "draw", "actions", "balancing_start", "balancing", "attack",
               "raid", "end", "over")
 
 # ---- actions (tuples whose first item is one of these) -------------------------------------------------
-(A_LEADER, A_KEEP, A_MULLIGAN, A_BUILD, A_CELL, A_RECRUIT, A_MOVE, A_PLAY, A_USE, A_DISCARD, A_GROUP, A_DONE,
- A_PASS, A_ATTACK, A_RAID, A_REWARD, A_PAY, A_PAY_ALL, A_TARGET, A_TAKE, A_KILL, A_YES, A_NO) = range(23)
-REWARDS = ("gold", "attachments", "discard", "vp")   # 002 §14: the four Leader-raid rewards
-RW_GOLD, RW_ATTACHMENTS, RW_DISCARD, RW_VP = 0, 1, 2, 3
-G_OFFENSIVE, G_DEFENSIVE = 1, 2   # 002 §11
+A_LEADER: Final = 0
+A_KEEP: Final = 1
+A_MULLIGAN: Final = 2
+A_BUILD: Final = 3
+A_CELL: Final = 4
+A_RECRUIT: Final = 5
+A_MOVE: Final = 6
+A_PLAY: Final = 7
+A_USE: Final = 8
+A_DISCARD: Final = 9
+A_GROUP: Final = 10
+A_DONE: Final = 11
+A_PASS: Final = 12
+A_ATTACK: Final = 13
+A_RAID: Final = 14
+A_REWARD: Final = 15
+A_PAY: Final = 16
+A_PAY_ALL: Final = 17
+A_TARGET: Final = 18
+A_TAKE: Final = 19
+A_KILL: Final = 20
+A_YES: Final = 21
+A_NO: Final = 22
+REWARDS: Final = ("gold", "attachments", "discard", "vp")   # 002 §14: the four Leader-raid rewards
+RW_GOLD: Final = 0
+RW_ATTACHMENTS: Final = 1
+RW_DISCARD: Final = 2
+RW_VP: Final = 3
+G_OFFENSIVE: Final = 1   # 002 §11
+G_DEFENSIVE: Final = 2
 
 # ---- stack frames -------------------------------------------------------------------------------------
-F_ABILITY, F_EFFECT, F_DISCARD_LIMBO, F_CHOOSE_DISCARD, F_COST_KILL = range(5)
+F_ABILITY: Final = 0
+F_EFFECT: Final = 1
+F_DISCARD_LIMBO: Final = 2
+F_CHOOSE_DISCARD: Final = 3
+F_COST_KILL: Final = 4
 
 # ---- temporary effects ---------------------------------------------------------------------------------
-TE_CV, TE_TACTIC, TE_RULE = 0, 1, 2
+TE_CV: Final = 0
+TE_TACTIC: Final = 1
+TE_RULE: Final = 2
 
-SEAT = ("P0", "P1")
+SEAT: Final = ("P0", "P1")
+
+# the per-game counters of the reports (GameResult.stats), by index
+STAT_NAMES: Final = ("cards_played", "places_built", "warriors_recruited", "attacks", "attacks_won", "attacks_lost", "attacks_tied", "warriors_killed", "warriors_lost", "raids", "raids_failed", "places_destroyed", "places_lost", "leader_raids", "reward_gold", "reward_attachments", "reward_discard", "reward_vp", "unpaid_discards", "reshuffles")
+S_CARDS_PLAYED: Final = 0
+S_PLACES_BUILT: Final = 1
+S_WARRIORS_RECRUITED: Final = 2
+S_ATTACKS: Final = 3
+S_ATTACKS_WON: Final = 4
+S_ATTACKS_LOST: Final = 5
+S_ATTACKS_TIED: Final = 6
+S_WARRIORS_KILLED: Final = 7
+S_WARRIORS_LOST: Final = 8
+S_RAIDS: Final = 9
+S_RAIDS_FAILED: Final = 10
+S_PLACES_DESTROYED: Final = 11
+S_PLACES_LOST: Final = 12
+S_LEADER_RAIDS: Final = 13
+S_REWARD_GOLD: Final = 14
+S_REWARD_ATTACHMENTS: Final = 15
+S_REWARD_DISCARD: Final = 16
+S_REWARD_VP: Final = 17
+S_UNPAID_DISCARDS: Final = 18
+S_RESHUFFLES: Final = 19
 
 
 class IllegalAction(ValueError):
@@ -134,8 +208,8 @@ def cell_xy(c: int) -> tuple[int, int]:
     return c // 256 - 128, c % 256 - 128
 
 
-CELL0 = cell_of(0, 0)
-NEIGHBOURS = (256, -256, 1, -1)   # R2: the four edges of a square cell
+CELL0: Final = 128 * 256 + 128   # cell_of(0, 0)
+NEIGHBOURS: Final = (256, -256, 1, -1)   # R2: the four edges of a square cell
 
 
 def pipeline(base: int, mods: list[CvMod]) -> int:
@@ -242,7 +316,7 @@ class Game:
         self.leader = [-1, -1]
         self.grid: list[dict[int, int]] = [{}, {}]
         self.grid_v = [0, 0]                 # bumped whenever a Settlement changes (build cells are cached by it)
-        self._cells: list[dict[int, list[int]]] = [{}, {}]
+        self._front: list[list[tuple[int, int]]] = [[], []]
         self._cells_v = [-1, -1]
         self.atts: dict[int, list[int]] = {}
         self.groups: dict[int, tuple[int, int, tuple[int, ...]]] = {}
@@ -276,6 +350,7 @@ class Game:
         self.logs: list[str] | None = [] if log else None
         # ---- derived, rebuilt when the cards in play change (statics, listeners) -------------------------
         self._dirty = True
+        self._ipc: list[list[int] | None] = [None, None]   # _in_play's lists, until the cards in play change
         self._st_cv: list[tuple[int, Static]] = []
         self._st_icon: list[tuple[int, Static]] = []
         self._st_cost: list[tuple[int, Static]] = []
@@ -287,10 +362,12 @@ class Game:
         self._in_static = 0
         self._cvc: dict[int, int] | None = None   # CV memo while a decision waits (the state cannot change)
         # ---- statistics for the reports ----------------------------------------------------------------
-        self.stats: list[dict[str, int]] = [new_stats(), new_stats()]
+        self.stats: list[list[int]] = [new_stats(), new_stats()]
         self.vp_by_turn: list[list[int]] = [[], []]
         self.gold_by_turn: list[list[int]] = [[], []]
         self.unpaid_by_turn: list[list[int]] = [[], []]
+        self.rec_turn = [-1, -1]     # the turn (of that player) whose end figures were last recorded
+        self.rec_unpaid = [-1, -1]   # the turn whose balancing was last recorded
         self.played: list[dict[str, int]] = [{}, {}]
         self._views: list[Any] = [None, None]
         if autostart:
@@ -329,7 +406,7 @@ class Game:
         self.leader = o.leader[:]
         self.grid = [dict(o.grid[0]), dict(o.grid[1])]
         self.grid_v = o.grid_v[:]
-        self._cells = [dict(o._cells[0]), dict(o._cells[1])]
+        self._front = [o._front[0], o._front[1]]   # immutable once built: shared
         self._cells_v = o._cells_v[:]
         self.atts = {k: v[:] for k, v in o.atts.items()}
         self.groups = dict(o.groups)
@@ -362,6 +439,7 @@ class Game:
         self.reason = o.reason
         self.logs = o.logs[:] if o.logs is not None else None
         self._dirty = True
+        self._ipc = [None, None]
         self._st_cv = []
         self._st_icon = []
         self._st_cost = []
@@ -372,10 +450,12 @@ class Game:
         self._n_tmp_tac = o._n_tmp_tac
         self._in_static = 0
         self._cvc = {} if o._cvc is not None else None
-        self.stats = [dict(o.stats[0]), dict(o.stats[1])]
+        self.stats = [o.stats[0][:], o.stats[1][:]]
         self.vp_by_turn = [o.vp_by_turn[0][:], o.vp_by_turn[1][:]]
         self.gold_by_turn = [o.gold_by_turn[0][:], o.gold_by_turn[1][:]]
         self.unpaid_by_turn = [o.unpaid_by_turn[0][:], o.unpaid_by_turn[1][:]]
+        self.rec_turn = o.rec_turn[:]
+        self.rec_unpaid = o.rec_unpaid[:]
         self.played = [dict(o.played[0]), dict(o.played[1])]
         self._views = [None, None]
 
@@ -526,8 +606,9 @@ class Game:
             self.cell[i] = CELL0
             self.grid[p][CELL0] = i
             self.supplied[i] = True
-            self._log(p, "002 §8", f"reveals {self.cdef[i].title} as Leader (CV {self.cdef[i].cv}, "
-                                   f"{tactics_text(self.cdef[i].tactics)})")
+            if self.logs is not None:
+                self._log(p, "002 §8", f"reveals {self.cdef[i].title} as Leader (CV {self.cdef[i].cv}, "
+                                       f"{tactics_text(self.cdef[i].tactics)})")
         # 002 §8 steps 2-4: shuffle, set aside 3 unseen (the starting discard pile, R12), draw 7
         for p in (0, 1):
             if self.decks[p] is None:
@@ -539,7 +620,8 @@ class Game:
                 self.zone[i] = Z_ASIDE
                 self.z[p][Z_ASIDE].append(i)
             self._draw(p, 7, log=False)
-            self._log(p, "002 §8", f"sets aside 3 cards unseen and draws {len(self.z[p][Z_HAND])}")
+            if self.logs is not None:
+                self._log(p, "002 §8", f"sets aside 3 cards unseen and draws {len(self.z[p][Z_HAND])}")
         self.step = ST_MULLIGAN
         self.setup_p = 0
 
@@ -561,7 +643,8 @@ class Game:
             self.first = self.first_arg
         else:
             self.first = int(self._rand() * 2)
-        self._log(self.first, "002 §8", "goes first (R13: skips the Attack and Raid steps of its first turn)")
+        if self.logs is not None:
+            self._log(self.first, "002 §8", "goes first (R13: skips the Attack and Raid steps of its first turn)")
         self.active = self.first
         self.step = ST_TURN_START
 
@@ -575,10 +658,12 @@ class Game:
             hand.clear()
             self._draw(p, 7, log=False)
             self.mulliganed[p] = True
-            self._log(p, "002 §8", "takes the Gift of Fate: the hand is set aside onto the discard pile (R12), "
-                                   "7 new cards drawn")
+            if self.logs is not None:
+                self._log(p, "002 §8", "takes the Gift of Fate: the hand is set aside onto the discard pile (R12), "
+                                       "7 new cards drawn")
         else:
-            self._log(p, "002 §8", "keeps its opening hand")
+            if self.logs is not None:
+                self._log(p, "002 §8", "keeps its opening hand")
 
     # ---- start of turn, draw ------------------------------------------------------------------------------
     def _turn_start(self) -> None:
@@ -593,13 +678,15 @@ class Game:
         self.turns_taken[p] += 1
         self.uses.clear()
         self.add_res[p] = [0, 0, 0, 0]
-        self._log(p, "002 §9", f"turn {self.turns_taken[p]} begins (VP {self.vp[0]}-{self.vp[1]}, "
-                               f"Reserve {self.reserve[p]})")
+        if self.logs is not None:
+            self._log(p, "002 §9", f"turn {self.turns_taken[p]} begins (VP {self.vp[0]}-{self.vp[1]}, "
+                                   f"Reserve {self.reserve[p]})")
         # R14: the start of the turn clears what lasted until this player's next turn
         for gid in [g for g, (kind, o, _) in self.groups.items() if o == p and kind == G_DEFENSIVE]:
             self._disband(gid, "002 §11 a Defensive Group disbands at the start of its owner's turn")
         for i in list(self.z[p][Z_RITUAL]):
-            self._log(p, "002 §7.4", f"{self.cdef[i].name} ends (R9) and is discarded")
+            if self.logs is not None:
+                self._log(p, "002 §7.4", f"{self.cdef[i].name} ends (R9) and is discarded")
             self._leave(i, Z_DISCARD)
         self._expire(DUR_NEXT_TURN, p)
         self.attack_skip = p == self.first and self.turns_taken[p] == 1   # R13
@@ -623,7 +710,8 @@ class Game:
         for _ in range(n):
             if not deck:
                 if not self._reshuffle(p):
-                    self._log(p, "R15", "deck and discard pile are empty: drawing stops")
+                    if self.logs is not None:
+                        self._log(p, "R15", "deck and discard pile are empty: drawing stops")
                     break
             i = deck.pop()
             self.zone[i] = Z_HAND
@@ -631,7 +719,8 @@ class Game:
             hand.append(i)
             drawn += 1
         if log and drawn:
-            self._log(p, "002 §9", f"draws {drawn}")
+            if self.logs is not None:
+                self._log(p, "002 §9", f"draws {drawn}")
         return drawn
 
     def _reshuffle(self, p: int) -> bool:
@@ -647,8 +736,9 @@ class Game:
             self.seen[i] = 0
             deck.append(i)
         self._shuffle(deck)
-        self.stats[p]["reshuffles"] += 1
-        self._log(p, "002 §9", f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck")
+        self.stats[p][S_RESHUFFLES] += 1
+        if self.logs is not None:
+            self._log(p, "002 §9", f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck")
         return True
 
     # ---- 002 §10 Actions -----------------------------------------------------------------------------------
@@ -677,7 +767,7 @@ class Game:
             if cost > reserve:
                 continue
             if d.is_place:
-                if self._build_cells(p, d):
+                if self._has_cell(p, d.nc):
                     opts.append((A_BUILD, i))
             elif d.is_warrior:
                 for zone in self._recruit_zones(p, d):
@@ -711,9 +801,11 @@ class Game:
                     if ab.timing == 3 and self.uses.get(i * 32 + k, 0) < ab.limit and \
                             self._usable(ab, i, p, self._subject(i)):
                         opts.append((A_USE, i, k))
-        for i in zs[Z_ATTACHED]:
-            if cdef[i].ik == IK_EQUIPMENT:
-                opts.append((A_DISCARD, i))   # R9: you may discard your own Equipment during your Actions
+        if zs[Z_ATTACHED]:
+            for w in warriors:
+                for i in self.atts.get(w, ()):
+                    if cdef[i].ik == IK_EQUIPMENT:
+                        opts.append((A_DISCARD, i))   # R9: you may discard your own Equipment in your Actions
         if len(warriors) >= 2:
             self._group_options(p, opts)
         opts.append((A_DONE,))
@@ -770,23 +862,30 @@ class Game:
 
     def _build_cells(self, p: int, d: CardDef) -> list[int]:
         """002 §10, R2: empty cells edge-adjacent to the Leader or a Place, where neither the new Place nor any card
-        it touches would have more adjacent cards than its Neighbor Count (cached until the Settlement changes)."""
-        if self._cells_v[p] != self.grid_v[p]:
-            self._cells_v[p] = self.grid_v[p]
-            self._cells[p] = {}
-        cache = self._cells[p]
-        got = cache.get(d.nc)
-        if got is None:
-            got = self._find_cells(p, d.nc)
-            cache[d.nc] = got
-        return got
+        it touches would have more adjacent cards than its Neighbor Count."""
+        nc = d.nc
+        return [e for e, count in self._frontier(p) if count <= nc]
 
-    def _find_cells(self, p: int, nc: int) -> list[int]:
+    def _has_cell(self, p: int, nc: int) -> bool:
+        for _, count in self._frontier(p):
+            if count <= nc:
+                return True
+        return False
+
+    def _frontier(self, p: int) -> list[tuple[int, int]]:
+        """The empty cells next to the Settlement that no neighbour's Neighbor Count forbids, each with how many
+        cards it touches (sorted by cell; recomputed only when the Settlement changes)."""
+        if self._cells_v[p] == self.grid_v[p]:
+            return self._front[p]
         grid = self.grid[p]
-        cells: list[int] = []
-        checked: set[int] = set()
         cdef = self.cdef
-        for c, occupant in grid.items():
+        full: set[int] = set()   # occupied cells that cannot take one more neighbour
+        for c, q in grid.items():
+            if (c + 256 in grid) + (c - 256 in grid) + (c + 1 in grid) + (c - 1 in grid) >= cdef[q].nc:
+                full.add(c)
+        out: list[tuple[int, int]] = []
+        checked: set[int] = set()
+        for c in grid:
             for dn in NEIGHBOURS:
                 e = c + dn
                 if e in grid or e in checked:
@@ -795,16 +894,18 @@ class Game:
                 count = 0
                 ok = True
                 for dm in NEIGHBOURS:
-                    q = grid.get(e + dm, -1)
-                    if q >= 0:
+                    f = e + dm
+                    if f in grid:
                         count += 1
-                        if self._neighbours(p, e + dm) + 1 > cdef[q].nc:
+                        if f in full:
                             ok = False
                             break
-                if ok and count <= nc:
-                    cells.append(e)
-        cells.sort()
-        return cells
+                if ok:
+                    out.append((e, count))
+        out.sort()
+        self._front[p] = out
+        self._cells_v[p] = self.grid_v[p]
+        return out
 
     def _neighbours(self, p: int, c: int) -> int:
         grid = self.grid[p]
@@ -832,21 +933,25 @@ class Game:
         ik = d.ik
         if ik == IK_EQUIPMENT or ik == IK_HARMONY:
             self._attach(i, host)
-            self._log(p, "002 §10", f"{'equips' if ik == IK_EQUIPMENT else 'bestows'} {d.name} on "
-                                    f"{self.cdef[host].name} ({cost} Gold)")
+            if self.logs is not None:
+                self._log(p, "002 §10", f"{'equips' if ik == IK_EQUIPMENT else 'bestows'} {d.name} on "
+                                        f"{self.cdef[host].name} ({cost} Gold)")
             self._enters(i, p)
         elif ik == IK_PROPHECY:
             self._attach(i, self.leader[p])
-            self._log(p, "002 §10", f"utters {d.name}: attached to the Leader for the game ({cost} Gold)")
+            if self.logs is not None:
+                self._log(p, "002 §10", f"utters {d.name}: attached to the Leader for the game ({cost} Gold)")
             self._enters(i, p)
         elif ik == IK_RITUAL:
             self._move(i, Z_RITUAL, p)
-            self._log(p, "002 §10", f"performs {d.name} until the start of its next turn ({cost} Gold)")
+            if self.logs is not None:
+                self._log(p, "002 §10", f"performs {d.name} until the start of its next turn ({cost} Gold)")
             self._enters(i, p)
         else:
             # a plain Intrigue or an Art Spell: it resolves, then it is discarded (R9)
             self._move(i, Z_LIMBO, p)
-            self._log(p, "002 §10", f"plays {d.name} ({cost} Gold)")
+            if self.logs is not None:
+                self._log(p, "002 §10", f"plays {d.name} ({cost} Gold)")
             self.stack.append((F_DISCARD_LIMBO, i))
             ab = self._hand_ability(d)
             if ab is not None:
@@ -860,7 +965,7 @@ class Game:
         return lst[0] if lst else None
 
     def _count_play(self, p: int, d: CardDef) -> None:
-        self.stats[p]["cards_played"] += 1
+        self.stats[p][S_CARDS_PLAYED] += 1
         self.played[p][d.name] = self.played[p].get(d.name, 0) + 1
 
     def _build(self, p: int, i: int, c: int) -> None:
@@ -874,8 +979,9 @@ class Game:
         self.grid_v[p] += 1
         self._supply(p, quiet=i)
         x, y = cell_xy(c)
-        self._log(p, "002 §10", f"builds {d.name} at {x},{y} ({cost} Gold)")
-        self.stats[p]["places_built"] += 1
+        if self.logs is not None:
+            self._log(p, "002 §10", f"builds {d.name} at {x},{y} ({cost} Gold)")
+        self.stats[p][S_PLACES_BUILT] += 1
         self._fire_card(EV_BUILT, i)
         self._enters(i, p)
 
@@ -883,9 +989,10 @@ class Game:
         d = self.cdef[i]
         self._move(i, zone, p)
         self.recruited_t[i] = self.turn
-        self._log(p, "002 §10", f"recruits {d.name} (CV {d.cv}) into the "
-                                f"{'Borderlands' if zone == Z_BORDER else 'Strike Force'} ({cost} Gold)")
-        self.stats[p]["warriors_recruited"] += 1
+        if self.logs is not None:
+            self._log(p, "002 §10", f"recruits {d.name} (CV {d.cv}) into the "
+                                    f"{'Borderlands' if zone == Z_BORDER else 'Strike Force'} ({cost} Gold)")
+        self.stats[p][S_WARRIORS_RECRUITED] += 1
         self._fire_card(EV_RECRUITED, i)
         self._enters(i, p)
 
@@ -913,6 +1020,8 @@ class Game:
             self.seen[i] = 3
         if (Z_SETTLE <= zone <= Z_RITUAL) or (Z_SETTLE <= old <= Z_RITUAL):
             self._dirty = True
+            self._ipc[0] = None
+            self._ipc[1] = None
 
     def _leave(self, i: int, dest: int, to: int = -1) -> None:
         """Card i leaves play for dest (discard, annihilated, hand, a VP pile); its attachments are discarded, its
@@ -960,19 +1069,37 @@ class Game:
         if self.zone[i] not in (Z_BORDER, Z_STRIKE):
             return
         if not self.allowed(i, R_BE_KILLED):
-            self._log(self.owner[i], "002 §16", f"{self.cdef[i].name} cannot be killed")
+            if self.logs is not None:
+                self._log(self.owner[i], "002 §16", f"{self.cdef[i].name} cannot be killed")
             return
         frames = self._collect(EV_DIES, i)
         o = self.owner[i]
-        self._log(o, why, f"{self.cdef[i].name} dies")
-        self.stats[o]["warriors_lost"] += 1
-        self.stats[1 - o]["warriors_killed"] += 1
+        if self.logs is not None:
+            self._log(o, why, f"{self.cdef[i].name} dies")
+        self.stats[o][S_WARRIORS_LOST] += 1
+        self.stats[1 - o][S_WARRIORS_KILLED] += 1
         self._leave(i, Z_DISCARD)
         self._push_frames(frames)
 
     def _supply(self, p: int, quiet: int = -1) -> None:
         """002 §15: a Place is supplied while an unbroken path of adjacent cards joins it to the Leader."""
         grid = self.grid[p]
+        supplied = self.supplied
+        if quiet >= 0:
+            # a Place just built beside a supplied card, in a Settlement where every Place is supplied: it is
+            # supplied and nothing else changes (a new card can only reconnect cards that were cut off)
+            c = self.cell[quiet]
+            near = False
+            for dn in NEIGHBOURS:
+                q = grid.get(c + dn, -1)
+                if q >= 0 and supplied[q]:
+                    near = True
+                    break
+            if near and all(supplied[i] for i in self.z[p][Z_SETTLE] if i != quiet):
+                if not supplied[quiet]:
+                    supplied[quiet] = True
+                    self._dirty = True
+                return
         reach = {CELL0} if CELL0 in grid else set()
         todo = list(reach)
         while todo:
@@ -988,8 +1115,9 @@ class Game:
                 self.supplied[i] = s
                 self._dirty = True
                 if i != self.leader[p] and i != quiet:
-                    self._log(p, "002 §15", f"{self.cdef[i].name} is "
-                                            f"{'supplied again' if s else 'cut off from the Supply Line'}")
+                    if self.logs is not None:
+                        self._log(p, "002 §15", f"{self.cdef[i].name} is "
+                                                f"{'supplied again' if s else 'cut off from the Supply Line'}")
 
     # ---- groups ---------------------------------------------------------------------------------------
     def _form_group(self, p: int, kind: int, members: tuple[int, ...]) -> None:
@@ -998,9 +1126,10 @@ class Game:
         self.groups[gid] = (kind, p, members)
         for w in members:
             self.group[w] = gid
-        self._log(p, "002 §11", f"forms an {'Offensive' if kind == G_OFFENSIVE else 'Defensive'} Group: "
-                                f"{', '.join(self.cdef[w].name for w in members)} "
-                                f"({tactics_text(self.group_tactics(members))})")
+        if self.logs is not None:
+            self._log(p, "002 §11", f"forms an {'Offensive' if kind == G_OFFENSIVE else 'Defensive'} Group: "
+                                    f"{', '.join(self.cdef[w].name for w in members)} "
+                                    f"({tactics_text(self.group_tactics(members))})")
 
     def group_tactics(self, members: tuple[int, ...] | list[int]) -> int:
         bits = TAC_ALL
@@ -1049,14 +1178,28 @@ class Game:
         self._fire_simple(EV_BALANCING, p)
 
     def _balance_init(self, p: int) -> None:
+        if self._dirty:
+            self._refresh()
         avail = [self.reserve[p], 0, 0, 0]
         extra = self.add_res[p]
         for r in range(4):
             avail[r] += extra[r]
         unpaid: list[int] = []
+        fast = not self._st_icon
+        cdef = self.cdef
         for i in self._in_play(p):
             if self.zone[i] == Z_SETTLE and not self.supplied[i]:
                 continue   # 002 §15: an unsupplied Place neither provides nor pays
+            if fast:
+                d = cdef[i]
+                if d.has_red:
+                    unpaid.append(i)
+                else:
+                    avail[0] += d.p0
+                    avail[1] += d.p1
+                    avail[2] += d.p2
+                    avail[3] += d.p3
+                continue
             prov, cons = self.icons(i)
             if cons[0] or cons[1] or cons[2] or cons[3]:
                 unpaid.append(i)
@@ -1068,6 +1211,8 @@ class Game:
 
     def _balance_decision(self) -> None:
         p = self.active
+        if self._dirty:
+            self._refresh()
         if self.bal_avail[0] < 0:
             self._balance_init(p)
         unpaid = self.bal_unpaid
@@ -1083,15 +1228,23 @@ class Game:
                 self._bal_discard(p, i, forced=True)
             return
         opts: list = []
-        if self.pay_all_order(avail, unpaid) is not None:
+        order = self.pay_all_order(avail, unpaid)
+        ctx: tuple = ()
+        if order is not None:
             opts.append((A_PAY_ALL,))
+            ctx = tuple(order)   # the engine's order, which `pay all` follows
         for i in payable:
             opts.append((A_PAY, i))
         for i in unpaid:
             opts.append((A_DISCARD, i))
-        self._decide("balance", p, opts)
+        self._decide("balance", p, opts, ctx)
 
     def _affordable(self, i: int, avail: list[int]) -> bool:
+        if self._dirty:
+            self._refresh()
+        if not self._st_icon:
+            d = self.cdef[i]
+            return avail[0] >= d.c0 and avail[1] >= d.c1 and avail[2] >= d.c2 and avail[3] >= d.c3
         cons = self.icons(i)[1]
         return avail[0] >= cons[0] and avail[1] >= cons[1] and avail[2] >= cons[2] and avail[3] >= cons[3]
 
@@ -1101,9 +1254,57 @@ class Game:
         first, each as soon as it can be paid), then the cards that only consume, whose order does not matter.
         (`pay all` is offered when this order pays everything; a player may always pay card by card.)"""
         order: list[int] = []
+        if self._dirty:
+            self._refresh()
+        if not self._st_icon:
+            return order if self._settle_fast(list(avail), unpaid, order) else None
         if self._settle_order(list(avail), [(i,) + self.icons(i) for i in unpaid], order) is None:
             return None
         return order
+
+    def _settle_fast(self, a: list[int], ids: list[int], order: list[int] | None) -> bool:
+        """_settle_order for printed icons (no static changes them): the same order, on the cards' int fields."""
+        cdef = self.cdef
+        conv: list[int] = []
+        n0 = n1 = n2 = n3 = 0
+        for i in ids:
+            d = cdef[i]
+            if d.has_blue:
+                conv.append(i)
+            else:
+                n0 += d.c0
+                n1 += d.c1
+                n2 += d.c2
+                n3 += d.c3
+        a0, a1, a2, a3 = a[0], a[1], a[2], a[3]
+        while conv:
+            best = -1
+            best_key = -99
+            for k in range(len(conv)):
+                d = cdef[conv[k]]
+                if a0 >= d.c0 and a1 >= d.c1 and a2 >= d.c2 and a3 >= d.c3 and d.net > best_key:
+                    best, best_key = k, d.net
+            if best < 0:
+                return False
+            i = conv.pop(best)
+            d = cdef[i]
+            a0 += d.p0 - d.c0
+            a1 += d.p1 - d.c1
+            a2 += d.p2 - d.c2
+            a3 += d.p3 - d.c3
+            if order is not None:
+                order.append(i)
+        if a0 < n0 or a1 < n1 or a2 < n2 or a3 < n3:
+            return False
+        a[0] = a0 - n0
+        a[1] = a1 - n1
+        a[2] = a2 - n2
+        a[3] = a3 - n3
+        if order is not None:
+            for i in ids:
+                if not cdef[i].has_blue:
+                    order.append(i)
+        return True
 
     def _settle_order(self, a: list[int], items: list, order: list[int] | None) -> list[int] | None:
         """Pay `items` ((card, provides, consumes) triples) from `a` in the engine's order; `a` ends as what is
@@ -1158,9 +1359,28 @@ class Game:
             self._refresh()
         extra = self.add_res[p]
         a = [self.reserve[p] + extra[0], extra[1], extra[2], extra[3]]
-        items = []
         zone = self.zone
         supplied = self.supplied
+        if not self._st_icon:
+            cdef = self.cdef
+            ids: list[int] = []
+            a0, a1, a2, a3 = a[0], a[1], a[2], a[3]
+            for i in self._in_play(p):
+                if zone[i] == Z_SETTLE and not supplied[i]:
+                    continue
+                d = cdef[i]
+                if d.has_red:
+                    ids.append(i)
+                else:
+                    a0 += d.p0
+                    a1 += d.p1
+                    a2 += d.p2
+                    a3 += d.p3
+            a = [a0, a1, a2, a3]
+            if not ids:
+                return a
+            return a if self._settle_fast(a, ids, None) else None
+        items = []
         for i in self._in_play(p):
             if zone[i] == Z_SETTLE and not supplied[i]:
                 continue
@@ -1177,18 +1397,28 @@ class Game:
         return self._settle_order(a, items, None)
 
     def _bal_pay(self, p: int, i: int) -> None:
-        prov, cons = self.icons(i)
+        if self._dirty:
+            self._refresh()
         avail = self.bal_avail
-        for r in range(4):
-            avail[r] += prov[r] - cons[r]
+        if not self._st_icon:
+            d = self.cdef[i]
+            avail[0] += d.p0 - d.c0
+            avail[1] += d.p1 - d.c1
+            avail[2] += d.p2 - d.c2
+            avail[3] += d.p3 - d.c3
+        else:
+            prov, cons = self.icons(i)
+            for r in range(4):
+                avail[r] += prov[r] - cons[r]
         self.bal_unpaid.remove(i)
 
     def _bal_discard(self, p: int, i: int, forced: bool) -> None:
         d = self.cdef[i]
         if forced:
             self.bal_forced += 1
-            self.stats[p]["unpaid_discards"] += 1
-        self._log(p, "002 §12", f"{d.name} {'cannot be paid' if forced else 'is not paid'} and is discarded")
+            self.stats[p][S_UNPAID_DISCARDS] += 1
+        if self.logs is not None:
+            self._log(p, "002 §12", f"{d.name} {'cannot be paid' if forced else 'is not paid'} and is discarded")
         gone = [i] + list(self.atts.get(i, ()))
         self._leave(i, Z_DISCARD)
         unpaid = self.bal_unpaid
@@ -1203,15 +1433,18 @@ class Game:
     def _balance_end(self, p: int) -> None:
         # 002 §12, §4: Gold still available is the Reserve; the other resources are lost (R23: never below 0)
         gold = self.bal_avail[0]
-        self._log(p, "002 §12", f"Resource Balancing done: Reserve {self.reserve[p]} -> {gold}")
+        if self.logs is not None:
+            self._log(p, "002 §12", f"Resource Balancing done: Reserve {self.reserve[p]} -> {gold}")
         self.reserve[p] = gold if gold > 0 else 0
         self.add_res[p] = [0, 0, 0, 0]
         self.unpaid_by_turn[p].append(1 if self.bal_forced else 0)
+        self.rec_unpaid[p] = self.turns_taken[p]
         self.bal_avail = [-1, 0, 0, 0]
         self.bal_unpaid = []
         self.step = ST_ATTACK
         if self.attack_skip:
-            self._log(p, "R13", "the first player's first turn has no Attack and no Raid")
+            if self.logs is not None:
+                self._log(p, "R13", "the first player's first turn has no Attack and no Raid")
 
     # =================================================================================================
     # 002 §13 Attack
@@ -1292,8 +1525,9 @@ class Game:
         for w in dfn:
             self.part[w] = ROLE_DEFENDER
         self.cb = Combat(False, p, list(att), list(dfn), t)
-        self.stats[p]["attacks"] += 1
-        self._log(p, "002 §13", f"attacks {names(self, dfn)} with {names(self, att)} on the {TACTIC_NAMES[t]}")
+        self.stats[p][S_ATTACKS] += 1
+        if self.logs is not None:
+            self._log(p, "002 §13", f"attacks {names(self, dfn)} with {names(self, att)} on the {TACTIC_NAMES[t]}")
 
     def cv_as(self, members: list[int] | tuple[int, ...], role: int) -> int:
         """The total CV of members fighting in `role` now (their 'while attacking/defending/raiding' statics
@@ -1324,7 +1558,8 @@ class Game:
         q = 1 - p
         if not cb.att or not cb.dfn:
             self.cb = None
-            self._log(p, "002 §13", "the attack has no side left to fight: nobody dies")
+            if self.logs is not None:
+                self._log(p, "002 §13", "the attack has no side left to fight: nobody dies")
             self._expire(DUR_ATTACK, -1)
             self._clear_parts()
             return
@@ -1334,17 +1569,18 @@ class Game:
         self.cb = None
         if a_cv > d_cv:
             winners, losers, role = cb.att, cb.dfn, ROLE_ATTACKER
-            self.stats[p]["attacks_won"] += 1
+            self.stats[p][S_ATTACKS_WON] += 1
             verdict = "the attacker wins"
         elif d_cv > a_cv:
             winners, losers, role = cb.dfn, cb.att, ROLE_DEFENDER
-            self.stats[p]["attacks_lost"] += 1
+            self.stats[p][S_ATTACKS_LOST] += 1
             verdict = "the defender wins"
         else:
             winners, losers, role = [], [], 0
-            self.stats[p]["attacks_tied"] += 1
+            self.stats[p][S_ATTACKS_TIED] += 1
             verdict = "a tie: nobody dies"
-        self._log(p, "002 §13", f"{names(self, cb.att)} {a_cv} vs {names(self, cb.dfn)} {d_cv}: {verdict}")
+        if self.logs is not None:
+            self._log(p, "002 §13", f"{names(self, cb.att)} {a_cv} vs {names(self, cb.dfn)} {d_cv}: {verdict}")
         frames: list[tuple] = self._collect_side(EV_ATTACK_WON, list(winners), role) if winners else []
         for w in list(losers):
             self._kill(w, "002 §13")   # R16: every member of a losing Group dies
@@ -1453,8 +1689,9 @@ class Game:
             self.part[w] = ROLE_RAIDER
         self.part[tgt] = ROLE_RAIDED
         self.cb = Combat(True, p, list(party), [tgt], t)
-        self.stats[p]["raids"] += 1
-        self._log(p, "002 §14", f"raids {self.cdef[tgt].name} on the {TACTIC_NAMES[t]} with {names(self, party)}")
+        self.stats[p][S_RAIDS] += 1
+        if self.logs is not None:
+            self._log(p, "002 §14", f"raids {self.cdef[tgt].name} on the {TACTIC_NAMES[t]} with {names(self, party)}")
 
     def _resolve_raid(self, cb: Combat) -> None:
         p = cb.attacker
@@ -1462,7 +1699,8 @@ class Game:
         self.raid_done = True
         if not cb.att or not cb.dfn:
             self.cb = None
-            self._log(p, "002 §14", "the raid has no raider or no target left: nothing happens")
+            if self.logs is not None:
+                self._log(p, "002 §14", "the raid has no raider or no target left: nothing happens")
             self._expire(DUR_RAID, -1)
             self._clear_parts()
             return
@@ -1473,21 +1711,24 @@ class Game:
         self._expire(DUR_RAID, -1)
         self._clear_parts()
         if r_cv <= t_cv:   # 002 §14: a tie cannot be broken; a smaller total does nothing (R17)
-            self._log(p, "002 §14", f"raiders {r_cv} vs {self.cdef[tgt].name} {t_cv}: "
-                                    f"{'a tie: nothing happens' if r_cv == t_cv else 'the raid fails'}")
-            self.stats[p]["raids_failed"] += 1
+            if self.logs is not None:
+                self._log(p, "002 §14", f"raiders {r_cv} vs {self.cdef[tgt].name} {t_cv}: "
+                                        f"{'a tie: nothing happens' if r_cv == t_cv else 'the raid fails'}")
+            self.stats[p][S_RAIDS_FAILED] += 1
             return
         d = self.cdef[tgt]
         if d.is_leader:
-            self._log(p, "002 §14", f"raiders {r_cv} vs the Leader {t_cv}: the raid succeeds; the raider chooses a "
-                                    "reward")
-            self.stats[p]["leader_raids"] += 1
+            if self.logs is not None:
+                self._log(p, "002 §14", f"raiders {r_cv} vs the Leader {t_cv}: the raid succeeds; the raider chooses a "
+                                        "reward")
+            self.stats[p][S_LEADER_RAIDS] += 1
             self.reward_pending = True
             self.raid_done = False
             return
-        self._log(p, "002 §14", f"raiders {r_cv} vs {d.name} {t_cv}: {d.name} is destroyed, {d.cv} VP")
-        self.stats[p]["places_destroyed"] += 1
-        self.stats[q]["places_lost"] += 1
+        if self.logs is not None:
+            self._log(p, "002 §14", f"raiders {r_cv} vs {d.name} {t_cv}: {d.name} is destroyed, {d.cv} VP")
+        self.stats[p][S_PLACES_DESTROYED] += 1
+        self.stats[q][S_PLACES_LOST] += 1
         frames = self._collect_destroyed(tgt, q, p)
         self._leave(tgt, Z_VP, p)   # the card becomes a VP marker in the raider's pile (002 §14)
         self._push_frames(frames)
@@ -1509,27 +1750,31 @@ class Game:
         q = 1 - p
         self.reward_pending = False
         self.raid_done = True
-        self.stats[p]["reward_" + REWARDS[k]] += 1
+        self.stats[p][S_REWARD_GOLD + k] += 1
         leader = self.leader[q]
         if k == RW_GOLD:
             g = self.reserve[q]
             self.reserve[q] = 0
             self.reserve[p] += g
-            self._log(p, "002 §14", f"takes the opponent's whole Reserve: {g} Gold")
+            if self.logs is not None:
+                self._log(p, "002 §14", f"takes the opponent's whole Reserve: {g} Gold")
         elif k == RW_ATTACHMENTS:
             lst = list(self.atts.get(leader, ()))
             for a in lst:
                 self._leave(a, Z_ANNIH)
-            self._log(p, "002 §14", f"annihilates the cards attached to the opponent's Leader ({len(lst)})")
+            if self.logs is not None:
+                self._log(p, "002 §14", f"annihilates the cards attached to the opponent's Leader ({len(lst)})")
         elif k == RW_DISCARD:
             pile = self.z[q][Z_DISCARD] + self.z[q][Z_ASIDE]
             for i in pile:
                 self._move(i, Z_ANNIH, q)
-            self._log(p, "002 §14", f"annihilates the opponent's discard pile ({len(pile)} cards)")
+            if self.logs is not None:
+                self._log(p, "002 §14", f"annihilates the opponent's discard pile ({len(pile)} cards)")
         frames = self._collect_raid_won(p, leader)
         if k == RW_VP:
             v = self.cdef[leader].cv
-            self._log(p, "002 §14", f"takes {v} VP tokens (the Leader's base CV)")
+            if self.logs is not None:
+                self._log(p, "002 §14", f"takes {v} VP tokens (the Leader's base CV)")
             self._push_frames(frames)
             self._gain_vp(p, v, tokens=True)
             return
@@ -1541,7 +1786,8 @@ class Game:
             self.vp_tokens[p] += n
         # 002 §1, §14: the first to the required VP wins at once (50; 30 in the simplified format, 002 §17)
         if self.vp[p] >= self.target_vp:
-            self._log(p, "002 §1", f"reaches {self.vp[p]} VP and wins")
+            if self.logs is not None:
+                self._log(p, "002 §1", f"reaches {self.vp[p]} VP and wins")
             self._finish(p, "vp")
 
     def _finish(self, winner: int | None, reason: str) -> None:
@@ -1553,17 +1799,21 @@ class Game:
         self.stack.clear()
         self.cb = None
         p = self.active
-        if len(self.vp_by_turn[p]) < self.turns_taken[p]:
+        t = self.turns_taken[p]
+        if self.rec_turn[p] != t:   # the figures of the turn the game ended in
+            self.rec_turn[p] = t
             self.vp_by_turn[p].append(self.vp[p])
             self.gold_by_turn[p].append(self.reserve[p])
-            if len(self.unpaid_by_turn[p]) < self.turns_taken[p]:
+            if self.rec_unpaid[p] != t:
+                self.rec_unpaid[p] = t
                 self.unpaid_by_turn[p].append(1 if self.bal_forced else 0)
 
     def _stalemate(self) -> None:
         # R22 (002 §19): at the turn cap the game ends as a stalemate: most VP wins, equal VP is a draw
         a, b = self.vp
         w = 0 if a > b else 1 if b > a else None
-        self._log(-1, "R22", f"round cap {self.max_rounds} reached: stalemate, VP {a}-{b}")
+        if self.logs is not None:
+            self._log(-1, "R22", f"round cap {self.max_rounds} reached: stalemate, VP {a}-{b}")
         self._finish(w, "stalemate")
 
     # ---- end of turn ----------------------------------------------------------------------------------
@@ -1573,6 +1823,7 @@ class Game:
         self._expire(DUR_TURN, -1)
         self.vp_by_turn[p].append(self.vp[p])
         self.gold_by_turn[p].append(self.reserve[p])
+        self.rec_turn[p] = self.turns_taken[p]
         self._check_groups()
         self.active = 1 - p
         self.step = ST_TURN_START
@@ -1648,7 +1899,8 @@ class Game:
         else:
             i, k = a[1], a[2]
             cb.used.append(i * 32 + k)
-            self._log(p, "002 §16", f"uses {self.cdef[i].name}: {self.cdef[i].abilities[k].text}")
+            if self.logs is not None:
+                self._log(p, "002 §16", f"uses {self.cdef[i].name}: {self.cdef[i].abilities[k].text}")
             self.stack.append((F_ABILITY, i, k, p, 0, (), -1))
 
     # =================================================================================================
@@ -1659,7 +1911,8 @@ class Game:
         k = dec.kind
         if k == "actions":
             if kind == A_DONE:
-                self._log(p, "002 §10", "ends its Actions")
+                if self.logs is not None:
+                    self._log(p, "002 §10", "ends its Actions")
                 self.step = ST_BAL_START
             elif kind in (A_BUILD, A_RECRUIT, A_PLAY):
                 self._play_card(p, a)
@@ -1668,16 +1921,19 @@ class Game:
                 self.moved_t[w] = self.turn
                 dest = Z_STRIKE if self.zone[w] == Z_BORDER else Z_BORDER
                 self._move(w, dest, p)
-                self._log(p, "002 §10", f"moves {self.cdef[w].name} to the "
-                                        f"{'Borderlands' if dest == Z_BORDER else 'Strike Force'}")
+                if self.logs is not None:
+                    self._log(p, "002 §10", f"moves {self.cdef[w].name} to the "
+                                            f"{'Borderlands' if dest == Z_BORDER else 'Strike Force'}")
             elif kind == A_USE:
                 i, n = a[1], a[2]
                 key = i * 32 + n
                 self.uses[key] = self.uses.get(key, 0) + 1
-                self._log(p, "002 §10", f"uses {self.cdef[i].name}: {self.cdef[i].abilities[n].text}")
+                if self.logs is not None:
+                    self._log(p, "002 §10", f"uses {self.cdef[i].name}: {self.cdef[i].abilities[n].text}")
                 self.stack.append((F_ABILITY, i, n, p, 0, (), -1))
             elif kind == A_DISCARD:
-                self._log(p, "R9", f"discards its {self.cdef[a[1]].name}")
+                if self.logs is not None:
+                    self._log(p, "R9", f"discards its {self.cdef[a[1]].name}")
                 self._leave(a[1], Z_DISCARD)
             elif kind == A_GROUP:
                 self._form_group(p, a[1], tuple(a[2]))
@@ -1685,8 +1941,7 @@ class Game:
             self._build(p, dec.ctx[0], a[1])
         elif k == "balance":
             if kind == A_PAY_ALL:
-                order = self.pay_all_order(self.bal_avail, self.bal_unpaid) or []
-                for i in order:
+                for i in dec.ctx:
                     self._bal_pay(p, i)
             elif kind == A_PAY:
                 self._bal_pay(p, a[1])
@@ -1699,7 +1954,8 @@ class Game:
                 self._declare_attack(p, a)
         elif k == "raid":
             if kind == A_PASS:
-                self._log(p, "002 §14", "makes no raid")
+                if self.logs is not None:
+                    self._log(p, "002 §14", "makes no raid")
                 self.raid_done = True
             else:
                 self._declare_raid(p, a)
@@ -1765,7 +2021,8 @@ class Game:
                     self._decide("target", ctrl, opts, (src, k))
                     return
                 if not targets and not sel.up_to:
-                    self._log(ctrl, "§14.2", f"{self.cdef[src].name}: no legal target, nothing happens")
+                    if self.logs is not None:
+                        self._log(ctrl, "§14.2", f"{self.cdef[src].name}: no legal target, nothing happens")
                     return
             stage = 1
         costs = ab.costs
@@ -1802,7 +2059,8 @@ class Game:
         if rnd:
             for _ in range(min(n, len(hand))):
                 i = hand[int(self._rand() * len(hand))]
-                self._log(p, "§14.4", f"discards {self.cdef[i].name} at random")
+                if self.logs is not None:
+                    self._log(p, "§14.4", f"discards {self.cdef[i].name} at random")
                 self._move(i, Z_DISCARD, p)
             return
         self.stack.append(f)
@@ -1834,7 +2092,8 @@ class Game:
         elif k == "discard":
             f = self.stack.pop()
             i = a[1]
-            self._log(p, "§14.4", f"discards {self.cdef[i].name} from hand")
+            if self.logs is not None:
+                self._log(p, "§14.4", f"discards {self.cdef[i].name} from hand")
             self._move(i, Z_DISCARD, p)
             if f[2] > 1:
                 self.stack.append((F_CHOOSE_DISCARD, f[1], f[2] - 1, f[3], f[4]))
@@ -1846,13 +2105,15 @@ class Game:
             self._move(i, Z_HAND, p)
             self.seen[i] = 3
             if src_zone == Z_DECK:
-                self._log(p, "§14.4", f"searches its deck for {self.cdef[i].name} (revealed) and shuffles")
+                if self.logs is not None:
+                    self._log(p, "§14.4", f"searches its deck for {self.cdef[i].name} (revealed) and shuffles")
                 deck = self.z[p][Z_DECK]
                 for j in deck:
                     self.seen[j] = 0
                 self._shuffle(deck)
             else:
-                self._log(p, "§14.4", f"takes {self.cdef[i].name} from its discard pile into its hand")
+                if self.logs is not None:
+                    self._log(p, "§14.4", f"takes {self.cdef[i].name} from its discard pile into its hand")
         elif k == "recruit":
             i, zone = a[1], a[2]
             free = bool(dec.ctx[0])
@@ -1883,12 +2144,14 @@ class Game:
         elif kind == E_GAIN_GOLD:
             n = self._amount(e, ctrl, src)
             self.reserve[ctrl] += n
-            self._log(ctrl, "§14.4", f"{name}: gains {n} Gold (Reserve {self.reserve[ctrl]})")
+            if self.logs is not None:
+                self._log(ctrl, "§14.4", f"{name}: gains {n} Gold (Reserve {self.reserve[ctrl]})")
         elif kind == E_TAKE_GOLD:
             n = min(self._amount(e, ctrl, src), self.reserve[q])
             self.reserve[q] -= n
             self.reserve[ctrl] += n
-            self._log(ctrl, "§14.4", f"{name}: takes {n} Gold from the opponent's Reserve")
+            if self.logs is not None:
+                self._log(ctrl, "§14.4", f"{name}: takes {n} Gold from the opponent's Reserve")
         elif kind in (E_MODIFY_CV, E_GRANT_TACTIC, E_RULE):
             self._lasting(e, ab, src, ctrl, targets, ev)
         elif kind == E_KILL:
@@ -1900,17 +2163,20 @@ class Game:
                 z = self.zone[i]
                 d = self.cdef[i]
                 if Z_SETTLE <= z <= Z_RITUAL and not d.is_leader and not d.is_place:
-                    self._log(ctrl, "002 §3", f"{name}: {'discards' if dest == Z_DISCARD else 'annihilates'} "
-                                              f"{d.name}")
+                    if self.logs is not None:
+                        self._log(ctrl, "002 §3", f"{name}: {'discards' if dest == Z_DISCARD else 'annihilates'} "
+                                                  f"{d.name}")
                     self._leave(i, dest)
                 elif dest == Z_ANNIH and z in (Z_DISCARD, Z_ASIDE):
-                    self._log(ctrl, "002 §3", f"{name}: annihilates {d.name} from a discard pile")
+                    if self.logs is not None:
+                        self._log(ctrl, "002 §3", f"{name}: annihilates {d.name} from a discard pile")
                     self._move(i, Z_ANNIH, self.owner[i])
         elif kind == E_RETURN:
             for i in self._refs(e.ref, e.ref_sel, src, ctrl, targets, ev):
                 z = self.zone[i]
                 if z in (Z_BORDER, Z_STRIKE, Z_ATTACHED):
-                    self._log(ctrl, "§14.4", f"{name}: {self.cdef[i].name} returns to its owner's hand")
+                    if self.logs is not None:
+                        self._log(ctrl, "§14.4", f"{name}: {self.cdef[i].name} returns to its owner's hand")
                     self._leave(i, Z_HAND)
         elif kind == E_MOVE:
             for i in self._refs(e.ref, e.ref_sel, src, ctrl, targets, ev):
@@ -1918,8 +2184,9 @@ class Game:
                 if z in (Z_BORDER, Z_STRIKE) and not self.group[i] and self.allowed(i, R_BE_MOVED):
                     dest = Z_STRIKE if z == Z_BORDER else Z_BORDER
                     self._move(i, dest, self.owner[i])
-                    self._log(ctrl, "§14.4", f"{name}: {self.cdef[i].name} moves to the "
-                                             f"{'Borderlands' if dest == Z_BORDER else 'Strike Force'}")
+                    if self.logs is not None:
+                        self._log(ctrl, "§14.4", f"{name}: {self.cdef[i].name} moves to the "
+                                                 f"{'Borderlands' if dest == Z_BORDER else 'Strike Force'}")
         elif kind == E_DISBAND:
             for i in self._refs(e.ref, e.ref_sel, src, ctrl, targets, ev):
                 if self.group[i]:
@@ -1931,7 +2198,8 @@ class Game:
             cands = [i for i in self.z[ctrl][zone] if self.match(sel, i, ctrl, src, any_zone=True)]
             if not cands:
                 if kind == E_SEARCH:
-                    self._log(ctrl, "§14.4", f"{name}: the search finds nothing; the deck is shuffled")
+                    if self.logs is not None:
+                        self._log(ctrl, "§14.4", f"{name}: the search finds nothing; the deck is shuffled")
                     self._shuffle(self.z[ctrl][Z_DECK])
                 return
             if kind == E_SEARCH:
@@ -1962,8 +2230,9 @@ class Game:
         elif kind == E_ADD_RESOURCES:
             for r in range(4):
                 self.add_res[ctrl][r] += e.resources[r]
-            self._log(ctrl, "§14.4", f"{name}: this turn's Resource Balancing has {resources_text(e.resources)} "
-                                     "more")
+            if self.logs is not None:
+                self._log(ctrl, "§14.4", f"{name}: this turn's Resource Balancing has {resources_text(e.resources)} "
+                                         "more")
 
     def _lasting(self, e: Eff, ab: Ability, src: int, ctrl: int, targets: tuple, ev: int) -> None:
         until = e.until
@@ -1976,8 +2245,9 @@ class Game:
             side = ctrl if e.who == REF_OUR else 1 - ctrl
             assert e.cvmod is not None
             cb.mods[side].append(e.cvmod)
-            self._log(ctrl, "002 §16", f"{name}: {'our' if side == ctrl else 'the opposing'} side "
-                                       f"{e.cvmod.text()} CV")
+            if self.logs is not None:
+                self._log(ctrl, "002 §16", f"{name}: {'our' if side == ctrl else 'the opposing'} side "
+                                           f"{e.cvmod.text()} CV")
             return
         for i in self._refs(e.who, e.who_sel, src, ctrl, targets, ev):
             if not (Z_SETTLE <= self.zone[i] <= Z_RITUAL):
@@ -2132,15 +2402,39 @@ class Game:
         if not frames:
             return
         a = self.active
-        frames.sort(key=lambda f: (f[3] != a, f[1]))
+        if len(frames) > 1:
+            rank: dict[int, int] = {}
+            for p in (a, 1 - a):
+                for i in self._in_play(p):
+                    rank[i] = len(rank)
+            frames.sort(key=lambda f: (f[3] != a, rank.get(f[1], 9999)))
         for k in range(len(frames) - 1, -1, -1):
             self.stack.append(frames[k])
 
     # =================================================================================================
     # static abilities, CV, Tactics, keywords, icons, rules
     def _in_play(self, p: int) -> list[int]:
+        """p's cards in play in a canonical order: the Settlement, the Borderlands, the Strike Force, the Rituals,
+        then each host's attachments in the order they were attached (what a position reproduces). Built once per
+        change of the cards in play and shared: callers only read it."""
+        got = self._ipc[p]
+        if got is None:
+            got = self._build_in_play(p)
+            self._ipc[p] = got
+        return got
+
+    def _build_in_play(self, p: int) -> list[int]:
         zs = self.z[p]
-        return zs[Z_SETTLE] + zs[Z_BORDER] + zs[Z_STRIKE] + zs[Z_ATTACHED] + zs[Z_RITUAL]
+        base = zs[Z_SETTLE] + zs[Z_BORDER] + zs[Z_STRIKE] + zs[Z_RITUAL]
+        if not zs[Z_ATTACHED]:
+            return base
+        atts = self.atts
+        out = list(base)
+        for h in base:
+            lst = atts.get(h)
+            if lst:
+                out.extend(lst)
+        return out
 
     def _active_source(self, i: int) -> bool:
         """§14.2: a Place's abilities work while it is supplied (002 §15); attached cards while attached; a Ritual
@@ -2259,7 +2553,11 @@ class Game:
         if not self._st_grant and not self._n_tmp_tac:
             return bits
         for src, st in self._st_grant:
-            if st.tactics and not (bits & st.tactics == st.tactics) and self._static_on(src, st, i):
+            if not st.tactics or bits & st.tactics == st.tactics:
+                continue
+            if st.affects == AF_SELF and i != src or st.affects == AF_HOST and self.host[src] != i:
+                continue
+            if self._static_on(src, st, i):
                 bits |= st.tactics
         if self._n_tmp_tac:
             for te in self.tmp:
@@ -2322,7 +2620,17 @@ class Game:
                 modes = M_CANNOT
         if self._dirty:
             self._refresh()
+        owner = self.owner
         for src, st in self._st_rule:
+            sel = st.sel
+            if sel is not None:
+                if sel.types and not d.type_bit & sel.types:
+                    continue
+                c = sel.controller
+                if c != CTRL_ANY and (owner[i] == owner[src]) != (c == CTRL_YOU):
+                    continue
+            elif st.affects == AF_SELF and i != src:
+                continue
             for r, m in st.rules:
                 if r == rule and self._static_on(src, st, i):
                     modes |= m
@@ -2821,12 +3129,12 @@ class Game:
 
 
 # ---- helpers ------------------------------------------------------------------------------------------------
-def new_stats() -> dict[str, int]:
-    keys = ("cards_played", "places_built", "warriors_recruited", "attacks", "attacks_won", "attacks_lost",
-            "attacks_tied", "warriors_killed", "warriors_lost", "raids", "raids_failed", "places_destroyed",
-            "places_lost", "leader_raids", "reward_gold", "reward_attachments", "reward_discard", "reward_vp",
-            "unpaid_discards", "reshuffles")
-    return {k: 0 for k in keys}
+def new_stats() -> list[int]:
+    return [0] * len(STAT_NAMES)
+
+
+def stats_dict(stats: list[int]) -> dict[str, int]:
+    return dict(zip(STAT_NAMES, stats))
 
 
 def default_labels(cdef: list[CardDef]) -> list[str]:

@@ -75,14 +75,15 @@ def _static_value(d: CardDef) -> float:
     return v
 
 
-_VALUES: dict[int, float] = {}
-
-
 def card_value(d: CardDef) -> float:
-    """A rough worth of a card in play or in hand, to rank plays, targets and discards (cached per card)."""
-    v = _VALUES.get(id(d))
-    if v is not None:
-        return v
+    """A rough worth of a card in play or in hand, to rank plays, targets and discards (cached on the card)."""
+    if d.gvalue >= -0.5:
+        return d.gvalue
+    d.gvalue = _compute_value(d)
+    return d.gvalue
+
+
+def _compute_value(d: CardDef) -> float:
     if d.is_place:
         v = 2.0 + 1.2 * sum(d.prov) - 0.9 * sum(d.cons) + 0.15 * d.cv + 0.5 * bool(d.unlocks)
     elif d.is_warrior:
@@ -94,8 +95,7 @@ def card_value(d: CardDef) -> float:
     v += _static_value(d)
     if d.abilities:
         v += 0.8 * len(d.abilities)
-    _VALUES[id(d)] = v
-    return v
+    return max(v, -0.4)
 
 
 class GreedyPolicy:
@@ -324,15 +324,15 @@ class GreedyPolicy:
         return v - 0.5 * gold
 
     def _cell(self, view: PlayerView, dec: Decision) -> tuple:
-        p = view.player
-
-        def key(o):
+        # close to the Leader (a short Supply Line), on its axes rather than diagonals, then the lowest cell
+        best = dec.options[0]
+        best_key = -1_000_000
+        for o in dec.options:
             x, y = cell_xy(o[1])
-            free = 0
-            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                free += 1
-            return (-(abs(x) + abs(y)), -abs(x * y), -o[1])
-        return max(dec.options, key=key)
+            key = -1000 * (abs(x) + abs(y)) - abs(x * y)
+            if key > best_key:   # ties: the first, i.e. the lowest cell
+                best, best_key = o, key
+        return best
 
     # ---- Resource Balancing --------------------------------------------------------------------------------
     def _balance(self, view: PlayerView, dec: Decision) -> tuple:
@@ -343,10 +343,12 @@ class GreedyPolicy:
                 gold = avail[0]
                 eaters = []
                 for i in unpaid:
-                    prov, cons = view.icons(i)
-                    gold += prov[0] - cons[0]
-                    if cons[0] and view.card(i).is_warrior:
-                        eaters.append(i)
+                    d = view.card(i)
+                    if d.p0 or d.c0 or view.icon_statics():
+                        prov, cons = view.icons(i)
+                        gold += prov[0] - cons[0]
+                        if cons[0] and d.is_warrior:
+                            eaters.append(i)
                 if eaters and gold <= 1 and gold <= view.reserve(view.player):
                     worst = min(eaters, key=lambda i: card_value(view.card(i)))
                     return (A_DISCARD, worst)

@@ -459,6 +459,11 @@ def from_position(pos: dict, catalogue: dict[str, dict] | None = None, *, log: b
         g.atts.setdefault(h, []).append(j)
     g.turn = turn
     g.turns_taken = list(taken)
+    # the turn in progress has not recorded its figures yet; a position at the start of a turn follows a turn that
+    # did (so the game's per-turn lists are those of the turns played after loading)
+    g.rec_turn = [t if step_name == "turn_start" or p != active else t - 1 for p, t in enumerate(taken)]
+    g.rec_unpaid = [t if step_name in ("turn_start", "attack", "raid") or p != active else t - 1
+                    for p, t in enumerate(taken)]
     g.first = first
     g.active = active
     g.reserve = reserves
@@ -572,6 +577,7 @@ def from_position(pos: dict, catalogue: dict[str, dict] | None = None, *, log: b
     elif step == ST_RAID:
         g.raid_done = g.attack_skip
     g._dirty = True
+    g._ipc = [None, None]
     g.logs = [] if log else None
     g._run()
     return g

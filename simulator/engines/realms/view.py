@@ -124,7 +124,7 @@ class PlayerView:
         return list(self._g.z[p][Z_RITUAL])
 
     def in_play(self, p: int) -> list[int]:
-        return self._g._in_play(p)
+        return list(self._g._in_play(p))
 
     def attachments(self, i: int) -> list[int]:
         return list(self._g.atts.get(i, ()))
@@ -248,6 +248,13 @@ class PlayerView:
         """The viewer's Resource Balancing in progress: what is available, and the cards not yet paid."""
         g = self._g
         return list(g.bal_avail), list(g.bal_unpaid)
+
+    def icon_statics(self) -> bool:
+        """Whether some card in play changes resource icons (else every card has its printed icons)."""
+        g = self._g
+        if g._dirty:
+            g._refresh()
+        return bool(g._st_icon)
 
     def project_balance(self) -> list[int] | None:
         """What the viewer would have left after a Resource Balancing now that keeps every card (or None)."""
