@@ -1,5 +1,6 @@
 """Benchmark of the realms engine: games per CPU-second, machine instructions per game, the search hooks' costs.
 
+    python -m scripts.bench realms                 # the docs/performance.md section ("Realms engine")
     python -m scripts.bench_realms                 # goldfish, greedy vs greedy, random vs random; hooks
     python -m scripts.bench_realms --games 400     # more games per starter
     python -m scripts.bench_realms --callgrind     # instructions per game under valgrind --tool=callgrind
@@ -156,13 +157,99 @@ def callgrind(games: int) -> dict:
     cancel out."""
     out = {}
     for mode in ("goldfish", "versus"):
+        n = games if mode == "goldfish" else max(4, games // 4)   # head-to-head games are several times longer
         base = _instructions(0, mode)
-        full = _instructions(games, mode)
-        out[mode] = {"games": games, "instructions_per_game": (full - base) // games}
+        full = _instructions(n, mode)
+        out[mode] = {"games": n, "instructions_per_game": (full - base) // n}
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+RUNS = 3
+
+
+def _rates_in(build: str, games: int) -> dict:
+    """The rates measured in a fresh process of the given build ("native" or "pure"), as JSON."""
+    env = dict(os.environ, ROC_ENGINE_PURE="1" if build == "pure" else "0", PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "scripts.bench_realms", "--json", "--games", str(games)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(proc.stderr[-2000:])
+    return json.loads(proc.stdout)
+
+
+def _r1_goldfish_rate() -> float | None:
+    """r1's engine, same machine, same moment: 350 goldfish games (scripts/bench_engine.py's starters)."""
+    try:
+        from scripts.bench_engine import starter_decks as r1_decks
+        from simulator.engine import play_game as r1_play
+    except Exception:   # noqa: BLE001 - the calibration is optional
+        return None
+    decks = r1_decks()
+    names = sorted(decks)
+    t = time.process_time()
+    for i in range(350):
+        r1_play(decks[names[i % len(names)]], None, seed=i)
+    return 350 / (time.process_time() - t)
+
+
+def main() -> str:
+    """The docs/performance.md section (scripts/bench.py calls this)."""
+    import statistics
+    import simulator.engines.realms as realms
+    from simulator.engine import ENGINE_BUILD as R1_BUILD
+    runs = []
+    r1 = []
+    loads = []
+    for _ in range(RUNS):
+        loads.append(os.getloadavg()[0])
+        runs.append(_rates_in("native", 250))
+        rate = _r1_goldfish_rate()
+        if rate is not None:
+            r1.append(rate)
+    pure = _rates_in("pure", 100)
+    cg = callgrind(40)
+    med = lambda xs: statistics.median(xs)   # noqa: E731
+    gold = {k: med([r["goldfish_games_per_cpu_s"][k] for r in runs]) for k in runs[0]["goldfish_games_per_cpu_s"]}
+    gg = med([r["greedy_vs_greedy_games_per_cpu_s"] for r in runs])
+    rr = med([r["random_vs_random_games_per_cpu_s"] for r in runs])
+    hooks = {k: med([r["hooks"][k] for r in runs]) for k in runs[0]["hooks"] if k != "states"}
+    per = ", ".join(f"{k} {v:,.0f}" for k, v in gold.items() if k != "all")
+    lines = [
+        "## Realms engine",
+        "",
+        "`.venv/bin/python -m scripts.bench realms` (also `python -m scripts.bench_realms [--callgrind] "
+        "[--fingerprint]`) — the four realms starters, engine "
+        f"{realms.ENGINE_VERSION}, build `{runs[0]['build']}` (mypyc, `python -m scripts.build_realms`, run by "
+        "`make install`); CPU time of one process (`time.process_time()`), medians of "
+        f"{RUNS} runs; load average at the runs: {', '.join(f'{x:.1f}' for x in loads)} on 2 cores.",
+        "",
+        "| what | games per CPU-second (compiled) | plain Python | instructions per game (compiled) | target |",
+        "| --- | --- | --- | --- | --- |",
+        f"| goldfish, greedy player, 4 starters × 250 games ({per}) | {gold['all']:,.0f} | "
+        f"{pure['goldfish_games_per_cpu_s']['all']:,.0f} | {cg['goldfish']['instructions_per_game']:,} | ≥ 1,000 |",
+        f"| greedy vs greedy, every starter pairing | {gg:,.0f} | {pure['greedy_vs_greedy_games_per_cpu_s']:,.0f} | "
+        f"{cg['versus']['instructions_per_game']:,} | |",
+        f"| random vs random, every starter pairing | {rr:,.0f} | {pure['random_vs_random_games_per_cpu_s']:,.0f} | "
+        "| |",
+    ]
+    if r1:
+        lines += ["", f"Calibration, the same machine at the same moments: r1's compiled engine (build `{R1_BUILD}`), 350 "
+                  f"goldfish games of its starters, ran at {med(r1):,.0f} games per CPU-second (median; "
+                  f"{', '.join(f'{x:,.0f}' for x in r1)}); docs/engine.md records 2,024–2,386 for it on a quiet machine."]
+    lines += ["", "Costs per call for a search player (mid-game states of greedy-vs-greedy games; compiled):", "",
+              "| call | µs |", "| --- | --- |"]
+    names = {"clone_us": "`clone()`", "determinize_us": "`view(p).determinize(rng)` (a clone, then the unseen "
+             "cards dealt again)", "legal_actions_us": "`legal_actions()` (the waiting decision's list)",
+             "options_rebuilt_us": "building the Actions options afresh (what each Actions decision costs)",
+             "action_texts_us": "`action_text` of every option"}
+    for k, v in hooks.items():
+        lines.append(f"| {names.get(k, k)} | {v:,.1f} |")
+    lines += ["", f"Instructions per game: valgrind --tool=callgrind, ({cg['goldfish']['games']} games − none) ÷ games, "
+              "so imports and deck building cancel out; deterministic, unlike the CPU figures."]
+    return "\n".join(lines) + "\n"
+
+
+def cli(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--games", type=int, default=250, help="goldfish games per starter (default 250)")
     ap.add_argument("--callgrind", action="store_true", help="instructions per game under valgrind")
@@ -193,4 +280,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli())

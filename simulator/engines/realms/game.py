@@ -270,8 +270,7 @@ class Game:
         self.max_rounds = max_rounds
         self.goldfish = deck_b is None
         self.first_arg = first_player
-        self.rng = random.Random(seed)
-        self.rng_n = 0                      # random numbers drawn so far (positions reproduce the stream)
+        self.rng_n = 0                      # random events so far: the whole state of the game's randomness
         # ---- the card table: instance ids, per-id arrays --------------------------------------------------
         self.cdef: list[CardDef] = []
         self.owner: list[int] = []
@@ -384,8 +383,6 @@ class Game:
         self.max_rounds = o.max_rounds
         self.goldfish = o.goldfish
         self.first_arg = o.first_arg
-        self.rng = random.Random()
-        self.rng.setstate(o.rng.getstate())
         self.rng_n = o.rng_n
         self.cdef = o.cdef
         self.owner = o.owner
@@ -546,14 +543,22 @@ class Game:
         if self.logs is not None:
             self.logs.append(f"T{self.turn} {SEAT[p] if p >= 0 else '--'} {section} {msg}")
 
+    def _event_rng(self) -> random.Random:
+        """The random.Random of the game's next random event (a shuffle, a random discard, the first player): seeded
+        from the game's seed and the event's number, so the randomness to come is just (seed, events so far) —
+        what clone() copies and a position prints."""
+        k = self.rng_n
+        self.rng_n = k + 1
+        return random.Random((self.seed * 0x9E3779B97F4A7C15 + (k + 1) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF)
+
     def _rand(self) -> float:
-        self.rng_n += 1
-        return self.rng.random()
+        return self._event_rng().random()
 
     def _shuffle(self, lst: list[int]) -> None:
-        """Fisher–Yates on this game's random.Random (results do not depend on the Python version)."""
+        """Fisher–Yates on one random event's random.Random (results do not depend on the Python version)."""
+        rng = self._event_rng()
         for i in range(len(lst) - 1, 0, -1):
-            j = int(self._rand() * (i + 1))
+            j = int(rng.random() * (i + 1))
             lst[i], lst[j] = lst[j], lst[i]
 
     # =================================================================================================
@@ -2057,8 +2062,9 @@ class Game:
         if n <= 0 or not hand:
             return
         if rnd:
+            rng = self._event_rng()
             for _ in range(min(n, len(hand))):
-                i = hand[int(self._rand() * len(hand))]
+                i = hand[int(rng.random() * len(hand))]
                 if self.logs is not None:
                     self._log(p, "§14.4", f"discards {self.cdef[i].name} at random")
                 self._move(i, Z_DISCARD, p)

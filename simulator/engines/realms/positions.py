@@ -3,7 +3,7 @@
 A position describes a game at a step of a turn (docs/games/realms-engine.md, "Positions"):
 
 ```json
-{"game": "realms", "format": "standard", "seed": 1, "draws": 0, "turn": 5, "step": "actions",
+{"game": "realms", "format": "standard", "seed": 1, "random_events": 0, "turn": 5, "step": "actions",
  "first_player": 0, "active_player": 0, "turns_taken": [3, 2], "target_vp": 50, "max_rounds": 50,
  "players": [
   {"leader": {"card": "fb-048", "id": "ysolde", "attachments": ["fb-046"]}, "leaders_out": ["fb-049"],
@@ -17,8 +17,9 @@ A position describes a game at a step of a turn (docs/games/realms-engine.md, "P
 ```
 
 - `step`: `turn_start` (the active player's turn has not begun: loading runs its start, draw and Actions),
-  `actions`, `balancing`, `attack`, `raid`. `deck` lists the top card first. `seed` and `draws` (random numbers
-  already drawn from it) drive every random event after loading, so a printed position plays on as the game did.
+  `actions`, `balancing`, `attack`, `raid`. `deck` lists the top card first. `seed` and `random_events` (how many
+  random events — shuffles, random discards — the game has had) drive every random event after loading (each one
+  a `random.Random` seeded from the seed and its number), so a printed position plays on as the game did.
 - A zone entry is a card code or `{"card": CODE, "id": LABEL, ...}`; a label names one card in actions and logs
   (by default `CODE#k`). `vp` is the player's total; the VP pile's printed CVs count in it (the rest are tokens).
 - A player `{"goldfish": true}` is the goldfish opponent (a Leader and nothing else).
@@ -29,7 +30,6 @@ A position describes a game at a step of a turn (docs/games/realms-engine.md, "P
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from .cards import (
@@ -110,7 +110,7 @@ def to_position(game: Game) -> dict:
             pl["mulliganed"] = True
         players.append(pl)
     pos: dict[str, Any] = {
-        "game": "realms", "format": g.fmt, "seed": g.seed, "draws": g.rng_n, "turn": g.turn,
+        "game": "realms", "format": g.fmt, "seed": g.seed, "random_events": g.rng_n, "turn": g.turn,
         "step": _STEP_OUT[g.step], "first_player": g.first, "active_player": g.active,
         "turns_taken": list(g.turns_taken), "target_vp": g.target_vp, "max_rounds": g.max_rounds,
         "players": players,
@@ -376,9 +376,9 @@ def from_position(pos: dict, catalogue: dict[str, dict] | None = None, *, log: b
     if goldfish[active]:
         raise ld.fail(active, "active_player", "the goldfish opponent never takes a turn")
     seed = pos.get("seed", 0)
-    draws = pos.get("draws", 0)
+    draws = pos.get("random_events", 0)
     if not isinstance(seed, int) or not isinstance(draws, int) or draws < 0:
-        raise PositionError("seed and draws are whole numbers")
+        raise PositionError("seed and random_events are whole numbers (random_events at least 0)")
     turn = pos.get("turn", 1)
     taken = pos.get("turns_taken")
     if taken is None:
@@ -555,10 +555,7 @@ def from_position(pos: dict, catalogue: dict[str, dict] | None = None, *, log: b
         g._supply(p)
     g.supplied[leaders[0]] = g.supplied[leaders[1]] = True
     # the random stream where the printed game had it
-    g.rng = random.Random(seed)
-    g.rng_n = 0
-    for _ in range(draws):
-        g._rand()
+    g.rng_n = draws
     step = STEPS[step_name]
     g.step = step
     g.attack_skip = active == first and taken[active] == 1 and step != ST_TURN_START

@@ -304,8 +304,7 @@ class PlayerView:
         if g.leader[q] < 0 and g.leader_choice[q] >= 0:
             ids = g.leader_ids[q]
             g.leader_choice[q] = ids[int(rng.random() * len(ids))]
-        g.seed = rng.getrandbits(63)
-        g.rng = random.Random(g.seed)
+        g.seed = rng.getrandbits(63)   # a future of its own: the real one is hidden information too
         g.rng_n = 0
         g._views = [None, None]
         g._dirty = True
@@ -313,25 +312,39 @@ class PlayerView:
 
 
 def _redeal(g: Game, p: int, bit: int, rng: random.Random, zones: tuple[int, ...]) -> None:
-    """Deal p's cards the viewer (bit) cannot see again over the same slots of those zones (Fisher–Yates)."""
-    slots: list[tuple[int, int]] = []
+    """Deal p's cards the viewer (bit) cannot see again over the same slots of those zones (Fisher–Yates): the
+    whole deck (its order is never known), and the hand's and set-aside cards the viewer has not seen."""
+    seen = g.seen
+    zs = g.z[p]
     pool: list[int] = []
     for z in zones:
-        lst = g.z[p][z]
-        for k, i in enumerate(lst):
-            if z == Z_DECK or not g.seen[i] & bit:
-                slots.append((z, k))
-                pool.append(i)
-    for k in range(len(pool) - 1, 0, -1):
+        if z == Z_DECK:
+            pool.extend(zs[z])
+        else:
+            for i in zs[z]:
+                if not seen[i] & bit:
+                    pool.append(i)
+    n = len(pool)
+    for k in range(n - 1, 0, -1):
         j = int(rng.random() * (k + 1))
         pool[k], pool[j] = pool[j], pool[k]
-    for (z, k), i in zip(slots, pool):
-        old = g.zone[i]
-        g.z[p][z][k] = i
-        if old != z:
-            g.zone[i] = z
-            # what its owner knows follows the slot: a card dealt into the hand is known to its owner
-            g.seen[i] = (1 << p) if z == Z_HAND else 0
-        elif z == Z_DECK:
-            g.seen[i] = 0
-    _ = Z_DISCARD, Z_BORDER, Z_STRIKE   # zones never redealt: public
+    zone = g.zone
+    pos = 0
+    for z in zones:
+        lst = zs[z]
+        if z == Z_DECK:
+            m = len(lst)
+            lst[:] = pool[pos:pos + m]
+            pos += m
+            for i in lst:
+                zone[i] = Z_DECK
+                seen[i] = 0
+            continue
+        owner_bit = (1 << p) if z == Z_HAND else 0   # a card dealt into the hand is known to its owner
+        for k in range(len(lst)):
+            if not seen[lst[k]] & bit:
+                i = pool[pos]
+                pos += 1
+                lst[k] = i
+                zone[i] = z
+                seen[i] = owner_bit

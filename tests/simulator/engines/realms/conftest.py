@@ -51,7 +51,7 @@ def player(**kw) -> dict:
 
 
 def pos(p0: dict, p1: dict | None = None, **top) -> dict:
-    doc = {"game": "realms", "format": "standard", "seed": 1, "draws": 0, "turn": 5, "step": "actions",
+    doc = {"game": "realms", "format": "standard", "seed": 1, "random_events": 0, "turn": 5, "step": "actions",
            "first_player": 0, "active_player": 0, "turns_taken": [3, 2],
            "players": [p0, p1 if p1 is not None else {"goldfish": True}]}
     doc.update(top)
