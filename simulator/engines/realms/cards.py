@@ -100,7 +100,8 @@ ROLE_RAIDED: Final = 4
 ROLE_CODES = {"attacker": ROLE_ATTACKER, "defender": ROLE_DEFENDER, "raider": ROLE_RAIDER, "raided": ROLE_RAIDED}
 
 # rules with modes (002 §16, R18)
-RULES: Final = ("attack", "be_attacked", "raid", "be_raided", "block", "be_blocked", "join_group", "be_moved", "be_killed")
+RULES: Final = ("attack", "be_attacked", "raid", "be_raided", "block", "be_blocked", "join_group", "be_moved",
+                "be_killed")
 R_ATTACK: Final = 0
 R_BE_ATTACKED: Final = 1
 R_RAID: Final = 2

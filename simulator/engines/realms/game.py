@@ -23,9 +23,9 @@ from .cards import (
     CTRL_ANY, CTRL_OPP, CTRL_YOU, DUR_ATTACK, DUR_NEXT_TURN, DUR_RAID, DUR_TURN, E_ADD_RESOURCES, E_ANNIHILATE,
     E_DISBAND, E_DISCARD, E_DISCARD_HAND, E_DRAW, E_GAIN_GOLD, E_GRANT_TACTIC, E_KILL, E_MODIFY_CV, E_MOVE,
     E_RECOVER, E_RECRUIT, E_RETURN, E_RULE, E_SEARCH, E_TAKE_GOLD, EV_ATTACK_WON, EV_BALANCING, EV_BUILT,
-    EV_DIES, EV_PLACE_DESTROYED, EV_RAID_WON, EV_RECRUITED, EV_TURN_START, IK_ART, IK_EQUIPMENT, IK_HARMONY,
-    IK_NEEDS, IK_PLAIN, IK_PROPHECY, IK_RITUAL, K_ANNIHILATE_SELF, K_DISCARD_HAND, K_DISCARD_SELF, K_KILL,
-    K_PAY_GOLD, KW_LONER, KW_WORTHY, M_ALWAYS, M_CAN, M_CANNOT, M_NEVER, N_EVENTS, OP_ADD, OP_DIV, OP_MUL,
+    EV_DIES, EV_PLACE_DESTROYED, EV_RAID_WON, EV_RECRUITED, EV_TURN_START, IK_EQUIPMENT, IK_HARMONY,
+    IK_NEEDS, IK_PROPHECY, IK_RITUAL, K_ANNIHILATE_SELF, K_DISCARD_HAND, K_DISCARD_SELF, K_KILL,
+    K_PAY_GOLD, KW_LONER, KW_WORTHY, M_ALWAYS, M_CAN, M_CANNOT, M_NEVER, N_EVENTS, OP_ADD, OP_MUL,
     OP_SUB, ORD_AFTER, ORD_BEFORE, ORD_NORMAL, R_ATTACK, R_BE_ATTACKED, R_BE_BLOCKED, R_BE_KILLED, R_BE_MOVED,
     R_BE_RAIDED, R_BLOCK, R_JOIN, R_RAID, REF_EACH, REF_EVENT, REF_HOST, REF_LEADER, REF_OUR, REF_SELF,
     REF_TARGET, REF_THEIR, ROLE_ATTACKER, ROLE_DEFENDER, ROLE_RAIDED, ROLE_RAIDER, SZ_BORDER, SZ_DECK,
@@ -111,9 +111,13 @@ TE_TACTIC: Final = 1
 TE_RULE: Final = 2
 
 SEAT: Final = ("P0", "P1")
+DURATION_WORDS: Final = ("this attack", "this raid", "this turn", "until your next turn")
 
 # the per-game counters of the reports (GameResult.stats), by index
-STAT_NAMES: Final = ("cards_played", "places_built", "warriors_recruited", "attacks", "attacks_won", "attacks_lost", "attacks_tied", "warriors_killed", "warriors_lost", "raids", "raids_failed", "places_destroyed", "places_lost", "leader_raids", "reward_gold", "reward_attachments", "reward_discard", "reward_vp", "unpaid_discards", "reshuffles")
+STAT_NAMES: Final = ("cards_played", "places_built", "warriors_recruited", "attacks", "attacks_won", "attacks_lost",
+              "attacks_tied", "warriors_killed", "warriors_lost", "raids", "raids_failed", "places_destroyed",
+              "places_lost", "leader_raids", "reward_gold", "reward_attachments", "reward_discard", "reward_vp",
+              "unpaid_discards", "reshuffles")
 S_CARDS_PLAYED: Final = 0
 S_PLACES_BUILT: Final = 1
 S_WARRIORS_RECRUITED: Final = 2
@@ -350,6 +354,7 @@ class Game:
         # ---- derived, rebuilt when the cards in play change (statics, listeners) -------------------------
         self._dirty = True
         self._ipc: list[list[int] | None] = [None, None]   # _in_play's lists, until the cards in play change
+        self.n_trig = [0] * N_EVENTS   # trigger abilities of cards in play, per event (0: no listener, no lookup)
         self._st_cv: list[tuple[int, Static]] = []
         self._st_icon: list[tuple[int, Static]] = []
         self._st_cost: list[tuple[int, Static]] = []
@@ -437,6 +442,7 @@ class Game:
         self.logs = o.logs[:] if o.logs is not None else None
         self._dirty = True
         self._ipc = [None, None]
+        self.n_trig = o.n_trig[:]
         self._st_cv = []
         self._st_icon = []
         self._st_cost = []
@@ -688,7 +694,7 @@ class Game:
                                    f"Reserve {self.reserve[p]})")
         # R14: the start of the turn clears what lasted until this player's next turn
         for gid in [g for g, (kind, o, _) in self.groups.items() if o == p and kind == G_DEFENSIVE]:
-            self._disband(gid, "002 §11 a Defensive Group disbands at the start of its owner's turn")
+            self._disband(gid, "002 §11", "a Defensive Group lasts until the start of its owner's next turn")
         for i in list(self.z[p][Z_RITUAL]):
             if self.logs is not None:
                 self._log(p, "002 §7.4", f"{self.cdef[i].name} ends (R9) and is discarded")
@@ -743,7 +749,8 @@ class Game:
         self._shuffle(deck)
         self.stats[p][S_RESHUFFLES] += 1
         if self.logs is not None:
-            self._log(p, "002 §9", f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck")
+            self._log(p, "002 §9", f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new "
+                                   "deck")
         return True
 
     # ---- 002 §10 Actions -----------------------------------------------------------------------------------
@@ -872,9 +879,32 @@ class Game:
         return [e for e, count in self._frontier(p) if count <= nc]
 
     def _has_cell(self, p: int, nc: int) -> bool:
-        for _, count in self._frontier(p):
-            if count <= nc:
-                return True
+        """Whether a Place of Neighbor Count nc can be built somewhere (the frontier when known, else the first
+        legal cell found)."""
+        if self._cells_v[p] == self.grid_v[p]:
+            for _, count in self._front[p]:
+                if count <= nc:
+                    return True
+            return False
+        grid = self.grid[p]
+        cdef = self.cdef
+        for c in grid:
+            for dn in NEIGHBOURS:
+                e = c + dn
+                if e in grid:
+                    continue
+                count = 0
+                ok = True
+                for dm in NEIGHBOURS:
+                    f = e + dm
+                    q = grid.get(f, -1)
+                    if q >= 0:
+                        count += 1
+                        if (f + 256 in grid) + (f - 256 in grid) + (f + 1 in grid) + (f - 1 in grid) >= cdef[q].nc:
+                            ok = False
+                            break
+                if ok and count <= nc:
+                    return True
         return False
 
     def _frontier(self, p: int) -> list[tuple[int, int]]:
@@ -1027,6 +1057,12 @@ class Game:
             self._dirty = True
             self._ipc[0] = None
             self._ipc[1] = None
+            now = Z_SETTLE <= zone <= Z_RITUAL
+            if now != (Z_SETTLE <= old <= Z_RITUAL):
+                trig = self.cdef[i].triggers
+                if trig:
+                    for ab in trig:
+                        self.n_trig[ab.event] += 1 if now else -1
 
     def _leave(self, i: int, dest: int, to: int = -1) -> None:
         """Card i leaves play for dest (discard, annihilated, hand, a VP pile); its attachments are discarded, its
@@ -1132,7 +1168,7 @@ class Game:
         for w in members:
             self.group[w] = gid
         if self.logs is not None:
-            self._log(p, "002 §11", f"forms an {'Offensive' if kind == G_OFFENSIVE else 'Defensive'} Group: "
+            self._log(p, "002 §11", f"forms {'an Offensive' if kind == G_OFFENSIVE else 'a Defensive'} Group: "
                                     f"{', '.join(self.cdef[w].name for w in members)} "
                                     f"({tactics_text(self.group_tactics(members))})")
 
@@ -1142,7 +1178,7 @@ class Game:
             bits &= self.tactics(w)
         return bits
 
-    def _disband(self, gid: int, why: str) -> None:
+    def _disband(self, gid: int, section: str, why: str = "") -> None:
         g = self.groups.pop(gid, None)
         if g is None:
             return
@@ -1150,8 +1186,8 @@ class Game:
             if self.group[w] == gid:
                 self.group[w] = 0
         if self.logs is not None:
-            self._log(g[1], why.split(" ", 2)[0] + " " + why.split(" ", 2)[1],
-                      f"Group of {', '.join(self.cdef[w].name for w in g[2])} disbands")
+            self._log(g[1], section, f"the Group of {', '.join(self.cdef[w].name for w in g[2])} disbands"
+                                     + (f" ({why})" if why else ""))
 
     def _leave_group(self, w: int, gid: int) -> None:
         g = self.groups.get(gid)
@@ -1165,7 +1201,7 @@ class Game:
     def _check_group(self, gid: int) -> None:
         g = self.groups.get(gid)
         if g is not None and (len(g[2]) < 2 or not self.group_tactics(g[2])):
-            self._disband(gid, "002 §11 fewer than 2 members or no shared Tactic:")
+            self._disband(gid, "002 §11", "fewer than 2 members, or no Tactic they all share")
 
     def _check_groups(self) -> None:
         for gid in list(self.groups):
@@ -1603,7 +1639,7 @@ class Game:
     def _end_attack_step(self, p: int) -> None:
         # 002 §13: after the Attack Step all Offensive Groups disband
         for gid in [g for g, (kind, o, _) in self.groups.items() if kind == G_OFFENSIVE and o == p]:
-            self._disband(gid, "002 §13 after the Attack step")
+            self._disband(gid, "002 §13", "Offensive Groups disband after the Attack step")
         self.step = ST_RAID
         self.raid_done = self.attack_skip
 
@@ -2196,7 +2232,7 @@ class Game:
         elif kind == E_DISBAND:
             for i in self._refs(e.ref, e.ref_sel, src, ctrl, targets, ev):
                 if self.group[i]:
-                    self._disband(self.group[i], "§14.4 an effect:")
+                    self._disband(self.group[i], "§14.4")
         elif kind == E_RECOVER or kind == E_SEARCH:
             sel = e.sel
             assert sel is not None
@@ -2267,7 +2303,7 @@ class Game:
                     self.tmp.append(TmpEff(TE_RULE, i, None, 0, rule, mode, until, ctrl))
             if self.logs is not None:
                 self._log(ctrl, "§14.4", f"{name}: {self.cdef[i].name} {effect_text(e)} "
-                                         f"({('this attack', 'this raid', 'this turn', 'until your next turn')[until]})")
+                                         f"({DURATION_WORDS[until]})")
         self._count_tmp()
         self._check_groups()
 
@@ -2315,6 +2351,8 @@ class Game:
     # events and triggers
     def _fire_simple(self, ev: int, p: int) -> None:
         """turn_start / balancing: the active player's triggers."""
+        if not self.n_trig[ev]:
+            return
         self._refresh()
         frames = []
         for src, ab in self._trig[ev]:
@@ -2329,6 +2367,8 @@ class Game:
         """recruited / built / dies: listeners whose `card` filter matches (self, a selector seen from the listener's
         controller, or — with no filter — a card of the listener's controller). Collected before a dying card
         leaves, so a card's own `dies` trigger fires."""
+        if not self.n_trig[ev]:
+            return []   # nobody in play listens (a dying card's own triggers count: it is still in play)
         self._refresh()
         lst = self._trig[ev]
         if not lst and not (ev == EV_DIES and self.cdef[card].triggers):
@@ -2353,6 +2393,8 @@ class Game:
 
     def _collect_side(self, ev: int, side: list[int], role: int) -> list[tuple]:
         """attack_won: once per attack won, for listeners whose filter matches a card on the winning side."""
+        if not self.n_trig[ev]:
+            return []
         self._refresh()
         frames = []
         for src, ab in self._trig[ev]:
@@ -2375,6 +2417,8 @@ class Game:
         return frames
 
     def _collect_destroyed(self, place: int, owner: int, raider: int) -> list[tuple]:
+        if not self.n_trig[EV_PLACE_DESTROYED] and not self.n_trig[EV_RAID_WON]:
+            return []
         self._refresh()
         frames = []
         for src, ab in self._trig[EV_PLACE_DESTROYED]:
@@ -2388,6 +2432,8 @@ class Game:
         return frames
 
     def _collect_raid_won(self, raider: int, target: int) -> list[tuple]:
+        if not self.n_trig[EV_RAID_WON]:
+            return []
         self._refresh()
         frames = []
         tt = self.cdef[target].type
@@ -2668,7 +2714,8 @@ class Game:
             elif a == AF_SEL:
                 sel = st.sel
                 assert sel is not None
-                ok = self._match_card(sel, i) and (sel.controller == CTRL_ANY or (p == ctrl) == (sel.controller == CTRL_YOU))
+                ok = self._match_card(sel, i) and (sel.controller == CTRL_ANY
+                                                   or (p == ctrl) == (sel.controller == CTRL_YOU))
             else:
                 ok = p == ctrl
             if ok and (st.cond is None or self._cond(st.cond, ctrl, self._subject(src))):

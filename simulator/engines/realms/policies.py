@@ -21,15 +21,14 @@ from typing import Any
 
 from .cards import (
     E_ADD_RESOURCES, E_DISCARD_HAND, E_DRAW, E_GAIN_GOLD, E_KILL, E_MODIFY_CV, E_RECOVER, E_RECRUIT, E_SEARCH,
-    E_TAKE_GOLD, IK_EQUIPMENT, IK_HARMONY, IK_PROPHECY, IK_RITUAL, KW_LONER, OP_ADD, OP_DIV, OP_MUL, OP_SUB,
-    ORD_NORMAL, R_BE_BLOCKED, REF_OUR, REF_THEIR, TACTIC_ORDER, W_VEHICLE, CardDef, CvMod,
+    E_TAKE_GOLD, IK_EQUIPMENT, IK_HARMONY, IK_PROPHECY, IK_RITUAL, OP_ADD, OP_MUL, OP_SUB, REF_OUR, REF_THEIR,
+    W_VEHICLE, CardDef,
+)
+from .game import (
+    A_ATTACK, A_BUILD, A_DISCARD, A_DONE, A_GROUP, A_KEEP, A_MOVE, A_MULLIGAN, A_PASS, A_PAY, A_PAY_ALL, A_PLAY,
+    A_RAID, A_RECRUIT, A_USE, A_YES, RW_GOLD, RW_VP, Z_BORDER, Z_STRIKE, Decision, Game, cell_xy,
 )
 from .view import PlayerView
-from .game import (
-    A_DISCARD, A_DONE, A_GROUP, A_KEEP, A_LEADER, A_MOVE, A_MULLIGAN, A_NO, A_PASS, A_PAY, A_PAY_ALL, A_PLAY,
-    A_RAID, A_RECRUIT, A_REWARD, A_TARGET, A_USE, A_YES, A_BUILD, A_ATTACK, RW_GOLD, RW_VP, Z_BORDER, Z_STRIKE,
-    Decision, Game, cell_xy,
-)
 
 
 class RandomPolicy:
@@ -198,7 +197,6 @@ class GreedyPolicy:
         gap = threats & ~covered
         best = None
         best_v = 0.0
-        raiding = not view.is_goldfish(view.opponent) or True
         for o in dec.options:
             k = o[0]
             v = 0.0
@@ -215,12 +213,7 @@ class GreedyPolicy:
                 v = 4.0 + card_value(d) - 0.3 * cost
                 to_border = o[2] == Z_BORDER
                 if to_border:
-                    if d.tactics & gap:
-                        v += 3.0
-                    elif not raiding:
-                        v += 0.5
-                    else:
-                        v -= 1.0
+                    v += 3.0 if d.tactics & gap else -1.0
                 elif d.wtype != W_VEHICLE and d.tactics & gap and not self._has_zone_option(dec, i, Z_BORDER):
                     v -= 0.5
             elif k == A_PLAY:
@@ -233,6 +226,10 @@ class GreedyPolicy:
                 continue
             if v > best_v:
                 best, best_v = o, v
+        if best_v < 3.0 and view.attack_this_turn() and not view.is_goldfish(view.opponent):
+            group = self._group_wish(view, dec)
+            if group is not None:
+                return group
         if best is None and view.hand_size(p) >= 7:
             # a full hand the board cannot keep never draws (002 §9 draws up to 7): play the cheapest card and
             # let the Resource Balancing discard it, the one way the rules leave to cycle a stuck hand
@@ -240,6 +237,40 @@ class GreedyPolicy:
             if cycle:
                 return min(cycle, key=lambda o: (view.cost(o[1]), card_value(view.card(o[1])), o[0] == A_BUILD))
         return best if best is not None else (A_DONE,)
+
+    def _group_wish(self, view: PlayerView, dec: Decision) -> tuple | None:
+        """An Offensive Group of two that kills a Borderlands blocker no single warrior of ours beats (002 §11),
+        when that blocker stands between the Strike Force and a raid."""
+        p = view.player
+        q = view.opponent
+        wish = self._raid_wish(view)
+        if not wish:
+            return None
+        risk = 1 if view.hand_size(q) else 0
+        free = [w for w in view.strike_force(p) if view.group_of(w) is None and not view.attacked(w)]
+        singles = [(w, view.cv_as((w,), 1), view.tactics(w)) for w in free]
+        for unit in view.defenders(q):
+            if view.zone(unit[0]) != Z_BORDER:
+                continue
+            ut = view.group_tactics(unit) if len(unit) > 1 else view.tactics(unit[0])
+            if not ut & wish:
+                continue
+            need = view.cv_as(unit, 2) + risk
+            if any(cv > need and t & ut for _, cv, t in singles):
+                continue   # a single attack does it
+            best: tuple | None = None
+            best_sum = 1_000
+            for a in range(len(singles)):
+                for b in range(a + 1, len(singles)):
+                    wa, ca, ta = singles[a]
+                    wb, cb, tb = singles[b]
+                    if ta & tb & ut and need < ca + cb < best_sum:
+                        cand = (A_GROUP, 1, tuple(sorted((wa, wb))))
+                        if any(o[0] == A_GROUP and o[1] == 1 and wa in o[2] and wb in o[2] for o in dec.options):
+                            best, best_sum = cand, ca + cb
+            if best is not None:
+                return best
+        return None
 
     @staticmethod
     def _has_zone_option(dec: Decision, i: int, zone: int) -> bool:
@@ -254,7 +285,7 @@ class GreedyPolicy:
         # a Borderlands warrior whose Tactics are all covered by others or not threatened goes raiding
         others = self._covered(view, exclude=w)
         if not t & threats & ~others:
-            return 1.5 if not view.recruited_this_turn(w) or True else 0.0
+            return 1.5
         return 0.0
 
     def _play_value(self, view: PlayerView, o: tuple, left: list[int] | None, reserve: int) -> float:

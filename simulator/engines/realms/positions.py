@@ -33,8 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import (
-    CTRL_YOU, DUR_CODES, GOLDFISH_LEADER, IK_EQUIPMENT, IK_HARMONY, IK_PLAIN, IK_PROPHECY, IK_RITUAL, IK_ART,
-    KW_WORTHY, MODE_CODES, RULE_CODES, RULES, TACTIC_BITS, TACTIC_NAMES, TACTIC_ORDER, CardDef, CvMod, Deck,
+    DUR_CODES, GOLDFISH_LEADER, IK_EQUIPMENT, IK_HARMONY, IK_PROPHECY, IK_RITUAL, KW_WORTHY, MODE_CODES, RULE_CODES, RULES, TACTIC_BITS, TACTIC_NAMES, TACTIC_ORDER, CardDef, CvMod, Deck,
     DeckError, card_def,
 )
 from .game import (
@@ -575,6 +574,11 @@ def from_position(pos: dict, catalogue: dict[str, dict] | None = None, *, log: b
         g.raid_done = g.attack_skip
     g._dirty = True
     g._ipc = [None, None]
+    g.n_trig = [0] * len(g.n_trig)
+    for i in range(n):
+        if 6 <= g.zone[i] <= 10:   # Z_SETTLE .. Z_RITUAL: in play
+            for ab in cdef[i].triggers:
+                g.n_trig[ab.event] += 1
     g.logs = [] if log else None
     g._run()
     return g

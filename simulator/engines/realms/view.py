@@ -77,6 +77,10 @@ class PlayerView:
     def pending(self) -> Decision | None:
         return self._g.pending
 
+    def attack_this_turn(self) -> bool:
+        """Whether the active player's Attack and Raid steps happen this turn (R13: not the first player's first)."""
+        return not self._g.attack_skip
+
     def is_goldfish(self, p: int) -> bool:
         """Whether p is the goldfish opponent (a Leader and nothing else: it never acts)."""
         return self._g.decks[p] is None

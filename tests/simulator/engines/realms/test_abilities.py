@@ -12,7 +12,7 @@ from simulator.engines.realms import support_report
 from simulator.engines.realms.game import Z_ANNIH, Z_DISCARD, Z_HAND
 
 from .conftest import (
-    BLADES, FARM, MILITIA, ORLA, OUTRIDERS, PIKEMEN, QUEEN, SWORD, do, done_until, load, player, pos, texts,
+    BLADES, FARM, MILITIA, ORLA, OUTRIDERS, PIKEMEN, SWORD, do, load, player, pos, texts,
 )
 
 
