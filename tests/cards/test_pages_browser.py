@@ -1,7 +1,7 @@
 """The card search page in a real browser (Debian's Chromium): live search with htmx, and the same page with
 JavaScript switched off."""
 import re
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -59,3 +59,20 @@ def test_search_filters_and_card_page_work_without_javascript(live_server, chrom
     page.get_by_role("link", name="Ravage (1)").click()
     assert "k%3Aravage" in page.url
     context.close()
+
+
+def test_a_bad_search_shows_its_caret_under_the_fault(live_server, chromium):
+    """Issue 19: "c>>3" put the caret under the "c"; a stray "or" was read as a card name and searched."""
+    page = chromium.new_page(viewport={"width": 1366, "height": 800})
+    page.set_default_timeout(15_000)
+    for query, fault in (("t:unit c>>3", ">3"), ("f:camelot or or", "or")):
+        page.goto(live_server.url + "/cards/?" + urlencode({"q": query}))
+        alert = page.get_by_role("alert")
+        assert "position" in alert.inner_text()
+        typed, caret = page.locator(".search-caret").inner_text().split("\n")[:2]
+        assert typed == query
+        assert caret.index("^") == query.rindex(fault), (query, caret)
+        # The caret lines up on screen too: the block is monospaced, so "^" stands under the fault's first letter.
+        assert "mono" in page.locator(".search-caret").evaluate("e => getComputedStyle(e).fontFamily")
+        assert page.locator(".result-count").count() == 0  # nothing was searched
+    page.close()
