@@ -26,6 +26,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from our own static files (no CDN, CSP 'self')
     "django_htmx",
     "django_celery_results",
     "cards",
@@ -163,6 +164,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Cards, decks, decklists and simulations for A Reign of Kings (ruleset r1).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/: Swagger UI from drf-spectacular-sidecar's static files; its start-up script is a separate file
+    # (SpectacularSwaggerSplitView), so the page runs under the site's own Content-Security-Policy.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},  # no call to an outside validator
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "roc_site.schema.add_error_responses",  # 400/401/403/404/405/406/429 {"detail"} on every operation
