@@ -38,6 +38,17 @@ class DeckInputError(ValueError):
         self.message = message
         self.problems = problems or []
 
+    @property
+    def summary(self) -> str:
+        """One line for a page that lists `problems` below it: how many lines failed and that nothing changed,
+        without repeating the first problem (the API's `detail` is `message`, which quotes it)."""
+        if not self.problems:
+            return self.message
+        n = len(self.problems)
+        what = "rows" if "CSV" in self.message else "lines"
+        what = what[:-1] if n == 1 else what
+        return f"{n} {what} could not be read, so nothing was saved. Correct {'it' if n == 1 else 'them'} and try again:"
+
 
 @dataclass(frozen=True)
 class SaveResult:

@@ -177,7 +177,7 @@ def deck_import(request):
             raise DeckInputError("The decklist is too long: at most 100,000 characters.")
         result = deck_import_text(owner=request.user, text=text, name=name)
     except DeckInputError as e:
-        context = _list_context(request, text=text, name=name, error=e.message, problems=e.problems)
+        context = _list_context(request, text=text, name=name, error=e.summary, problems=e.problems)
         return render(request, "decks/list.html", context, status=400)
     messages.success(request, f"Imported “{result.deck.name}”.")
     return redirect(result.deck.get_absolute_url())
@@ -238,9 +238,23 @@ def _title(pool: CardPool, code: str) -> str:
 
 
 @login_required
-@require_POST
 def deck_restore(request, pk: int, number: int):
+    """GET: what restoring version `number` would change, with a button to do it (a restore replaces the list
+    the deck shows, so it is never one click from the history); POST: restore it as a new version."""
     deck = _owned_deck(request, pk)
+    if request.method != "POST":
+        old = deck_versions(deck=deck).filter(number=number).first()
+        if old is None:
+            raise Http404(f"Deck {deck.pk} has no version {number}.")
+        pool = CardPool.from_db()
+        changes = version_changes(deck.counts, old.cards)
+        context = {"deck": deck, "old": old,
+                   "added": sorted(((_title(pool, c), n) for c, n in changes["added"].items()),
+                                   key=lambda r: r[0].casefold()),
+                   "removed": sorted(((_title(pool, c), n) for c, n in changes["removed"].items()),
+                                     key=lambda r: r[0].casefold()),
+                   "renamed": old.name != deck.name}
+        return render(request, "decks/restore_confirm.html", context)
     try:
         result = deck_restore_version(deck=deck, number=number)
     except DeckInputError as e:
@@ -393,7 +407,7 @@ def collection_page(request):
     from cards.models import CardSet
 
     pool = CardPool.from_db()
-    problems, error = [], None
+    problems, error, pasted, mode = [], None, "", "add"
     if request.method == "POST":
         try:
             if request.POST.get("action") == "set":
@@ -402,7 +416,9 @@ def collection_page(request):
                                    copies=int(copies) if copies.isdigit() and len(copies) < 3 else 0)
                 messages.success(request, "Set added to your collection.")
             else:
-                text = request.POST.get("csv", "")
+                text = pasted = request.POST.get("csv", "")[:2_000_000]
+                # Adding is the default; replacing (every card not in the file goes to 0) is asked for by name.
+                mode = "replace" if request.POST.get("mode") == "replace" else "add"
                 upload = request.FILES.get("file")
                 if upload is not None:
                     if upload.size > 2_000_000:
@@ -411,15 +427,16 @@ def collection_page(request):
                         text = upload.read().decode("utf-8-sig")
                     except UnicodeDecodeError as e:
                         raise DeckInputError("The file is not UTF-8 text.") from e
-                collection_import_csv(user=request.user, text=text, replace=request.POST.get("mode") != "add")
-                messages.success(request, "Collection imported.")
+                counts = collection_import_csv(user=request.user, text=text, replace=mode == "replace")
+                messages.success(request, f"Collection {'replaced' if mode == 'replace' else 'imported'}: you now "
+                                          f"own {sum(counts.values())} cards, {len(counts)} different.")
             return redirect("/collection/")
         except DeckInputError as e:
-            error, problems = e.message, e.problems
+            error, problems = e.summary, e.problems
     owned = collection_counts(user=request.user)
     rows = sorted(((code, _title(pool, code), n) for code, n in owned.items()), key=lambda r: r[1].casefold())
     context = {"rows": rows, "total": sum(owned.values()), "sets": CardSet.objects.all(), "error": error,
-               "problems": problems}
+               "problems": problems, "pasted": pasted, "mode": mode}
     return render(request, "decks/collection.html", context, status=400 if error else 200)
 
 
@@ -554,7 +571,7 @@ def deck_new(request):
     except DeckInputError as e:
         context = _editor_context(request, deck=None, text=text, name=post.get("name", ""),
                                   notes=post.get("notes", ""), tags=post.get("tags", ""),
-                                  is_private=post.get("is_private") == "on", base_version=None, error=e.message,
+                                  is_private=post.get("is_private") == "on", base_version=None, error=e.summary,
                                   problems=e.problems)
         return render(request, "decks/editor.html", context, status=400)
     messages.success(request, f"Saved “{result.deck.name}” (version 1).")
@@ -586,7 +603,7 @@ def deck_edit(request, pk: int):
         context = _editor_context(request, deck=deck, text=text, name=post.get("name", ""),
                                   notes=post.get("notes", ""), tags=post.get("tags", ""),
                                   is_private=post.get("is_private") == "on", base_version=base_version,
-                                  error=e.message, problems=e.problems)
+                                  error=e.summary, problems=e.problems)
         return render(request, "decks/editor.html", context, status=400)
     number = result.version.number
     if result.conflict:
@@ -708,7 +725,7 @@ def account_archive_import(request):
             raise DeckInputError(f"The file is not JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from e
         summary = account_import(user=request.user, data=data)
     except DeckInputError as e:
-        context = _list_context(request, error=e.message, problems=e.problems)
+        context = _list_context(request, error=e.summary, problems=e.problems)
         return render(request, "decks/list.html", context, status=400)
     extra = ""
     if summary.decklists or summary.likes or summary.favourites:
@@ -742,8 +759,8 @@ def deck_import_into(request, pk: int):
             text = export_decklist(merged, pool) if not parsed.problems else text
         result = deck_import_text(owner=request.user, text=text, name=None, deck=deck)
     except DeckInputError as e:
-        messages.error(request, e.message + "".join(
-            f" Line {p.line}: {p.message}" for p in e.problems[1:6]))
+        messages.error(request, " ".join([e.summary] + [p.message for p in e.problems[:5]] + (
+            [f"(and {len(e.problems) - 5} more)"] if len(e.problems) > 5 else [])))
         return redirect(deck.get_absolute_url() + "#import-h")
     messages.success(request, f"{'Added the pasted cards' if mode == 'add' else 'Replaced the list'}: "
                               f"version {result.version.number}.")
