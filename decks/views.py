@@ -504,27 +504,27 @@ def deck_compare(request, pk: int):
 
 # ---- editor ------------------------------------------------------------------------------------------------
 def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: str, tags: str, is_private: bool,
-                    base_version: int | None, error: str | None = None, problems=()) -> dict:
+                    base_version: int | None, error: str | None = None, problems=(), menus=None) -> dict:
+    """The editor page. The Faction and Destiny menus show the list's cards, except after a refused save, where
+    they keep what the player had chosen (`menus`, the POST) so that nothing they did is lost."""
     from cards.models import Card
 
     pool = CardPool.from_db()
     live = _live_context(text, pool)
+    menu = dict(live["identity"])
+    for kind, _, _ in IDENTITY_KINDS:
+        chosen = (menus or {}).get(kind, "")
+        if chosen and (pool.get(chosen) or {}).get("type") == kind:
+            menu[kind] = chosen
     return live | {
+        "menu": menu, "shown": live["identity"],
         "deck": deck, "text": text, "name": name, "notes": notes, "tags": tags, "is_private": is_private,
         "base_version": base_version, "error": error, "problems": problems, "notes_html": render_markdown(notes),
         "factions": Card.objects.filter(type="faction").select_related("faction").order_by("faction__position"),
         "destinies": [(d, _destiny_rules(d.deckbuilding)) for d in Card.objects.filter(type="destiny").order_by("name")],
         "browser_factions": list(FACTION_NAMES.items()), "browser_types": BROWSER_TYPE_LABELS,
-        "chosen_faction_code": _chosen(live, "faction"),
-        "chosen_faction_title": _title(pool, _chosen(live, "faction")) if _chosen(live, "faction") else "",
-        "chosen_destiny_title": _title(pool, _chosen(live, "destiny")) if _chosen(live, "destiny") else "",
-        "chosen_faction": live["verdict"].get("faction") or "", "chosen_destiny": _chosen(live, "destiny")}
-
-
-def _chosen(live: dict, kind: str) -> str:
-    """The code of the deck's one card of `kind` (faction/destiny) in the live list, for the guided steps."""
-    group = next((g for g in live["groups"] if g["cards"] and g["label"].lower().startswith(kind)), None)
-    return group["cards"][0]["code"] if group and len(group["cards"]) == 1 else ""
+        "chosen_faction_code": live["identity"]["faction"], "chosen_destiny": live["identity"]["destiny"],
+        "chosen_faction": live["verdict"].get("faction") or ""}
 
 
 def _destiny_rules(rules: dict | None) -> str:
@@ -544,16 +544,62 @@ def _destiny_rules(rules: dict | None) -> str:
     return "; ".join(parts)
 
 
-def _with_identity(text: str, faction_code: str, destiny_code: str) -> str:
-    """Prepend the chosen faction card and destiny when the list does not name one yet."""
-    pool = CardPool.from_db()
-    counts = parse_decklist(text, pool).counts
-    lines = []
-    for code, kind in ((faction_code, "faction"), (destiny_code, "destiny")):
-        card = pool.get(code) if code else None
-        if card and card["type"] == kind and not any(pool.get(c)["type"] == kind for c in counts if pool.get(c)):
-            lines.append(f"1x {code}")
-    return "\n".join(lines + [text]) if lines else text
+IDENTITY_KINDS = (("faction", "faction card", "Faction"), ("destiny", "destiny", "Destiny"))
+
+
+def _line_for(code: str, pool: CardPool) -> str:
+    """"1x Title" for a card, as a player would write it; its code when the title names several cards."""
+    title = _title(pool, code)
+    return f"1x {title}" if parse_decklist(f"1x {title}", pool).counts == {code: 1} else f"1x {code}"
+
+
+def _identity_of(counts: dict[str, int], pool: CardPool) -> dict[str, list[str]]:
+    """The codes of the faction cards and destinies a list holds."""
+    found: dict[str, list[str]] = {kind: [] for kind, _, _ in IDENTITY_KINDS}
+    for code in counts:
+        card = pool.get(code)
+        if card and card["type"] in found:
+            found[card["type"]].append(code)
+    return found
+
+
+def _with_identity(text: str, post, pool: CardPool | None = None) -> str:
+    """The decklist text the editor saves, given its Faction and Destiny menus. The text is the one source of
+    truth: with scripts on, the menus edit it and follow it, so they agree and this changes nothing.
+
+    Without scripts the page cannot keep them in step, so each menu is compared with the value the page was
+    drawn with (`faction_shown`, `destiny_shown`): a menu the player changed replaces that card in the list;
+    a menu left alone leaves the list as typed; a list with no such card gets the menu's. If both the menu and
+    the list were changed, to different cards, that is a DeckInputError naming both (nothing is dropped
+    silently)."""
+    pool = pool or CardPool.from_db()
+    parsed = parse_decklist(text, pool)
+    counts = dict(parsed.counts)
+    found = _identity_of(counts, pool)
+    add, changed = [], False
+    for kind, label, menu in IDENTITY_KINDS:
+        chosen = post.get(kind, "")
+        card = pool.get(chosen) if chosen else None
+        if card is None or card["type"] != kind:
+            continue
+        in_text = found[kind]
+        shown = post.get(f"{kind}_shown", "")
+        if not in_text:
+            add.append(_line_for(chosen, pool))
+        elif in_text == [chosen] or chosen == shown:
+            continue  # they agree, or the menu was left alone: the list says what the deck holds
+        elif in_text == [shown] or not parsed.problems and shown in in_text:
+            for code in in_text:  # the menu changed and the list did not: the menu's card replaces the list's
+                del counts[code]
+            counts[chosen] = 1
+            changed = True
+        else:
+            names = " and ".join(f"“{_title(pool, c)}”" for c in in_text)
+            raise DeckInputError(f"The list names the {label} {names}, but the {menu} menu says "
+                                 f"“{_title(pool, chosen)}”: change one of them so that they agree.")
+    if changed and not parsed.problems:
+        text = export_decklist(counts, pool)
+    return "\n".join(add + [text]) if add else text
 
 
 @login_required
@@ -563,8 +609,9 @@ def deck_new(request):
         return render(request, "decks/editor.html", _editor_context(
             request, deck=None, text="", name="", notes="", tags="", is_private=True, base_version=None))
     post = request.POST
-    text = _with_identity(post.get("text", "")[:100_000], post.get("faction", ""), post.get("destiny", ""))
+    text = post.get("text", "")[:100_000]
     try:
+        text = _with_identity(text, post)
         result = deck_import_text(owner=request.user, text=text, name=post.get("name", "")[:300],
                                   notes=post.get("notes", "")[:20_001], tags=_tags(post.get("tags", "")),
                                   is_private=post.get("is_private") == "on")
@@ -572,7 +619,7 @@ def deck_new(request):
         context = _editor_context(request, deck=None, text=text, name=post.get("name", ""),
                                   notes=post.get("notes", ""), tags=post.get("tags", ""),
                                   is_private=post.get("is_private") == "on", base_version=None, error=e.summary,
-                                  problems=e.problems)
+                                  problems=e.problems, menus=post)
         return render(request, "decks/editor.html", context, status=400)
     messages.success(request, f"Saved “{result.deck.name}” (version 1).")
     return redirect(result.deck.get_absolute_url())
@@ -596,6 +643,7 @@ def deck_edit(request, pk: int):
     base_version = int(base) if base.isdigit() and len(base) < 9 else None
     text = post.get("text", "")[:100_000]
     try:
+        text = _with_identity(text, post)
         result = deck_import_text(owner=request.user, text=text, name=post.get("name", "")[:300], deck=deck,
                                   notes=post.get("notes", "")[:20_001], tags=_tags(post.get("tags", "")),
                                   is_private=post.get("is_private") == "on", base_version=base_version)
@@ -603,7 +651,7 @@ def deck_edit(request, pk: int):
         context = _editor_context(request, deck=deck, text=text, name=post.get("name", ""),
                                   notes=post.get("notes", ""), tags=post.get("tags", ""),
                                   is_private=post.get("is_private") == "on", base_version=base_version,
-                                  error=e.summary, problems=e.problems)
+                                  error=e.summary, problems=e.problems, menus=post)
         return render(request, "decks/editor.html", context, status=400)
     number = result.version.number
     if result.conflict:
@@ -622,8 +670,12 @@ def deck_check_fragment(request):
     if len(text) > 100_000:
         return HttpResponse('<p class="error">The decklist is too long (at most 100,000 characters).</p>',
                             status=400)
-    text = _with_identity(text, request.POST.get("faction", ""), request.POST.get("destiny", ""))
-    return render(request, "decks/_live.html", _live_context(text, CardPool.from_db()))
+    pool = CardPool.from_db()
+    try:
+        text = _with_identity(text, request.POST, pool)
+    except DeckInputError as e:  # the menus and the list disagree: what Save would answer, shown live
+        return render(request, "decks/_live.html", _live_context(text, pool) | {"identity_error": e.message})
+    return render(request, "decks/_live.html", _live_context(text, pool))
 
 
 def _live_context(text: str, pool: CardPool) -> dict:
@@ -632,8 +684,11 @@ def _live_context(text: str, pool: CardPool) -> dict:
     counts = parse_decklist(text, pool).counts
     verdict = _with_fixes(check_decklist_text(text, pool, format_active()).to_json(), counts, pool)
     stats = _page_stats(counts, pool)
+    found = _identity_of(counts, pool)
     return {"verdict": verdict, "stats": stats, "charts": deck_charts(stats), "editable": True,
-            "groups": _grouped(counts, pool, verdict.get("faction"), verdict)}
+            "groups": _grouped(counts, pool, verdict.get("faction"), verdict),
+            # What the Faction and Destiny menus show: the list's one card of each kind (none when 0 or 2+).
+            "identity": {kind: codes[0] if len(codes) == 1 else "" for kind, codes in found.items()}}
 
 
 @require_POST

@@ -202,9 +202,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A message taken by a worker that dies (SIGKILL, lost machine) goes back to the queue after this many
-    # seconds; longer than the task time limit, so a slow chunk is never handed out twice while it runs.
+    # seconds. A chunk's own time limit is set from its size (simulator/tasks.py: 40 s for the site's largest
+    # chunks; about a second is typical), so a minute is longer than any chunk may run, and a run whose worker
+    # was killed resumes within about a minute instead of standing still for 16 (it was time limit + 60 = 960 s).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get(
-        "CELERY_VISIBILITY_TIMEOUT", str(int(os.environ.get("CELERY_TASK_TIME_LIMIT", "900")) + 60)))}
+        "CELERY_VISIBILITY_TIMEOUT", str(max(60, int(os.environ.get("CELERY_TASK_TIME_LIMIT", "50")) + 10))))}
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ACKS_LATE = True
@@ -216,8 +218,10 @@ CELERY_WORKER_POOL = "roc_site.celery:TaskPool"
 # (Celery's default waits 10 s in case the child posted its result just before dying). Every task here is
 # idempotent (a chunk stored twice changes nothing), so a short wait is safe.
 CELERY_WORKER_LOST_WAIT = float(os.environ.get("CELERY_WORKER_LOST_WAIT", "1"))
-CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "900"))
-CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "840"))
+# Tasks other than chunks (start a run, merge it, requeue pending runs) take well under a second; each chunk is
+# sent with limits of its own, from its size (simulator/tasks.py chunk_time_limits).
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "50"))
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "45"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
