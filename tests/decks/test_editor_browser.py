@@ -186,3 +186,42 @@ def test_restore_and_set_buttons_can_be_seen_and_restoring_asks_first(live_serve
     from decks.selectors import collection_counts
 
     assert sum(collection_counts(user=user).values()) == 3
+
+
+def _svg_texts(chart):
+    return chart.locator("text").evaluate_all("ts => ts.map(t => [t.textContent, t.getBoundingClientRect().y])")
+
+
+def test_the_deck_charts_read_right(live_server, page, shot):  # noqa: F811
+    """Issue 19: an empty deck's "Card types" chart said "No data" in huge type; the Power curve skipped values
+    nobody had (0, 1, 2, 3, 5, 6: no 4); horizontal bar charts put the largest bar last."""
+    from cards.models import Card
+    from decks.services import deck_create
+
+    user = _sign_in(page, live_server, "bedivere")
+    faction = Card.objects.get(type="faction", faction__slug="camelot")
+    # Only a faction card: the editor's live panel and the deck page draw no empty chart.
+    lone = deck_create(owner=user, name="Just a banner", counts={faction.code: 1}).deck
+    for url in (f"/decks/{lone.pk}/", f"/decks/{lone.pk}/edit/"):
+        page.goto(live_server.url + url)
+        assert "No data" not in page.locator("main").inner_text()
+        assert page.locator(".deck-chart svg text", has_text="No data").count() == 0
+        assert page.locator('.deck-chart svg[aria-label="Card types"]').count() == 0
+    # Units of Power 1, 2 and 5 only (none of 3 or 4), most of them Camelot, a few Neutral.
+    units = {}
+    for power, n in ((1, 3), (2, 2), (5, 1)):
+        for card in Card.objects.filter(type="unit", power=power, faction__slug__in=("camelot", "neutral"))[:n]:
+            units[card.code] = 3 if card.faction.slug == "camelot" else 1
+    assert {Card.objects.get(code=c).power for c in units} == {1, 2, 5}
+    deck = deck_create(owner=user, name="Gappy", counts={faction.code: 1, **units}).deck
+    page.goto(live_server.url + f"/decks/{deck.pk}/")
+    power = page.locator('.deck-chart svg[aria-label="Power curve (units)"]')
+    labels = [t for t, _ in _svg_texts(power.locator(".axis.x"))]
+    assert labels[:5] == ["1", "2", "3", "4", "5"], labels
+    factions = page.locator('.deck-chart svg[aria-label="Draw cards by faction"]')
+    rows = sorted((y, t) for t, y in _svg_texts(factions.locator(".axis.y")) if t in ("Camelot", "Neutral"))
+    counts = {"Camelot": sum(n for c, n in units.items() if Card.objects.get(code=c).faction.slug == "camelot"),
+              "Neutral": sum(n for c, n in units.items() if Card.objects.get(code=c).faction.slug == "neutral")}
+    top = rows[0][1]
+    assert counts[top] == max(counts.values()), (rows, counts)  # the largest bar is the top one
+    shot("decks-charts")
