@@ -663,13 +663,17 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _toggle(self, request, service):
         decklist = self.get_object()
-        decklist = service(decklist=decklist, user=request.user, on=request.method == "POST")
+        try:
+            decklist = service(decklist=decklist, user=request.user, on=request.method == "POST")
+        except DeckInputError as e:  # e.g. liking one's own decklist
+            return Response({"detail": e.message}, status=status.HTTP_400_BAD_REQUEST)
         return Response(DecklistSerializer(decklist).data)
 
-    @extend_schema(request=None, responses={200: DecklistSerializer, 401: DetailSerializer, 404: DetailSerializer})
+    @extend_schema(request=None, responses={200: DecklistSerializer, 400: DetailSerializer, 401: DetailSerializer,
+                                            404: DetailSerializer})
     @action(detail=True, methods=["post", "delete"], permission_classes=[permissions.IsAuthenticated])
     def like(self, request, pk=None):
-        """POST likes, DELETE takes the like back (idempotent)."""
+        """POST likes, DELETE takes the like back (idempotent). An author cannot like their own decklist (400)."""
         return self._toggle(request, decklist_like)
 
     @extend_schema(request=None, responses={200: DecklistSerializer, 401: DetailSerializer, 404: DetailSerializer})

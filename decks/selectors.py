@@ -109,7 +109,8 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
                     until: date | None = None, sort: str = "date", user=None,
                     favourites_of=None) -> QuerySet[Decklist]:
     """Published decklists, filtered. `cards`: every code must be in the list; `query`: at least one card of the
-    list matches the card search (CONTRACTS §5); `since`/`until`: publication days, both included;
+    list matches the card search (CONTRACTS §5); `author`: part of the author's user name, in any case;
+    `since`/`until`: publication days, both included;
     `favourites_of`: only that user's favourites. Raises DecklistFilterError (a ValueError) for an unknown sort,
     faction or destiny, `until` before `since` or a NUL character; SearchError for a bad query.
 
@@ -169,7 +170,10 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
     if destiny_id is not None:
         qs = qs.filter(destiny_id=destiny_id)
     if author:
-        qs = qs.filter(owner__username__iexact=author)
+        # Part of the name, in any case ("ali" finds Alice and Khalid): people remember names, not spellings.
+        from django.contrib.auth import get_user_model
+
+        qs = qs.filter(owner_id__in=get_user_model().objects.filter(username__icontains=author).values("pk"))
     if favourites_of is not None:
         qs = qs.filter(favourites__user=favourites_of)
     if query:

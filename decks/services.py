@@ -408,7 +408,10 @@ def _toggle(model, field: str, *, decklist: Decklist, user, on: bool) -> Decklis
 
 
 def decklist_like(*, decklist: Decklist, user, on: bool = True) -> Decklist:
-    """Like (or un-like) a decklist; idempotent. `like_count` is kept for sorting by popularity."""
+    """Like (or un-like) a decklist; idempotent. `like_count` is kept for sorting by popularity, so an author
+    cannot like their own decklist (un-liking one, say an old like, is allowed)."""
+    if on and decklist.owner_id == getattr(user, "pk", None):
+        raise DeckInputError("You cannot like your own decklist: likes are how other players rate it.")
     return _toggle(DecklistLike, "like_count", decklist=decklist, user=user, on=on)
 
 

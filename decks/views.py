@@ -345,6 +345,7 @@ def decklist_detail(request, pk: int, slug: str = ""):
         "next_versions": decklist.next_versions.order_by("published_at"),
         "image_url": f"/decklists/{decklist.pk}/image.png",
         "liked": request.user.is_authenticated and decklist.likes.filter(user=request.user).exists(),
+        "is_author": decklist.owner_id == request.user.pk,
         "favourite": request.user.is_authenticated and decklist.favourites.filter(user=request.user).exists(),
         "absolute_image_url": request.build_absolute_uri(f"/decklists/{decklist.pk}/image.png"),
     }
@@ -388,7 +389,10 @@ def decklist_copy_view(request, pk: int):
 @require_POST
 def decklist_like_view(request, pk: int):
     decklist = get_object_or_404(Decklist, pk=pk)
-    decklist_like(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
+    try:
+        decklist_like(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
+    except DeckInputError as e:
+        messages.error(request, e.message)
     return redirect(decklist.get_absolute_url())
 
 
