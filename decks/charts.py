@@ -49,6 +49,7 @@ def _bar(title: str, labels: list[str], series: dict[str, list[int]], *, horizon
         labels = labels[::-1]
         series = {name: values[::-1] for name, values in series.items()}
     axis = {"show_x_guides": False} if horizontal else {"show_y_labels": False}
+    axis["y_labels"] = _count_ticks(labels, series, stacked)  # whole numbers: these are counts of cards
     chart = _chart(kind, title, show_legend=len(series) > 1, x_title=x_title, **axis,
                    height=max(160, 26 * len(labels) + 70) if horizontal else 220,
                    print_zeroes=False, value_formatter=lambda v: f"{v:g}")
@@ -56,6 +57,27 @@ def _bar(title: str, labels: list[str], series: dict[str, list[int]], *, horizon
     for name, values in series.items():
         chart.add(name, values)
     return _render(chart, title)
+
+
+def _count_ticks(labels: list[str], series: dict[str, list[int]], stacked: bool) -> list[int]:
+    """0, step, 2*step ... up to the tallest bar, with a step of 1, 2 or 5 times a power of ten: at most seven
+    ticks (pygal's own scale put 0.1 steps under a bar of 1 card).
+
+    >>> _count_ticks(["a"], {"n": [1]}, False), _count_ticks(["a", "b"], {"n": [39, 20]}, False)
+    ([0, 1], [0, 10, 20, 30, 40])
+    """
+    columns = [list(values) for values in series.values()]
+    heights = [sum(col[i] for col in columns) if stacked else max(col[i] for col in columns)
+               for i in range(len(labels))] or [0]
+    top = max(1, max(heights))
+    magnitude = 1
+    while True:
+        step = next((m * magnitude for m in (1, 2, 5) if top / (m * magnitude) <= 6), None)
+        if step is not None:
+            break
+        magnitude *= 10
+    last = -(-top // step) * step  # the tallest bar, rounded up to a tick
+    return list(range(0, last + 1, step))
 
 
 def _every_value(curve: dict[str, int]) -> dict[str, int]:

@@ -27,7 +27,28 @@
     if (status) status.textContent = (delta > 0 ? "Added " : "Removed ") + "a copy of " + title + ".";
   }
 
+  // Phone: the decklist, the card browser and the live deck are tabs (CSS shows one part per data-tab, only on
+  // narrow screens); links that lead to a part (the quests step, the pinned legality summary) open its tab.
+  var grid = document.querySelector(".editor-grid");
+  function showTab(name) {
+    if (!grid) return;
+    grid.dataset.tab = name;
+    document.querySelectorAll(".editor-tabs [data-tab]").forEach(function (tab) {
+      tab.setAttribute("aria-current", tab.dataset.tab === name ? "true" : "false");
+    });
+  }
+  showTab("list");
+
   document.addEventListener("click", function (event) {
+    var tab = event.target.closest(".editor-tabs [data-tab]");
+    if (tab) {
+      event.preventDefault();
+      showTab(tab.dataset.tab);
+      document.querySelector(".editor-tabs").scrollIntoView({block: "start"});
+      return;
+    }
+    if (event.target.closest('#live-summary a[href="#legality"]')) showTab("deck");
+    if (event.target.closest("[data-browse-type]")) showTab("cards");
     var button = event.target.closest("[data-add], [data-remove]");
     if (button) {
       editDeck(button.dataset.add || button.dataset.remove, button.dataset.add ? 1 : -1);
