@@ -176,10 +176,11 @@ def test_restore_and_set_buttons_can_be_seen_and_restoring_asks_first(live_serve
     assert on_screen(button) and contrast(button) >= 4.5, contrast(button)
     # Typed as a person would: a click into the box (the search box loses focus: that searched again and redrew
     # the results, so the typed number went into a box that was no longer there), then the number.
-    page.locator('#browser-results .own-form input[name=count]').first.click()
+    box = page.locator('#browser-results .own-form input[name=count]').first
+    box.click()
     page.wait_for_load_state("networkidle")
-    page.keyboard.press("Control+a")
-    page.keyboard.type("3")
+    assert box.evaluate("e => e === document.activeElement")  # still the box clicked: no redraw under it
+    box.fill("3")
     button.click()
     page.wait_for_function("() => document.querySelector('#browser-results .own-form').dataset.state === 'saved'")
     assert page.locator("#edit-status").inner_text() == "Saved: you own 3."
