@@ -432,9 +432,15 @@ def account_export(*, user) -> dict:
                  .values_list("decklist_id", flat=True))
     favourites = list(DecklistFavourite.objects.filter(user=user).order_by("created_at", "id")
                       .values_list("decklist_id", flat=True))
+    # Comments on decklists (issue 19): in the file so that nothing written is lost; an import does not post them
+    # again (they answer other players' decklists on the site they were written on).
+    comments = [{"decklist": c.decklist_id, "decklist_title": c.decklist.title, "body": c.body,
+                 "created_at": c.created_at.isoformat(), "hidden": c.hidden_at is not None}
+                for c in DecklistComment.objects.filter(author=user).select_related("decklist").order_by("created_at",
+                                                                                                         "id")]
     return {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "exported_at": timezone.now().isoformat(),
             "user": user.get_username(), "decks": decks, "collection": collection, "decklists": decklists,
-            "likes": likes, "favourites": favourites}
+            "likes": likes, "favourites": favourites, "comments": comments}
 
 
 @dataclass(frozen=True)

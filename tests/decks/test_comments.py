@@ -201,3 +201,30 @@ def test_the_schema_documents_the_comment_operations(client):
     assert {"get", "post"} <= set(paths["/api/decklists/{id}/comments/"])
     assert "delete" in paths["/api/decklists/{id}/comments/{comment_id}/"]
     assert {"post", "delete"} <= set(paths["/api/decklists/{id}/comments/{comment_id}/hide/"])
+
+
+def test_the_account_file_keeps_my_comments_and_importing_it_posts_nothing(decklist, frank, carol):
+    from decks.services import account_export, account_import
+
+    comment_create(decklist=decklist, author=frank, body="First!")
+    data = account_export(user=frank)
+    assert data["comments"] == [{"decklist": decklist.pk, "decklist_title": "Knights", "body": "First!",
+                                 "created_at": data["comments"][0]["created_at"], "hidden": False}]
+    account_import(user=carol, data=data)
+    assert DecklistComment.objects.count() == 1
+
+
+def test_staff_hide_and_show_comments_from_the_admin(client, decklist, frank):
+    get_user_model().objects.create_superuser("root", "root@example.com", "pw-root-12345")
+    client.login(username="root", password="pw-root-12345")
+    comment = comment_create(decklist=decklist, author=frank, body="buy cheap gold")
+    listing = client.get("/admin/decks/decklistcomment/")
+    assert listing.status_code == 200 and "buy cheap gold" in listing.content.decode()
+    answer = client.post("/admin/decks/decklistcomment/", {"action": "hide", "_selected_action": [comment.pk]})
+    assert answer.status_code == 302
+    comment.refresh_from_db()
+    assert comment.hidden and comment.hidden_by.username == "root"
+    client.post("/admin/decks/decklistcomment/", {"action": "show", "_selected_action": [comment.pk]})
+    comment.refresh_from_db()
+    assert not comment.hidden
+    assert client.get(f"/admin/decks/decklistcomment/{comment.pk}/change/").status_code == 200
