@@ -37,6 +37,15 @@ def deck_versions(*, deck: Deck) -> QuerySet[DeckVersion]:
     return deck.versions.order_by("-number")
 
 
+def deck_counts_by_deck(*, deck_ids) -> dict[int, dict[str, int]]:
+    """The current cards (code -> count) of several decks in one query, by deck id (My decks' legality column)."""
+    out: dict[int, dict[str, int]] = {}
+    for deck_id, code, n in DeckCard.objects.filter(deck_id__in=list(deck_ids)).values_list(
+            "deck_id", "card_code", "count"):
+        out.setdefault(deck_id, {})[code] = n
+    return out
+
+
 def deck_ids_containing_card(*, code: str) -> QuerySet:
     """Ids of decks whose current list holds this card: one scan of the (card_code, deck) index."""
     return DeckCard.objects.filter(card_code=code, deck__deleted_at__isnull=True).values_list("deck_id", flat=True)

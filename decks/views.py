@@ -28,9 +28,9 @@ from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title, is_draw_card
 from .selectors import (DECKLIST_SORTS, DecklistFilterError, collection_counts, comment_can_delete,
-                        comment_can_moderate, deck_buildability, deck_list_deleted, deck_list_owned, deck_list_visible,
-                        deck_versions, decklist_comment_counts, decklist_comments, decklist_search, format_active,
-                        version_changes)
+                        comment_can_moderate, deck_buildability, deck_counts_by_deck, deck_list_deleted,
+                        deck_list_owned, deck_list_visible, deck_versions, decklist_comment_counts, decklist_comments,
+                        decklist_search, format_active, version_changes)
 from .services import (MAX_COMMENT_CHARS, DeckInputError, collection_add_set, collection_import_csv, collection_set,
                        comment_create, comment_delete, comment_hide, deck_copy, deck_delete, deck_import_text,
                        deck_restore_version, deck_undelete, decklist_copy, decklist_favourite, decklist_like,
@@ -145,22 +145,14 @@ def deck_list(request):
 def _with_legality(decks) -> list[Deck]:
     """Each deck with its verdict (§11 and the active format) for the My decks table's "Legal" column: one query
     for all their cards, then the pure check per deck."""
-    from collections import defaultdict
-
-    from .models import DeckCard
-
     decks = list(decks)
-    counts: dict[int, dict[str, int]] = defaultdict(dict)
-    for deck_id, code, n in DeckCard.objects.filter(deck__in=[d.pk for d in decks]).values_list(
-            "deck_id", "card_code", "count"):
-        counts[deck_id][code] = n
+    counts = deck_counts_by_deck(deck_ids=[d.pk for d in decks])
     pool, fmt = CardPool.from_db(), format_active()
     for deck in decks:
-        verdict = check_deck(counts[deck.pk], pool, fmt)
+        verdict = check_deck(counts.get(deck.pk, {}), pool, fmt)
         deck.legal = verdict.legal
         deck.legality_problems = [e.message for e in verdict.errors]
         deck.legality_format = verdict.format
-        deck.draw_count = verdict.counts.get("draw", 0)
     return decks
 
 

@@ -6,7 +6,8 @@ The pool is the core set (cards/data/core.json) and the decks are the seven star
 
 The PostgreSQL part runs in a subprocess against a scratch database `roc_bench_decks` (created, migrated, filled
 with BENCH_DECKLISTS generated decklists of 40 distinct cards each, and dropped), on the server named by
-BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres). It is skipped when no server answers.
+BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres); BENCH_PG_DB names the scratch database when
+several checkouts share one server. It is skipped when no server answers.
 
     .venv/bin/python -m scripts.bench decks      # rewrites this section of docs/performance.md
 """
