@@ -7,7 +7,7 @@
 
   var CARD_LINK = /^\/cards\/([a-z0-9-]{1,32})\/$/;
   var WIDTH = 250, HEIGHT = 350, GAP = 16;
-  var preview = null, current = null;
+  var preview = null, current = null, lastX = 0, lastY = 0;
 
   function cardLink(node) {
     var link = node && node.closest ? node.closest("a[href]") : null;
@@ -31,6 +31,7 @@
 
   function place(x, y) {
     var img = element();
+    lastX = x; lastY = y;
     var left = x + GAP, top = y - HEIGHT / 2;
     if (left + WIDTH > window.innerWidth - 4) left = x - GAP - WIDTH;   // no room on the right: on the left
     if (left < 4) left = 4;
@@ -74,5 +75,10 @@
   });
   document.addEventListener("focusout", hide);
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
-  window.addEventListener("scroll", hide, {passive: true});
+  // Scrolling moves the page under a still pointer: keep the preview while the pointer is still on that link.
+  window.addEventListener("scroll", function () {
+    if (!current) return;
+    var under = document.elementFromPoint(lastX, lastY);
+    if (under && current.contains(under)) place(lastX, lastY); else hide();
+  }, {passive: true});
 })();

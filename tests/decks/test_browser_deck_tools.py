@@ -76,7 +76,8 @@ def test_deck_page_previews_grid_sample_hand_and_copy(live_server, browser):  # 
         pg.goto(f"{live_server.url}/decks/{deck.pk}/")
         preview = pg.locator("img.card-preview")
         expect(preview).to_have_count(0)
-        pg.locator(".deck-groups a", has_text="Gawain").hover()
+        gawain = pg.locator(".deck-groups a", has_text="Gawain")
+        gawain.hover()  # Playwright scrolls it into view first: the preview stays while the pointer is on the name
         expect(preview).to_be_visible()
         assert "/cards/" in preview.get_attribute("src") and preview.get_attribute("src").endswith(".png?size=small")
         box = preview.bounding_box()
