@@ -170,7 +170,8 @@ def test_restore_and_set_buttons_can_be_seen_and_restoring_asks_first(live_serve
     # The card browser beside the editor: "set" next to "owned".
     page.goto(live_server.url + f"/decks/{deck.pk}/edit/")
     page.fill("#br-q", "hedge knight")
-    page.locator("#browser-results .browser-card").first.wait_for()
+    page.wait_for_function("() => document.querySelectorAll('#browser-results .browser-card').length === 1 && "
+                           "document.querySelector('#browser-results .browser-card').dataset.card === 'Hedge Knight'")
     page.wait_for_load_state("networkidle")
     button = page.locator('#browser-results .own-form button').first
     assert on_screen(button) and contrast(button) >= 4.5, contrast(button)
