@@ -180,7 +180,8 @@ def test_restore_and_set_buttons_can_be_seen_and_restoring_asks_first(live_serve
     box = page.locator('#browser-results .own-form input[name=count]').first
     box.click()
     page.wait_for_load_state("networkidle")
-    assert box.evaluate("e => e === document.activeElement")  # still the box clicked: no redraw under it
+    assert box.evaluate("e => e === document.activeElement"), (  # still the box clicked: no redraw under it
+        page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)"), box.evaluate("e => e.isConnected"))
     box.fill("3")
     button.click()
     page.wait_for_function("() => document.querySelector('#browser-results .own-form').dataset.state === 'saved'")
