@@ -154,6 +154,10 @@ def play_game(players: list, *, seed: int, cardset: CardSet | None = None, heroe
             hero_list.append(spec.hero.code)
         else:
             raise ValueError(f"player {k}: a random player needs its Hero in heroes=[...]")
+    for k, spec in enumerate(players):
+        if isinstance(spec, Strategy) and spec.cardset is not None and spec.cardset is not cs:
+            raise ValueError(f"player {k}: the strategy {spec.name!r} was read for another card set; parse it with "
+                             "the set the game is played with")
     pols = [make_policy(spec, policy_seed(seed, k)) for k, spec in enumerate(players)]
     game = Game(cs, hero_list, seed=seed, first_player=first_player, max_turns=max_turns, log=log)
     game.play([pol.act for pol in pols], [getattr(pol, "skip", None) for pol in pols])

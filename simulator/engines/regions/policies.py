@@ -52,6 +52,21 @@ class StrategyPolicy:
     def choose(self, view, decision: Decision):
         return self.act(view.game_for_policy(), decision)
 
+    def clone(self) -> "StrategyPolicy":
+        """A copy with the same memory of this phase (uses, buys of cost-0 cards, a planned Pocket)."""
+        c = StrategyPolicy(self.strategy)
+        c._want_region = list(self._want_region)
+        c._zero_turn = self._zero_turn
+        c._zero_rules = set(self._zero_rules)
+        c._uses_key = self._uses_key
+        c._uses = self._uses
+        c._plan_key = self._plan_key
+        c._plan = list(self._plan)
+        c._plan_game = self._plan_game
+        c._plan_sizes = self._plan_sizes
+        c._static_rank = self._static_rank
+        return c
+
     # ------------------------------------------------------------------ the fast entry point
     def act(self, g: Game, d: Decision):
         kind = d.kind

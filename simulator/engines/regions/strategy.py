@@ -116,6 +116,7 @@ class Strategy:
     trash: list[Rule] = field(default_factory=list)
     target: list[Rule] = field(default_factory=list)
     cache: dict = field(default_factory=dict, repr=False, compare=False)   # policies' tables, built once
+    cardset: CardSet | None = field(default=None, repr=False, compare=False)   # the set its names were read in
 
     def summary(self) -> dict:
         return {"name": self.name, "hero": self.hero.name, "hero_code": self.hero.code,
@@ -554,7 +555,7 @@ def parse_strategy(text: str, cardset: CardSet | None = None, *, name: str | Non
         raise StrategyError([StrategyProblem(1, 1, "a strategy is a text")])
     header: dict[str, tuple[str, int, int]] = {}
     sections: dict[str, list[Rule]] = {s: [] for s in SECTIONS}
-    current: str | None = None
+    current: str | None = None     # the section being read; "?" after an unknown one
     seen_sections: set[str] = set()
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].rstrip()
@@ -594,12 +595,15 @@ def parse_strategy(text: str, cardset: CardSet | None = None, *, name: str | Non
                     except _Fail as exc:
                         problems.append(StrategyProblem(lineno, exc.column, exc.message))
             continue
-        if m and current is None:
+        if m and (current is None or current == "?" or indent == 0):
             word = m.group(1).lower()
             hint = _hint(word, list(HEADERS) + list(SECTIONS))
             problems.append(StrategyProblem(lineno, indent + 1, f"unknown header {m.group(1)!r}{hint}; headers are "
                                                                 f"{', '.join(HEADERS)} and sections "
                                                                 f"{', '.join(s + ':' for s in SECTIONS)}"))
+            current = "?"          # the rules under an unknown section are not read (one error, not one per rule)
+            continue
+        if current == "?":
             continue
         if current is None:
             problems.append(StrategyProblem(lineno, indent + 1, "a rule outside a section: start the section with "
@@ -632,7 +636,7 @@ def parse_strategy(text: str, cardset: CardSet | None = None, *, name: str | Non
     return Strategy(name=name or (header["name"][0] if "name" in header else hero.name), hero=hero, text=text,
                     description=header["description"][0] if "description" in header else "",
                     buy=sections["buy"], place=sections["place"], use=sections["use"], pocket=sections["pocket"],
-                    trash=sections["trash"], target=sections["target"])
+                    trash=sections["trash"], target=sections["target"], cardset=cs)
 
 
 def _split_commas(text: str) -> list[tuple[int, str]]:
