@@ -148,6 +148,8 @@ def normalise_ability(raw, *, ctype: str, in_skill: bool = False, in_reward: boo
             raise ValueError("a Hand ability needs 'cost': 'discard' (Discard me) or 'trash' (Trash me) (003 §6.3)")
         if white:
             raise ValueError("a white box is a Stack ability (003 §6.4); a Hand ability has none")
+        if any(isinstance(e, dict) and e.get("where") == "here" for e in raw.get("effects") or []):
+            raise ValueError("a Hand ability is at no Region: use where 'any' (strike) or 'choose' / 'all' (might)")
         out["cost"] = raw["cost"]
     else:
         if raw.get("cost") is not None:
