@@ -106,7 +106,7 @@ class Game:
         "bought", "might", "level", "ctrl", "mpiles", "mdeck", "mdiscard", "rec_pile", "rec_owned", "owned", "owned_t",
         "n_ab", "jobs", "skip",
         "pending", "over", "winners", "reason", "first_player", "stat_score", "stat_presence", "stat_control",
-        "stat_rec", "stat_bought", "history", "regions", "standing",
+        "stat_rec", "stat_bought", "history", "regions", "standing", "rng_shared",
     )
 
     def __init__(self, cardset: CardSet, heroes: list, *, seed: int, first_player: int | None = None,
@@ -123,7 +123,11 @@ class Game:
         self.heroes: list[HeroDef] = [cardset.hero(h) for h in heroes]
         self.n = n
         self.seed = seed
+        self.skip: list | None = None
+        if _blank:      # clone() and positions fill in every other field themselves
+            return
         self.rng = random.Random(seed)
+        self.rng_shared = False        # clone() shares the generator until one of the two games draws from it
         self.logs: list | None = [] if log else None
         self.max_turns = max_turns
         self.regions = cardset.regions
@@ -172,9 +176,6 @@ class Game:
         self.history: list = []
         # play(): per player, a policy's skip(game, kind, player) -> True when it would answer "done" to that
         # window (asked before the window is opened, so a policy that will not act costs no decision)
-        self.skip: list | None = None
-        if _blank:      # clone() and positions fill in the state themselves
-            return
         self._setup(first_player)
         if autostart:
             self._run()
@@ -564,7 +565,7 @@ class Game:
                     disc = self.discard[p]
                     if not disc:
                         break
-                    fisher_yates(self.rng, disc)    # 003 §8.1
+                    fisher_yates(self._own_rng(), disc)    # 003 §8.1
                     self.deck[p] = deck = disc
                     self.discard[p] = []
                     self.known_top[p] = 0
@@ -577,6 +578,15 @@ class Game:
             self.known_top[p] = kt - drawn if kt > drawn else 0
         if self.logs is not None:
             self._log(f"draws {drawn} ({', '.join(c.name for c in hand[len(hand) - drawn:])})", p)
+
+    def _own_rng(self) -> random.Random:
+        """The game's generator, copied first if a clone still shares it (so neither game moves the other's)."""
+        if self.rng_shared:
+            rng = random.Random(0)
+            rng.setstate(self.rng.getstate())
+            self.rng = rng
+            self.rng_shared = False
+        return self.rng
 
     def _gain(self, p: int, card: CardDef) -> None:
         self.owned[p][card.index] += 1
@@ -790,7 +800,7 @@ class Game:
                     break
                 self.mdeck = self.mdiscard
                 self.mdiscard = []
-                fisher_yates(self.rng, self.mdeck)
+                fisher_yates(self._own_rng(), self.mdeck)
                 if self.logs is not None:
                     self._log(f"003 §8.3: the Market Discard is shuffled into a new Market Deck "
                               f"({len(self.mdeck)} cards)")
@@ -1279,10 +1289,13 @@ class Game:
     # ------------------------------------------------------------------ copies, views, positions
     def clone(self) -> "Game":
         """An independent copy of the state (lists copied, card definitions shared; no replay)."""
-        g = Game(self.cs, self.heroes, seed=self.seed, max_turns=self.max_turns, _blank=True)
+        g = Game(self.cs, self.heroes, seed=self.seed, _blank=True)
         g.heroes = self.heroes
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
+        # the generator is shared, copy-on-draw: copying its state costs more than the rest of the clone, and most
+        # clones (a search's playouts) never shuffle; the first of the two games to draw takes a copy
+        g.rng = self.rng
+        g.rng_shared = True
+        self.rng_shared = True
         g.logs = list(self.logs) if self.logs is not None else None
         g.max_turns = self.max_turns
         g.regions = self.regions
@@ -1501,6 +1514,7 @@ class PlayerView:
             g.deck[q] = pool[nh + npk:] + top
         fisher_yates(rng, g.mdeck)
         g.rng = random.Random(rng.getrandbits(64))
+        g.rng_shared = False
         if g.pending is not None:
             g.pending = Decision(g, g.pending.kind, g.pending.player, g.pending.info)
         return g

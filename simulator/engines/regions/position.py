@@ -51,6 +51,7 @@ def load_position(cls, pos: dict, cs: CardSet, *, log: bool = False) -> Game:
         raise PositionError("seed: expected an integer")
     g = cls(cs, heroes, seed=seed, _blank=True)
     g.rng = random.Random(seed)
+    g.rng_shared = False
     if pos.get("rng"):
         try:
             raw = base64.b64decode(pos["rng"])
