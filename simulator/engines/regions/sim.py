@@ -57,7 +57,7 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> list[float] | N
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / denom
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+    return [max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12))]
 
 
 def canonical_json(value) -> str:
@@ -400,3 +400,61 @@ def round_robin(strategies: dict[str, str], *, games: int = 400, seed: int = 0,
 
 def shipped_texts() -> dict[str, str]:
     return {p.stem: p.read_text(encoding="utf-8") for p in sorted(STRATEGY_DIR.glob("*.txt"))}
+
+
+# ---- command line (pure: the Django command `simulate --game regions` comes with the site's seam) -------------
+def _read_strategy(arg: str) -> tuple[str, str]:
+    """(name, text) of a strategy given as a file path or the stem of a shipped one."""
+    from pathlib import Path
+
+    path = Path(arg)
+    if path.is_file():
+        return path.stem, path.read_text(encoding="utf-8")
+    shipped = STRATEGY_DIR / f"{arg}.txt"
+    if shipped.is_file():
+        return arg, shipped.read_text(encoding="utf-8")
+    raise FileNotFoundError(f"{arg!r} is neither a file nor a shipped strategy ("
+                            + ", ".join(sorted(p.stem for p in STRATEGY_DIR.glob("*.txt"))) + ")")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m simulator.engines.regions.sim A B [--games N] [--seed S]` prints the versus JSON;
+    `--round-robin [A B ...]` the matrix (every shipped strategy by default). Exit 2 for a bad argument or a
+    strategy that does not parse (its errors name line and column)."""
+    import argparse
+    import sys
+
+    from .strategy import StrategyError
+
+    ap = argparse.ArgumentParser(prog="python -m simulator.engines.regions.sim",
+                                 description="Heroes and Regions: strategy against strategy.")
+    ap.add_argument("strategies", nargs="*", help="strategy files, or names of shipped strategies")
+    ap.add_argument("--games", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
+    ap.add_argument("--policy", choices=("strategy", "random"), default=None)
+    ap.add_argument("--opponent-policy", choices=("strategy", "random"), default=None)
+    ap.add_argument("--round-robin", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        named = [_read_strategy(a) for a in args.strategies]
+        if args.round_robin:
+            texts = dict(named) if named else shipped_texts()
+            out = round_robin(texts, games=args.games or 400, seed=args.seed, max_turns=args.max_turns)
+        else:
+            if len(named) != 2:
+                ap.error("give two strategies (or --round-robin)")
+            out = versus(named[0][1], named[1][1], games=args.games or DEFAULT_GAMES, seed=args.seed,
+                         max_turns=args.max_turns, policy=args.policy, opponent_policy=args.opponent_policy)
+    except StrategyError as exc:
+        print(f"strategy does not parse:\n{exc}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, SpecError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(json.dumps(out, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -111,3 +111,16 @@ def test_shipped_bots_rank_in_a_stable_order_with_intervals():
         assert order == expected, rr["standings"]
         for upper, lower in zip(rr["standings"], rr["standings"][1:]):
             assert upper["ci95"][0] > lower["ci95"][1], (upper, lower)
+
+
+def test_command_line(capsys, tmp_path):
+    assert sim.main(["big-money", "wide-board", "--games", "12", "--seed", "4"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 12 and out["policies"] == ["strategy:Big Money", "strategy:Wide Board"]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("hero: Corin Vale\nbuy:\n  Silvr\n", encoding="utf-8")
+    assert sim.main([str(bad), "big-money", "--games", "5"]) == 2
+    assert "line 3, column 3" in capsys.readouterr().err
+    assert sim.main(["no-such-strategy", "big-money"]) == 2
+    assert sim.main(["--round-robin", "big-money", "wide-board", "--games", "6"]) == 0
+    assert json.loads(capsys.readouterr().out)["mode"] == "round_robin"
