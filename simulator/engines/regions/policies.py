@@ -233,6 +233,17 @@ class StrategyPolicy:
     def _pocket_plan(self, g: Game, p: int, hero_phase: bool) -> list:
         pocket = g.pocket[p]
         hand = g.hand[p]
+        static = self._static_rank
+        if static is not None and len(pocket) == 1:
+            # the common case, by table: one card in the Pocket that is either the best kept or nothing in hand
+            # ranks at all, so nothing moves
+            if not hero_phase or static[pocket[0].index] == 0:
+                return []
+            for c in hand:
+                if static[c.index] < 99:
+                    break
+            else:
+                return []
         if self._static_rank is None and all(r.cond is None for r in self.strategy.pocket):
             cache = self.strategy.cache    # shared by every game this strategy plays
             table = cache.get(("pocket_rank", id(g.cs)))
