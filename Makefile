@@ -28,6 +28,7 @@ regions-engine: $(STAMP)
 load-core: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py loadcards cards/data/core.json
+	$(PY) manage.py publishstarters
 
 run: load-core
 	./scripts/run.sh

@@ -6,8 +6,11 @@ Every page works with plain links and forms; permissions are checked here, never
 """
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,15 +26,18 @@ from .decklist import export_decklist, parse_decklist
 from .legality import MIN_DRAW_CARDS, check_deck, check_decklist_text, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
-from .pool import CardPool, card_title
-from .selectors import (DECKLIST_SORTS, DecklistFilterError, collection_counts, deck_buildability, deck_list_deleted,
-                        deck_list_owned, deck_list_visible, deck_versions, decklist_search, format_active,
-                        version_changes)
-from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_copy, deck_delete,
-                       deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_favourite,
-                       decklist_like, decklist_publish)
+from .pool import CardPool, card_title, is_draw_card
+from .selectors import (DECKLIST_SORTS, DecklistFilterError, collection_counts, comment_can_delete,
+                        comment_can_moderate, deck_buildability, deck_counts_by_deck, deck_list_deleted,
+                        deck_list_owned, deck_list_visible, deck_versions, decklist_comment_counts, decklist_comments,
+                        decklist_search, format_active, version_changes)
+from .services import (MAX_COMMENT_CHARS, DeckInputError, collection_add_set, collection_import_csv, collection_set,
+                       comment_create, comment_delete, comment_hide, deck_copy, deck_delete, deck_import_text,
+                       deck_restore_version, deck_undelete, decklist_copy, decklist_favourite, decklist_like,
+                       decklist_publish)
+from .throttling import comment_throttle
 from .charts import chart_css, deck_charts
-from .stats import deck_stats
+from .stats import deck_key_figures, deck_stats, sample_hand
 
 GROUPS = (("faction", "Faction"), ("destiny", "Destiny"), ("quest", "Quests"), ("unit", "Units"),
           ("location", "Locations"), ("attachment", "Attachments"), ("deed", "Deeds"))
@@ -132,7 +138,22 @@ def deck_list(request):
         context["undo"] = deck_list_deleted(user=request.user).filter(pk=int(undo)).first()
     if tag:
         context["decks"] = [d for d in context["decks"] if tag in d.tags]  # a player's own decks: a short list
+    context["decks"] = _with_legality(context["decks"])
     return render(request, "decks/list.html", context)
+
+
+def _with_legality(decks) -> list[Deck]:
+    """Each deck with its verdict (§11 and the active format) for the My decks table's "Legal" column: one query
+    for all their cards, then the pure check per deck."""
+    decks = list(decks)
+    counts = deck_counts_by_deck(deck_ids=[d.pk for d in decks])
+    pool, fmt = CardPool.from_db(), format_active()
+    for deck in decks:
+        verdict = check_deck(counts.get(deck.pk, {}), pool, fmt)
+        deck.legal = verdict.legal
+        deck.legality_problems = [e.message for e in verdict.errors]
+        deck.legality_format = verdict.format
+    return decks
 
 
 def _owned_deck(request, pk: int) -> Deck:
@@ -204,7 +225,24 @@ def deck_detail(request, pk: int):
         "notes": render_markdown(deck.notes),
     }
     context["charts"] = deck_charts(context["stats"])
+    context.update(_deck_tools(request, counts, pool, name=deck.name))
     return render(request, "decks/detail.html", context)
+
+
+def _deck_tools(request, counts: dict[str, int], pool: CardPool, *, name: str) -> dict:
+    """What a deck's and a decklist's pages offer besides the list (issue 19): the list or an image grid
+    (`?view=images`), the text export to copy, and a sample hand — drawn here for `?hand=1` (no JavaScript),
+    redrawn in the browser by static/js/deck-tools.js from `hand_deck`."""
+    import random
+
+    draw = [{"code": code, "title": card_title(pool.get(code)), "count": n}
+            for code, n in sorted(counts.items()) if pool.get(code) is not None and is_draw_card(pool.get(code))]
+    tools = {"view": "images" if request.GET.get("view") == "images" else "list",
+             "export_text": export_decklist(counts, pool, name=name), "hand_deck": draw,
+             "hand_size": sum(c["count"] for c in draw)}
+    if request.GET.get("hand") == "1":
+        tools["hand"] = sample_hand(counts, pool, random.SystemRandom())
+    return tools
 
 
 def _page_stats(counts: dict[str, int], pool: CardPool) -> dict:
@@ -278,8 +316,9 @@ def decklist_list(request):
              "author": get.get("author", "").strip()[:150], "since": get.get("since", "").strip()[:20],
              "until": get.get("until", "").strip()[:20],
              "favourites": "1" if get.get("favourites") == "1" and request.user.is_authenticated else "",
-             "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date"}
-    error, page = None, None
+             "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date",
+             "card": get.get("card", "").strip()[:32]}
+    error, page, held = None, None, None
     # The page's form sends every field, empty ones too: here an empty field means "any" (the API, which no form
     # feeds, answers 400 to an empty parameter instead).
     bad = next((state[key] for key in ("since", "until") if state[key] and not _is_date(state[key])), None)
@@ -288,17 +327,45 @@ def decklist_list(request):
             raise DecklistFilterError(f"'{bad}' is not a date: use YYYY-MM-DD.")
         since = date.fromisoformat(state["since"]) if state["since"] else None
         until = date.fromisoformat(state["until"]) if state["until"] else None
+        if state["card"]:  # a code is [a-z0-9-]{1,32} (CONTRACTS §1); anything else names no card
+            held = Card.objects.filter(code=state["card"]).first() if _CARD_CODE.fullmatch(state["card"]) else None
+            if held is None:
+                raise DecklistFilterError(f"No card with code {state['card']!r}: remove the card filter.")
         qs = decklist_search(faction=state["faction"] or None, destiny=state["destiny"] or None,
                              query=state["q"] or None, author=state["author"] or None, since=since, until=until,
-                             sort=state["sort"], user=request.user,
+                             sort=state["sort"], user=request.user, cards=[held.code] if held else None,
                              favourites_of=request.user if state["favourites"] else None)
         page = Paginator(qs, 30).get_page(get.get("page"))
     except (DecklistFilterError, SearchError) as e:
         error = str(e)
-    context = {"state": state, "page": page, "error": error, "query_string": _query_string(state),
+    tiles = _decklist_tiles(page.object_list) if page is not None else []
+    context = {"state": state, "page": page, "error": error, "query_string": _query_string(state), "tiles": tiles,
+               "held_card": held if not error else None,
+               "without_card": _query_string({k: v for k, v in state.items() if k != "card"}),
                "factions": [(slug, name) for slug, name in FACTION_NAMES.items() if slug != "neutral"],
                "destinies": Card.objects.filter(type="destiny").order_by("name").values_list("code", "name")}
     return render(request, "decks/decklists.html", context, status=400 if error else 200)
+
+
+_CARD_CODE = re.compile(r"[a-z0-9-]{1,32}")
+CURVE_BAR_HEIGHT = 28
+
+
+def _decklist_tiles(decklists) -> list[dict]:
+    """A page of the decklist browser as tiles: each list with its key figures (draw cards by type, quests, cost
+    curve) and its number of comments: a pure function of the frozen cards per list, one query for the comments."""
+    pool = CardPool.from_db()
+    decklists = list(decklists)
+    comments = decklist_comment_counts(decklist_ids=[d.pk for d in decklists])
+    tiles = []
+    for d in decklists:
+        figures = deck_key_figures(d.cards, pool)
+        top = max(bar["n"] for bar in figures["curve"]) or 1
+        for i, bar in enumerate(figures["curve"]):  # the sparkline: bars 15 px wide, up to 28 px high
+            bar["height"] = round(CURVE_BAR_HEIGHT * bar["n"] / top)
+            bar["x"], bar["y"] = 18 * i, CURVE_BAR_HEIGHT - bar["height"]
+        tiles.append({"decklist": d, "figures": figures, "comments": comments.get(d.pk, 0)})
+    return tiles
 
 
 def _is_date(text: str) -> bool:
@@ -335,6 +402,8 @@ def decklist_detail(request, pk: int, slug: str = ""):
         "absolute_image_url": request.build_absolute_uri(f"/decklists/{decklist.pk}/image.png"),
     }
     context["charts"] = deck_charts(context["stats"])
+    context.update(_deck_tools(request, decklist.cards, pool, name=decklist.title))
+    context.update(_comments_context(request, decklist))
     return render(request, "decks/decklist_detail.html", context)
 
 
@@ -384,6 +453,90 @@ def decklist_favourite_view(request, pk: int):
     decklist = get_object_or_404(Decklist, pk=pk)
     decklist_favourite(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
     return redirect(decklist.get_absolute_url())
+
+
+# ---- comments on a decklist (issue 19) ----------------------------------------------------------------------
+COMMENTS_PER_PAGE = 50
+
+
+def _comments_context(request, decklist: Decklist, *, body: str = "", error: str | None = None) -> dict:
+    """The comments panel: this visitor's view of the comments (a page of them), each with its sanitised HTML and
+    the buttons this visitor may use; the form keeps `body` after an error."""
+    draft = request.session.get("comment_draft") if hasattr(request, "session") else None
+    if not body and draft and draft.get("decklist") == decklist.pk:  # a plain form's post that failed: kept
+        body = str(draft.get("body", ""))
+        del request.session["comment_draft"]
+    qs = decklist_comments(decklist=decklist, user=request.user)
+    paginator = Paginator(qs, COMMENTS_PER_PAGE)
+    page = paginator.get_page(request.GET.get("comments") or paginator.num_pages)  # newest page first
+    comments = list(page.object_list)
+    for comment in comments:
+        comment.decklist = decklist  # the permission checks read its owner; no query per comment
+        comment.html = render_markdown(comment.body)
+        comment.may_hide = comment_can_moderate(comment=comment, user=request.user)
+        comment.may_delete = comment_can_delete(comment=comment, user=request.user)
+    return {"comments": comments, "comments_page": page, "comment_total": paginator.count,
+            "comment_body": body, "comment_error": error, "max_comment_chars": MAX_COMMENT_CHARS}
+
+
+def _comments_answer(request, decklist: Decklist, *, status: int = 200, anchor: str = "comments", **extra):
+    """htmx gets the comments panel (swapped in place, errors too: static/js/deck-tools.js lets a 400/429 panel
+    through); a plain form post goes back to the decklist's page (an error shown there as a message)."""
+    if request.htmx:
+        response = render(request, "decks/_comments.html",
+                          {"decklist": decklist} | _comments_context(request, decklist, **extra), status=status)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+    if extra.get("error"):
+        messages.error(request, extra["error"])
+        if extra.get("body"):
+            request.session["comment_draft"] = {"decklist": decklist.pk, "body": extra["body"]}
+    return redirect(f"{decklist.get_absolute_url()}#{anchor}")
+
+
+def _decklist_comment(decklist: Decklist, comment_id: int):
+    from .models import DecklistComment
+
+    return get_object_or_404(DecklistComment.objects.select_related("author"), pk=comment_id, decklist=decklist)
+
+
+@login_required
+@require_POST
+def decklist_comment_post(request, pk: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    body = request.POST.get("body", "")[:MAX_COMMENT_CHARS * 2]
+    wait = comment_throttle(request)
+    if wait:
+        return _comments_answer(request, decklist, status=429, body=body, error=wait)
+    try:
+        comment = comment_create(decklist=decklist, author=request.user, body=body)
+    except DeckInputError as e:
+        return _comments_answer(request, decklist, status=400, body=body, error=e.message)
+    return _comments_answer(request, decklist, anchor=f"comment-{comment.pk}")
+
+
+@login_required
+@require_POST
+def decklist_comment_hide(request, pk: int, comment_id: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    comment = _decklist_comment(decklist, comment_id)
+    if not comment_can_moderate(comment=comment, user=request.user):
+        raise PermissionDenied("Only the decklist's author and staff can hide comments.")
+    comment_hide(comment=comment, by=request.user, hidden=request.POST.get("on", "1") == "1")
+    return _comments_answer(request, decklist, anchor=f"comment-{comment.pk}")
+
+
+@login_required
+@require_POST
+def decklist_comment_delete(request, pk: int, comment_id: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    comment = _decklist_comment(decklist, comment_id)
+    if not comment_can_delete(comment=comment, user=request.user):
+        raise PermissionDenied("Only the comment's writer, the decklist's author and staff can delete it.")
+    comment_delete(comment=comment, by=request.user)
+    if not request.htmx:
+        messages.success(request, "Comment deleted.")
+    return _comments_answer(request, decklist)
 
 
 # ---- collection ---------------------------------------------------------------------------------------------
@@ -621,8 +774,8 @@ def _live_context(text: str, pool: CardPool) -> dict:
 
 @require_POST
 def markdown_preview(request):
-    """htmx: sanitised Markdown preview of notes or a description."""
-    text = request.POST.get("notes", request.POST.get("description", ""))
+    """htmx: sanitised Markdown preview of notes, a description or a comment."""
+    text = request.POST.get("notes", request.POST.get("description", request.POST.get("body", "")))
     return HttpResponse(render_markdown(text[:20_000]))
 
 

@@ -57,15 +57,35 @@ def simulate(request):
     if picked_opp is not None:
         form["opponent"] = picked_opp.text
         form["mode"] = "versus"
+    # One of my saved decks as the opponent (?opponent_deck=ID, or the page's choice of my decks; issue 19)
+    opponent_id = request.GET.get("opponent_deck") or request.POST.get("opponent_deck") or ""
+    opponent_version = opponent_found = None
+    if opponent_id:
+        opponent_found = selectors.deck_version_for(user=request.user, deck_id=opponent_id)
+        if opponent_found is None:
+            raise Http404("No such deck, or it is private.")
+        opponent_version, form["opponent"] = opponent_found
+        form["mode"] = "versus"
     if request.GET.get("mode") in runner.MODES and request.method == "GET":
         form["mode"] = request.GET["mode"]
-    throttled = request.method == "POST" and page_throttle(request)
+    loading = request.method == "POST" and request.POST.get("load") == "1"
+    throttled = request.method == "POST" and not loading and page_throttle(request)
     if throttled:
         error, status = throttled, 429  # the same per-user/per-address limit as the API
+    elif loading:  # "Load" (no JavaScript): the chosen saved decks fill their lists; the rest stays as typed
+        form.update({k: request.POST.get(k, v) for k, v in form.items()})
+        form["text"] = found[1] if deck_id else form["text"]
+        if opponent_found:
+            form["opponent"], form["mode"] = opponent_found[1], "versus"
     elif request.method == "POST":
         form.update({k: request.POST.get(k, v) for k, v in form.items()})
         if version is not None and form["text"].replace("\r\n", "\n").strip() != found[1].strip():
             version = None  # the list was edited on the page: it is no longer that saved version
+        if opponent_version is not None and \
+                form["opponent"].replace("\r\n", "\n").strip() != opponent_found[1].strip():
+            opponent_version = None
+        if form["mode"] != "versus":
+            opponent_version = None
         settings = {}
         if form["mode"] == "hands":
             settings["mulligan"] = {"kind": form["mulligan_kind"], "value": _int_or_none(form["mulligan_value"]) or 0}
@@ -79,16 +99,26 @@ def simulate(request):
                 mode=form["mode"], text=form["text"], opponent_text=form["opponent"] if form["mode"] == "versus"
                 else None, games=_int_or_none(form["games"]), seed=_int_or_none(form["seed"]), settings=settings,
                 user=user, session_key="" if user else anonymous_key(request), deck_version=version,
-                deck_name=version.name if version is not None else None)
+                deck_name=version.name if version is not None else None, opponent_version=opponent_version,
+                opponent_name=opponent_version.name if opponent_version is not None else None)
             return redirect(run.get_absolute_url(), permanent=False)
         except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
             error, status = str(exc), 400
         except services.BrokerUnavailable as exc:
             error, status = str(exc), 503
     recent = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:10]
+    my_decks = selectors.saved_decks_for(user=request.user)
+    mine = {str(pk) for pk, _ in my_decks}
+    loaded = deck_id if version is not None else ""
     return render(request, "simulator/simulate.html", {
         "form": form, "error": error, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
-        "policy_kinds": POLICY_KINDS, "recent": recent, "deck_id": deck_id if version is not None else "",
+        "policy_kinds": POLICY_KINDS, "recent": recent,
+        # another player's public deck stays a hidden field; one of mine is chosen in the list of my decks
+        "deck_id": loaded if loaded not in mine else "", "deck_loaded": loaded,
+        "my_decks": my_decks, "deck_choice": loaded if loaded in mine else "",
+        "opponent_choice": str(opponent_id) if opponent_version is not None and str(opponent_id) in mine else "",
+        "opponent_extra": opponent_found is not None and opponent_version is not None and str(opponent_id) not in mine,
+        "opponent_deck_id": opponent_id if opponent_version is not None else "",
         "starters": starters(), "starter": picked.slug if picked is not None else request.GET.get("starter", ""),
         "opponent_starter": picked_opp.slug if picked_opp is not None else "",
     }, status=status)

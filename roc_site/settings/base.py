@@ -156,6 +156,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "simulations_user": os.environ.get("SIMULATION_RATE_USER", "30/minute"),
         "simulations_anon": os.environ.get("SIMULATION_RATE_ANON", "10/minute"),
+        # Comments on decklists, per signed-in user (decks/throttling.py).
+        "comments_user": os.environ.get("COMMENT_RATE_USER", "5/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {
