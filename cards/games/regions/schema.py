@@ -6,11 +6,15 @@ Pure Python, no Django import. `parse_card_file(text)` reads a CONTRACTS §1 fil
 rules a whole set must keep (six standing piles, Heroes with a full Skill Tree and an 8-card starting deck, five
 Regions). The fields and the ability format are documented in docs/games/regions.md.
 
->>> card, errors = normalise_card({"code": "x-1", "name": "Silver", "type": "supplies", "cost": 2, "goods": 2})
+>>> card, errors = normalise_card({"code": "x-1", "name": "Silver", "type": "supplies", "cost": 2, "goods": 2,
+...                                 "pile": "standing"})
 >>> errors, card["goods"], card["damage"]
 ([], 2, None)
->>> [str(e) for e in normalise_card({"code": "x-2", "name": "Oops", "type": "citizen", "damage": -1})[1]]
-["card 'x-2', field 'damage': must be at least 0, not -1", "card 'x-2', field 'health': a citizen needs its Health (003 §6.1)"]
+>>> for e in normalise_card({"code": "x-2", "name": "Oops", "type": "citizen", "cost": 1, "damage": -1,
+...                          "pile": "market"})[1]:
+...     print(e)
+card 'x-2', field 'damage': must be between 0 and 9, not -1
+card 'x-2', field 'health': a citizen needs its Health (003 §6.1)
 """
 from __future__ import annotations
 
