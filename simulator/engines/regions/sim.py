@@ -79,9 +79,11 @@ class SpecError(ValueError):
 
 def versus_spec(strategy: str, opponent: str, *, games: int = DEFAULT_GAMES, seed: int = 0,
                 max_turns: int = DEFAULT_MAX_TURNS, policy: str | None = None,
-                opponent_policy: str | None = None) -> dict:
+                opponent_policy: str | None = None, hero: str | None = None,
+                opponent_hero: str | None = None) -> dict:
     """A versus run: two strategy texts (parsed here, so a bad one fails now with its line and column).
-    `policy="random"` plays that side at random with the strategy's Hero."""
+    `policy="random"` plays that side at random with the strategy's Hero; `hero` / `opponent_hero` (a name or code)
+    play a strategy with another Hero than its `hero:` line (Hero against Hero with the same baselines)."""
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise SpecError(f"games must be a whole number from 1 to {MAX_GAMES:,}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -93,20 +95,29 @@ def versus_spec(strategy: str, opponent: str, *, games: int = DEFAULT_GAMES, see
             raise SpecError(f"unknown policy {pol!r}: 'strategy' (default) or 'random'")
     a = _strategy(strategy)
     b = _strategy(opponent)
+    heroes = []
+    for given, strat in ((hero, a), (opponent_hero, b)):
+        if given is None:
+            heroes.append(strat.hero.code)
+            continue
+        try:
+            heroes.append(CardSet.default().hero(given).code)
+        except KeyError as exc:
+            raise SpecError(str(exc.args[0])) from None
     return {
         "game": "regions", "mode": "versus", "games": games, "seed": seed, "engine_version": ENGINE_VERSION,
         "settings": {"max_turns": max_turns},
         "policies": [policy or "strategy", opponent_policy or "strategy"],
-        "deck": {"name": a.name, "hero": a.hero.code, "text": strategy, "hash": text_hash(strategy)},
-        "opponent": {"name": b.name, "hero": b.hero.code, "text": opponent, "hash": text_hash(opponent)},
+        "deck": {"name": a.name, "hero": heroes[0], "text": strategy, "hash": text_hash(strategy)},
+        "opponent": {"name": b.name, "hero": heroes[1], "text": opponent, "hash": text_hash(opponent)},
     }
 
 
 def request_key(spec: dict) -> str:
     """What makes two requests identical (for caching results)."""
     body = {k: spec[k] for k in ("mode", "games", "seed", "settings", "engine_version", "policies")}
-    body["deck"] = spec["deck"]["hash"]
-    body["opponent"] = spec["opponent"]["hash"]
+    body["deck"] = [spec["deck"]["hash"], spec["deck"]["hero"]]
+    body["opponent"] = [spec["opponent"]["hash"], spec["opponent"]["hero"]]
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
 
@@ -202,7 +213,7 @@ def play_one(spec: dict, a: Strategy, b: Strategy, game_seed: int, first_player:
     cs = CardSet.default()
     pa = make_policy(_policy_spec(spec["policies"][0], a), policy_seed(game_seed, 0))
     pb = make_policy(_policy_spec(spec["policies"][1], b), policy_seed(game_seed, 1))
-    game = Game(cs, [a.hero.code, b.hero.code], seed=game_seed, first_player=first_player,
+    game = Game(cs, [spec["deck"]["hero"], spec["opponent"]["hero"]], seed=game_seed, first_player=first_player,
                 max_turns=spec["settings"]["max_turns"], log=log)
     game.play([pa.act, pb.act], [getattr(pa, "skip", None), getattr(pb, "skip", None)])
     return game
@@ -341,10 +352,12 @@ def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = Non
 
 def versus(strategy: str, opponent: str, *, games: int = DEFAULT_GAMES, seed: int = 0,
            max_turns: int = DEFAULT_MAX_TURNS, policy: str | None = None, opponent_policy: str | None = None,
+           hero: str | None = None, opponent_hero: str | None = None,
            progress: Callable[[int, int], None] | None = None) -> dict:
     """Strategy text against strategy text: the versus report (see `finalize`)."""
     return run_in_process(versus_spec(strategy, opponent, games=games, seed=seed, max_turns=max_turns,
-                                      policy=policy, opponent_policy=opponent_policy), progress)
+                                      policy=policy, opponent_policy=opponent_policy, hero=hero,
+                                      opponent_hero=opponent_hero), progress)
 
 
 # ---- round-robin ----------------------------------------------------------------------------------------------
@@ -434,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
     ap.add_argument("--policy", choices=("strategy", "random"), default=None)
     ap.add_argument("--opponent-policy", choices=("strategy", "random"), default=None)
+    ap.add_argument("--hero", help="play the first strategy with this Hero instead of its hero: line")
+    ap.add_argument("--opponent-hero", help="the same for the opponent")
     ap.add_argument("--round-robin", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -445,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
             if len(named) != 2:
                 ap.error("give two strategies (or --round-robin)")
             out = versus(named[0][1], named[1][1], games=args.games or DEFAULT_GAMES, seed=args.seed,
-                         max_turns=args.max_turns, policy=args.policy, opponent_policy=args.opponent_policy)
+                         max_turns=args.max_turns, policy=args.policy, opponent_policy=args.opponent_policy,
+                         hero=args.hero, opponent_hero=args.opponent_hero)
     except StrategyError as exc:
         print(f"strategy does not parse:\n{exc}", file=sys.stderr)
         return 2

@@ -124,3 +124,12 @@ def test_command_line(capsys, tmp_path):
     assert sim.main(["no-such-strategy", "big-money"]) == 2
     assert sim.main(["--round-robin", "big-money", "wide-board", "--games", "6"]) == 0
     assert json.loads(capsys.readouterr().out)["mode"] == "round_robin"
+
+
+def test_hero_against_hero_with_the_same_strategy():
+    r = sim.versus(TEXTS["big-money"], TEXTS["big-money"], games=20, seed=3, hero="Asha Thorne",
+                   opponent_hero="hr-030")
+    assert r["deck"]["hero"] == "hr-020" and r["opponent"]["hero"] == "hr-030"
+    assert r["sample_log"]["lines"][0].startswith("T0 Hero 003 §2: p0 Asha Thorne, p1 Ilse Marrow")
+    with pytest.raises(sim.SpecError, match="no Hero 'Nobody'"):
+        sim.versus_spec(TEXTS["big-money"], TEXTS["big-money"], hero="Nobody")
