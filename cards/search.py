@@ -115,6 +115,8 @@ KEYWORD_NAMES = {k.lower(): k for k in (*PLAIN_KEYWORDS, *PARAM_KEYWORDS)}
 NUMBER_FIELDS = {"c": "cost_value", "p": "power", "l": "loyalty", "w": "wealth", "m": "momentum",
                  "sp": "spoils", "lv": "levy"}
 COMPARISONS = ("<", "<=", ">", ">=")
+EXAMPLE_VALUES = {"t": "unit", "f": "camelot", "i": "combat", "k": "haste", "is": "unique", "legal": "camelot",
+                  "owned": "yes"}
 
 
 # ---- syntax tree -----------------------------------------------------------------------------------------
@@ -295,6 +297,11 @@ def _build(node: Tree, q: str):
     pos = node.meta.start_pos + 1
     text = q[node.meta.start_pos:node.meta.end_pos]
     if kind == "word":
+        if node.children[0].value.lower() == "or":
+            # The lexer reads "or" as a word where no OR can stand (first, after "(", "-" or another "or"):
+            # a stray operator, not a card name; a name with the word in it is searched as "or" in quotes.
+            raise SearchError(f'"{node.children[0].value}" at position {pos} needs a term on both sides; '
+                              f'to find cards named with the word, write it in quotes: "or"', pos)
         return Term("name", ":", (node.children[0].value,), pos, text)
     if kind == "phrase":
         phrase = node.children[0].value[1:-1]
@@ -305,8 +312,9 @@ def _build(node: Tree, q: str):
         keyop = node.children[0].value
         m = re.match(r"([A-Za-z]+)(.*)", keyop)
         raw_key, op = m.group(1), m.group(2)
-        values = [c.children[0].value for c in node.children[1:] if isinstance(c, Tree)]
-        return _validate_term(raw_key, op, values, pos, text)
+        tokens = [c.children[0] for c in node.children[1:] if isinstance(c, Tree)]
+        return _validate_term(raw_key, op, [t.value for t in tokens], pos, text,
+                              value_positions=[t.start_pos + 1 for t in tokens])
     raise SearchError(f"cannot read the term at position {pos}", pos)  # pragma: no cover
 
 
@@ -326,7 +334,10 @@ def _unquote(raw: str) -> str:
     return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] == '"' else raw
 
 
-def _validate_term(raw_key: str, op: str, raw_values: list[str], pos: int, text: str) -> Term:
+def _validate_term(raw_key: str, op: str, raw_values: list[str], pos: int, text: str,
+                   value_positions: list[int] | None = None) -> Term:
+    """A key term checked whole. An unknown key or an operator the key cannot take points at the term; a
+    malformed value points at that value (the caret under ">3" in "c>>3"), and the message names the term."""
     key = raw_key.lower()
     key = KEY_ALIASES.get(key, key)
     spec = KEYS.get(key)
@@ -340,7 +351,14 @@ def _validate_term(raw_key: str, op: str, raw_values: list[str], pos: int, text:
         raise SearchError(f"empty value in {where}", pos)
     if op in COMPARISONS and spec.kind != "number":
         raise SearchError(f'{where}: {spec.label} cannot be compared with "{op}"; use {key}: or {key}!=', pos)
-    parsed = tuple(_validate_value(key, spec, op, v, where, pos) for v in values)
+    positions = value_positions or [pos] * len(values)
+    for value, at in zip(values, positions):
+        if spec.kind != "text" and value[0] in "<>=!:":  # "c>>3": the value starts with another operator
+            example = (f"{key}>3, {key}>=3 or {key}!=3" if spec.kind == "number"
+                       else f"{key}:{EXAMPLE_VALUES.get(key, 'yes')} or {key}!={EXAMPLE_VALUES.get(key, 'yes')}")
+            raise SearchError(f'{where}: "{value}" at position {at} has a second operator; write one per term, '
+                              f'e.g. {example}', at)
+    parsed = tuple(_validate_value(key, spec, op, v, where, at) for v, at in zip(values, positions))
     return Term(key, op, parsed, pos, text)
 
 

@@ -169,3 +169,36 @@ def syntax(request):
             count = None
         examples.append({"query": ex.query, "meaning": ex.meaning, "url": search_url(ex.query), "count": count})
     return render(request, "cards/syntax.html", {"examples": examples})
+
+
+LEGEND_SYMBOLS = ("combat", "guile", "sorcery", "faith", "loyalty")
+
+
+def legend_symbol(request, name: str):
+    """GET /cards/legend/NAME.png: one symbol as the card images draw it (cards/images.py), for the legend beside
+    them — a struggle icon on its parchment disc (§2.3, §6.1), or one Loyalty diamond on its banner (§9.3)."""
+    import io
+
+    from django.http import HttpResponse
+
+    from .images import BORDER, GOLD, PARCHMENT, Canvas, draw_icon
+
+    if name not in LEGEND_SYMBOLS:
+        raise Http404("No such symbol.")
+    from PIL import Image, ImageDraw
+
+    c = Canvas(52, 52, 2)
+    c.image = Image.new("RGBA", c.image.size, (0, 0, 0, 0))  # transparent around the symbol, on any page colour
+    c.draw = ImageDraw.Draw(c.image)
+    if name == "loyalty":  # the banner of cards/images.py with one diamond
+        c.rect((8, 14, 44, 38), fill=BORDER, outline=GOLD, width=1.2, radius=6)
+        c.polygon([(26, 18.5), (32, 26), (26, 33.5), (20, 26)], fill=GOLD)
+    else:
+        c.ellipse((2, 2, 50, 50), fill=BORDER)
+        c.ellipse((5, 5, 47, 47), fill=PARCHMENT)
+        draw_icon(c, name, 26, 26, 30)
+    out = io.BytesIO()
+    c.image.save(out, "PNG", optimize=True)
+    response = HttpResponse(out.getvalue(), content_type="image/png")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 
-from .models import Deck, DeckCard, DeckVersion, Format
-from .services import format_activate, format_deactivate_all
+from .models import Deck, DeckCard, DecklistComment, DeckVersion, Format
+from .services import comment_hide, format_activate, format_deactivate_all
 
 
 @admin.register(Format)
@@ -75,3 +75,33 @@ class DeckAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(DecklistComment)
+class DecklistCommentAdmin(admin.ModelAdmin):
+    """Comments on decklists, for staff moderation (the same services as the decklist page's Hide and Delete)."""
+
+    list_display = ("decklist", "author", "short_body", "created_at", "hidden_at", "hidden_by")
+    list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
+    search_fields = ("body", "author__username", "decklist__title")
+    readonly_fields = ("decklist", "author", "body", "created_at", "hidden_at", "hidden_by")
+    actions = ("hide", "show")
+
+    @admin.display(description="comment")
+    def short_body(self, obj) -> str:
+        return obj.body[:80] + ("…" if len(obj.body) > 80 else "")
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Hide the selected comments")
+    def hide(self, request, queryset):
+        for comment in queryset.select_related("decklist"):
+            comment_hide(comment=comment, by=request.user, hidden=True)
+        self.message_user(request, f"Hid {queryset.count()} comment(s).")
+
+    @admin.action(description="Show the selected comments again")
+    def show(self, request, queryset):
+        for comment in queryset.select_related("decklist"):
+            comment_hide(comment=comment, by=request.user, hidden=False)
+        self.message_user(request, f"Showed {queryset.count()} comment(s) again.")

@@ -15,6 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError, PermissionDenied, UnsupportedMediaType, ValidationError
 from rest_framework.fields import empty
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
@@ -27,11 +28,14 @@ from .decklist import DecklistProblem, export_decklist
 from .legality import check_deck, check_decklist_text
 from .models import Deck, Decklist
 from .pool import CardPool
-from .selectors import (collection_counts, deck_buildability, deck_list_deleted, deck_list_owned, deck_list_visible,
-                        deck_versions, decklist_search, format_active, format_by_slug, version_changes)
-from .services import (DeckInputError, account_export, account_import, collection_add_set, collection_import_csv, collection_set, deck_copy,
+from .selectors import (collection_counts, comment_can_delete, comment_can_moderate, deck_buildability,
+                        deck_list_deleted, deck_list_owned, deck_list_visible, deck_versions, decklist_comments,
+                        decklist_search, format_active, format_by_slug, version_changes)
+from .services import (MAX_COMMENT_CHARS, DeckInputError, account_export, account_import, collection_add_set,
+                       collection_import_csv, collection_set, comment_create, comment_delete, comment_hide, deck_copy,
                        deck_create, deck_delete, deck_import_text, deck_restore_version, deck_undelete, deck_update,
                        decklist_copy, decklist_favourite, decklist_like, decklist_publish)
+from .throttling import CommentRateThrottle
 from .stats import deck_stats
 
 MAX_TEXT_CHARS = 100_000  # a decklist is a few kilobytes
@@ -291,6 +295,27 @@ class DecklistSerializer(serializers.ModelSerializer):
 
     def get_page_url(self, obj) -> str:
         return obj.get_absolute_url()
+
+
+class CommentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    decklist = serializers.IntegerField(source="decklist_id")
+    author = serializers.CharField(source="author.username")
+    body = serializers.CharField(help_text="Markdown, as written")
+    html = serializers.SerializerMethodField(help_text="The body rendered and sanitised, as the page shows it")
+    created_at = serializers.DateTimeField()
+    hidden = serializers.BooleanField(help_text="Hidden by the decklist's author or staff (shown only to them and "
+                                                "to the comment's writer)")
+
+    def get_html(self, comment) -> str:
+        from .markdown import render_markdown
+
+        return render_markdown(comment.body)
+
+
+class CommentWriteSerializer(serializers.Serializer):
+    body = serializers.CharField(trim_whitespace=False, max_length=MAX_COMMENT_CHARS * 2,
+                                 help_text=f"Markdown, at most {MAX_COMMENT_CHARS:,} characters once trimmed")
 
 
 class BuildableSerializer(serializers.Serializer):
@@ -618,6 +643,11 @@ def _decklist_filters(params) -> dict:
     return filters
 
 
+class CommentPagination(PageNumberPagination):
+    page_size = 100
+    max_page_size = 100
+
+
 @extend_schema(tags=["decklists"])
 class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
     """Published decklists: public, immutable snapshots of decks."""
@@ -663,19 +693,82 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _toggle(self, request, service):
         decklist = self.get_object()
-        decklist = service(decklist=decklist, user=request.user, on=request.method == "POST")
+        try:
+            decklist = service(decklist=decklist, user=request.user, on=request.method == "POST")
+        except DeckInputError as e:  # e.g. liking one's own decklist
+            return Response({"detail": e.message}, status=status.HTTP_400_BAD_REQUEST)
         return Response(DecklistSerializer(decklist).data)
 
-    @extend_schema(request=None, responses={200: DecklistSerializer, 401: DetailSerializer, 404: DetailSerializer})
+    @extend_schema(request=None, responses={200: DecklistSerializer, 400: DetailSerializer, 401: DetailSerializer,
+                                            404: DetailSerializer})
     @action(detail=True, methods=["post", "delete"], permission_classes=[permissions.IsAuthenticated])
     def like(self, request, pk=None):
-        """POST likes, DELETE takes the like back (idempotent)."""
+        """POST likes, DELETE takes the like back (idempotent). An author cannot like their own decklist (400)."""
         return self._toggle(request, decklist_like)
 
     @extend_schema(request=None, responses={200: DecklistSerializer, 401: DetailSerializer, 404: DetailSerializer})
     @action(detail=True, methods=["post", "delete"], permission_classes=[permissions.IsAuthenticated])
     def favourite(self, request, pk=None):
         return self._toggle(request, decklist_favourite)
+
+    # ---- comments (issue 19) --------------------------------------------------------------------------------
+    def _comment(self, comment_id):
+        decklist = self.get_object()
+        if not str(comment_id).isdigit() or len(str(comment_id)) > 18:
+            raise Http404
+        comment = decklist.comments.select_related("author", "decklist").filter(pk=int(comment_id)).first()
+        if comment is None:
+            raise Http404
+        return comment
+
+    @extend_schema(methods=["get"], responses={200: CommentSerializer(many=True), 404: DetailSerializer},
+                   description="The decklist's comments, oldest first (paginated). Hidden ones are listed only for "
+                               "the decklist's author, staff and their writer.")
+    @extend_schema(methods=["post"], request=CommentWriteSerializer,
+                   responses={201: CommentSerializer, 400: DetailSerializer, 401: DetailSerializer,
+                              404: DetailSerializer, 429: DetailSerializer},
+                   description="Comment on the decklist (signed in; at most a few comments a minute).")
+    @action(detail=True, methods=["get", "post"], permission_classes=[permissions.IsAuthenticatedOrReadOnly],
+            throttle_classes=[CommentRateThrottle], pagination_class=CommentPagination)
+    def comments(self, request, pk=None):
+        decklist = self.get_object()
+        if request.method == "GET":
+            qs = decklist_comments(decklist=decklist, user=request.user)
+            page = self.paginate_queryset(qs)
+            return self.get_paginated_response(CommentSerializer(page, many=True).data)
+        data = CommentWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            comment = comment_create(decklist=decklist, author=request.user, body=data.validated_data["body"])
+        except DeckInputError as e:
+            return Response(_problems_detail(e), status=status.HTTP_400_BAD_REQUEST)
+        return Response(CommentSerializer(comment).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None, 401: DetailSerializer, 403: DetailSerializer,
+                                            404: DetailSerializer},
+                   parameters=[OpenApiParameter("comment_id", int, OpenApiParameter.PATH)],
+                   description="Delete a comment: its writer, the decklist's author and staff may.")
+    @action(detail=True, methods=["delete"], url_path=r"comments/(?P<comment_id>[^/.]+)",
+            permission_classes=[permissions.IsAuthenticated])
+    def comment_delete(self, request, pk=None, comment_id=None):
+        comment = self._comment(comment_id)
+        if not comment_can_delete(comment=comment, user=request.user):
+            raise PermissionDenied("Only the comment's writer, the decklist's author and staff can delete it.")
+        comment_delete(comment=comment, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses={200: CommentSerializer, 401: DetailSerializer, 403: DetailSerializer,
+                                            404: DetailSerializer},
+                   parameters=[OpenApiParameter("comment_id", int, OpenApiParameter.PATH)],
+                   description="POST hides the comment, DELETE shows it again: the decklist's author and staff.")
+    @action(detail=True, methods=["post", "delete"], url_path=r"comments/(?P<comment_id>[^/.]+)/hide",
+            permission_classes=[permissions.IsAuthenticated])
+    def comment_hide(self, request, pk=None, comment_id=None):
+        comment = self._comment(comment_id)
+        if not comment_can_moderate(comment=comment, user=request.user):
+            raise PermissionDenied("Only the decklist's author and staff can hide comments.")
+        comment = comment_hide(comment=comment, by=request.user, hidden=request.method == "POST")
+        return Response(CommentSerializer(comment).data)
 
     @extend_schema(request=None, responses={201: DeckSerializer, 401: DetailSerializer, 404: DetailSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])

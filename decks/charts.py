@@ -41,9 +41,15 @@ def _render(chart, title: str) -> str:
 
 def _bar(title: str, labels: list[str], series: dict[str, list[int]], *, horizontal: bool = False,
          stacked: bool = False, x_title: str | None = None) -> str:
+    """Bars in the order given: left to right, or top to bottom when horizontal (pygal draws a horizontal
+    chart's first label at the bottom, so the order is turned over for it: the largest bar first, on top)."""
     kind = (pygal.HorizontalStackedBar if stacked else pygal.HorizontalBar) if horizontal else \
         (pygal.StackedBar if stacked else pygal.Bar)
+    if horizontal:
+        labels = labels[::-1]
+        series = {name: values[::-1] for name, values in series.items()}
     axis = {"show_x_guides": False} if horizontal else {"show_y_labels": False}
+    axis["y_labels"] = _count_ticks(labels, series, stacked)  # whole numbers: these are counts of cards
     chart = _chart(kind, title, show_legend=len(series) > 1, x_title=x_title, **axis,
                    height=max(160, 26 * len(labels) + 70) if horizontal else 220,
                    print_zeroes=False, value_formatter=lambda v: f"{v:g}")
@@ -51,6 +57,36 @@ def _bar(title: str, labels: list[str], series: dict[str, list[int]], *, horizon
     for name, values in series.items():
         chart.add(name, values)
     return _render(chart, title)
+
+
+def _count_ticks(labels: list[str], series: dict[str, list[int]], stacked: bool) -> list[int]:
+    """0, step, 2*step ... up to the tallest bar, with a step of 1, 2 or 5 times a power of ten: at most seven
+    ticks (pygal's own scale put 0.1 steps under a bar of 1 card).
+
+    >>> _count_ticks(["a"], {"n": [1]}, False), _count_ticks(["a", "b"], {"n": [39, 20]}, False)
+    ([0, 1], [0, 10, 20, 30, 40])
+    """
+    columns = [list(values) for values in series.values()]
+    heights = [sum(col[i] for col in columns) if stacked else max(col[i] for col in columns)
+               for i in range(len(labels))] or [0]
+    top = max(1, max(heights))
+    magnitude = 1
+    while True:
+        step = next((m * magnitude for m in (1, 2, 5) if top / (m * magnitude) <= 6), None)
+        if step is not None:
+            break
+        magnitude *= 10
+    last = -(-top // step) * step  # the tallest bar, rounded up to a tick
+    return list(range(0, last + 1, step))
+
+
+def _every_value(curve: dict[str, int]) -> dict[str, int]:
+    """A curve with every whole value from its lowest to its highest, the missing ones at 0: a cost or Power
+    nobody has is a gap in the curve, not a value to skip (0, 1, 2, 3, 5 read as if 5 came after 3)."""
+    numbers = [int(k) for k in curve]
+    if not numbers:
+        return {}
+    return {str(v): curve.get(str(v), 0) for v in range(min(numbers), max(numbers) + 1)}
 
 
 _CACHE: dict[str, list[dict]] = {}
@@ -78,7 +114,7 @@ def _deck_charts(stats: dict) -> list[dict]:
     def add(key: str, title: str, alt: str, svg: str) -> None:
         out.append({"id": key, "title": title, "alt": alt, "svg": svg})
 
-    curve, raised = stats["cost_curve"], stats.get("surcharged_curve", {})
+    curve, raised = _every_value(stats["cost_curve"]), stats.get("surcharged_curve", {})
     if curve:
         # §9.3: the Loyalty surcharge moves an off-faction card up the curve; its part of each bar is drawn apart.
         labels = list(curve)
@@ -89,18 +125,18 @@ def _deck_charts(stats: dict) -> list[dict]:
             (f"; cost – {stats['cost_dash']}" if stats["cost_dash"] else "")
         add("cost", "Cost curve (with Loyalty)", ", ".join(f"cost {k}: {v}" for k, v in curve.items()) + extra,
             _bar("Cost curve (with Loyalty)", labels, series, stacked=True, x_title="cost to play"))
-    if stats["power_curve"]:
-        labels = list(stats["power_curve"])
-        add("power", "Power curve (units)", ", ".join(f"Power {k}: {v}" for k, v in stats["power_curve"].items()),
-            _bar("Power curve (units)", labels, {"units": list(stats["power_curve"].values())}, x_title="Power"))
+    power = _every_value(stats["power_curve"])
+    if power:
+        add("power", "Power curve (units)", ", ".join(f"Power {k}: {v}" for k, v in power.items()),
+            _bar("Power curve (units)", list(power), {"units": list(power.values())}, x_title="Power"))
     icons = stats["icons"]
     if any(v["units"] for v in icons.values()):
         add("icons", "Icon coverage", ", ".join(f"{i}: {icons[i]['units']} units, {icons[i]['power']} Power"
                                                 for i in ICONS),
             _bar("Icon coverage", list(ICONS), {"units": [icons[i]["units"] for i in ICONS],
                                                  "their Power": [icons[i]["power"] for i in ICONS]}))
-    if stats["by_type"]:
-        order = [t for t in ("unit", "location", "attachment", "deed", "quest") if stats["by_type"].get(t)]
+    order = [t for t in ("unit", "location", "attachment", "deed", "quest") if stats["by_type"].get(t)]
+    if order:  # a list of only a faction card and a destiny has nothing to chart (pygal drew a huge "No data")
         add("types", "Card types", ", ".join(f"{t}s: {stats['by_type'][t]}" for t in order),
             _bar("Card types", [f"{t}s" for t in order], {"cards": [stats["by_type"][t] for t in order]},
                  horizontal=True))
@@ -135,8 +171,8 @@ def chart_css() -> str:
     rules: dict[str, None] = {}
     for kind in (pygal.Bar, pygal.HorizontalBar, pygal.StackedBar):
         chart = _chart(kind, "x", show_legend=True)
-        chart.add("a", [1, 2])
-        chart.add("b", [2, 1])
+        for n in range(len(STYLE.colors)):  # a rule for each series colour, not only the first two
+            chart.add(f"s{n}", [1, 2])
         for block in _STYLE_ELEMENT.findall(chart.render(is_unicode=True)):
             for rule in html.unescape(block).split("}"):
                 if "{" not in rule:

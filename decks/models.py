@@ -260,3 +260,31 @@ class DecklistFavourite(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "decklist"], name="decks_favourite_once")]
+
+
+class DecklistComment(models.Model):
+    """A player's comment on a published decklist: Markdown, sanitised when shown (decks/markdown.py).
+
+    Moderation (decks/services.py): the decklist's author and staff may hide a comment (it stays, shown only to
+    them and to its writer, marked hidden) or delete it; a writer may delete their own. Writes go through
+    `comment_create`, `comment_hide` and `comment_delete`."""
+
+    decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decklist_comments")
+    body = models.TextField(help_text="Markdown; sanitised when shown")
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="Set when the decklist's author or staff hide the comment")
+    hidden_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["decklist", "created_at", "id"], name="decks_comment_by_list")]
+
+    def __str__(self) -> str:
+        return f"{self.author_id} on {self.decklist_id}: {self.body[:40]}"
+
+    @property
+    def hidden(self) -> bool:
+        return self.hidden_at is not None

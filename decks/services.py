@@ -18,8 +18,8 @@ from cards.models import Card, Faction
 from .collection import MAX_OWNED, parse_collection_csv
 from .decklist import DecklistProblem, content_hash, parse_decklist
 from .legality import FormatRules, check_deck
-from .models import (CollectionCard, Deck, DeckCard, Decklist, DecklistCard, DecklistFavourite, DecklistLike,
-                     DeckVersion, Format)
+from .models import (CollectionCard, Deck, DeckCard, Decklist, DecklistCard, DecklistComment, DecklistFavourite,
+                     DecklistLike, DeckVersion, Format)
 from .pool import CardPool
 
 MAX_NAME_CHARS = 200
@@ -37,6 +37,17 @@ class DeckInputError(ValueError):
         super().__init__(message)
         self.message = message
         self.problems = problems or []
+
+    @property
+    def summary(self) -> str:
+        """One line for a page that lists `problems` below it: how many lines failed and that nothing changed,
+        without repeating the first problem (the API's `detail` is `message`, which quotes it)."""
+        if not self.problems:
+            return self.message
+        n = len(self.problems)
+        what = "rows" if "CSV" in self.message else "lines"
+        what = what[:-1] if n == 1 else what
+        return f"{n} {what} could not be read, so nothing was saved. Correct {'it' if n == 1 else 'them'} and try again:"
 
 
 @dataclass(frozen=True)
@@ -397,7 +408,10 @@ def _toggle(model, field: str, *, decklist: Decklist, user, on: bool) -> Decklis
 
 
 def decklist_like(*, decklist: Decklist, user, on: bool = True) -> Decklist:
-    """Like (or un-like) a decklist; idempotent. `like_count` is kept for sorting by popularity."""
+    """Like (or un-like) a decklist; idempotent. `like_count` is kept for sorting by popularity, so an author
+    cannot like their own decklist (un-liking one, say an old like, is allowed)."""
+    if on and decklist.owner_id == getattr(user, "pk", None):
+        raise DeckInputError("You cannot like your own decklist: likes are how other players rate it.")
     return _toggle(DecklistLike, "like_count", decklist=decklist, user=user, on=on)
 
 
@@ -432,9 +446,15 @@ def account_export(*, user) -> dict:
                  .values_list("decklist_id", flat=True))
     favourites = list(DecklistFavourite.objects.filter(user=user).order_by("created_at", "id")
                       .values_list("decklist_id", flat=True))
+    # Comments on decklists (issue 19): in the file so that nothing written is lost; an import does not post them
+    # again (they answer other players' decklists on the site they were written on).
+    comments = [{"decklist": c.decklist_id, "decklist_title": c.decklist.title, "body": c.body,
+                 "created_at": c.created_at.isoformat(), "hidden": c.hidden_at is not None}
+                for c in DecklistComment.objects.filter(author=user).select_related("decklist").order_by("created_at",
+                                                                                                         "id")]
     return {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "exported_at": timezone.now().isoformat(),
             "user": user.get_username(), "decks": decks, "collection": collection, "decklists": decklists,
-            "likes": likes, "favourites": favourites}
+            "likes": likes, "favourites": favourites, "comments": comments}
 
 
 @dataclass(frozen=True)
@@ -550,3 +570,133 @@ def _import_marks(user, ids, model, counter: str) -> tuple[int, int]:
     for pk in new:
         Decklist.objects.filter(pk=pk).update(**{counter: model.objects.filter(decklist_id=pk).count()})
     return len(new), len([pk for pk in ids if pk not in existing])
+
+
+# ---- comments on published decklists (issue 19) -------------------------------------------------------------
+MAX_COMMENT_CHARS = 5_000
+
+
+class CommentPermissionError(PermissionError):
+    """The user may not do this to the comment (only its writer, the decklist's author and staff may)."""
+
+
+def _clean_comment(body) -> str:
+    if not isinstance(body, str):
+        raise DeckInputError("A comment must be text.")
+    body = body.replace("\r\n", "\n").strip()
+    if not body:
+        raise DeckInputError("The comment is empty: write something first.")
+    if "\x00" in body:
+        raise DeckInputError("The comment contains a NUL character.")
+    if len(body) > MAX_COMMENT_CHARS:
+        raise DeckInputError(f"The comment is {len(body):,} characters long; at most {MAX_COMMENT_CHARS:,}.")
+    return body
+
+
+@transaction.atomic
+def comment_create(*, decklist: Decklist, author, body: str) -> DecklistComment:
+    """A signed-in player's comment (Markdown) on a published decklist. How often one may comment is limited where
+    the request comes in (decks/throttling.py), as for simulations."""
+    if author is None or not getattr(author, "is_authenticated", False):
+        raise CommentPermissionError("Log in to comment.")
+    return DecklistComment.objects.create(decklist=decklist, author=author, body=_clean_comment(body))
+
+
+def _check_moderator(comment: DecklistComment, user) -> None:
+    from .selectors import comment_can_moderate
+
+    if not comment_can_moderate(comment=comment, user=user):
+        raise CommentPermissionError("Only the decklist's author and staff can hide comments.")
+
+
+@transaction.atomic
+def comment_hide(*, comment: DecklistComment, by, hidden: bool = True) -> DecklistComment:
+    """Hide (or show again) a comment: the decklist's author and staff only. A hidden comment is kept; only
+    they and its writer still see it, marked hidden."""
+    _check_moderator(comment, by)
+    if hidden and comment.hidden_at is None:
+        comment.hidden_at, comment.hidden_by = timezone.now(), by
+    elif not hidden:
+        comment.hidden_at, comment.hidden_by = None, None
+    comment.save(update_fields=["hidden_at", "hidden_by"])
+    return comment
+
+
+@transaction.atomic
+def comment_delete(*, comment: DecklistComment, by) -> None:
+    """Delete a comment for good: its writer, the decklist's author and staff may."""
+    from .selectors import comment_can_delete
+
+    if not comment_can_delete(comment=comment, user=by):
+        raise CommentPermissionError("Only the comment's writer, the decklist's author and staff can delete it.")
+    comment.delete()
+
+
+# ---- the starter decks as published decklists (issue 19) ------------------------------------------------------
+STARTER_ACCOUNT = "ReignOfKingsDB"
+STARTER_TAG = "starter"
+
+
+@dataclass(frozen=True)
+class StarterSeedResult:
+    account: str
+    published: list[Decklist]    # new decklists (a starter seen for the first time, or whose list changed)
+    unchanged: int               # starters already published with exactly this list
+
+
+def _starter_account(username: str):
+    from django.contrib.auth import get_user_model
+
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=username).first()
+    if user is None:
+        user = user_model(username=username, first_name="Reign of Kings DB")
+        user.set_unusable_password()  # nobody logs in as the site: its decklists are published by this service
+        user.save()
+    elif user.has_usable_password():
+        raise DeckInputError(f"The account {username!r} belongs to a player (it has a password): publish the "
+                             f"starters under another account name.")
+    return user
+
+
+@transaction.atomic
+def starter_decklists_publish(*, starters, account: str = STARTER_ACCOUNT,
+                              pool: CardPool | None = None) -> StarterSeedResult:
+    """Publish the core set's starter decks (cards/starters.py) as decklists of the site's own account, so the
+    decklist browser is never empty. Idempotent: each starter is a public deck of that account (tagged
+    `starter-SLUG`); a starter already published with the same list is left alone, one whose file changed becomes
+    a new version of its deck and a new decklist linked to the old one (`previous`). Any starter that cannot be
+    read or is not legal raises `DeckInputError` and publishes nothing."""
+    pool = pool or CardPool.from_db()
+    if not len(pool):
+        raise DeckInputError("The card catalogue is empty: load the cards first (python manage.py loadcards "
+                             "cards/data/core.json).")
+    user = _starter_account(account)
+    decks = {tag: deck for deck in Deck.objects.filter(owner=user) for tag in deck.tags}
+    published, unchanged = [], 0
+    for starter in starters:
+        title = f"{starter.faction} — {starter.title}" if starter.title else f"{starter.faction} starter deck"
+        description = (f"The core set's starter deck for {starter.faction}: a legal deck ready to play. Copy it to "
+                       f"your decks to change it, or simulate it against another starter.")
+        try:
+            counts = _parse_or_raise(starter.text, pool)
+        except DeckInputError as e:
+            raise DeckInputError(f"Starter {starter.slug}: {e.message}", e.problems) from e
+        tag = f"{STARTER_TAG}-{starter.slug}"
+        deck = decks.get(tag)
+        if deck is None:
+            deck = deck_create(owner=user, name=title, counts=counts, notes=description,
+                               tags=[STARTER_TAG, tag], is_private=False, pool=pool).deck
+        elif deck.content_hash != content_hash(counts) or deck.deleted_at is not None:
+            deck.deleted_at = None
+            deck.save(update_fields=["deleted_at"])
+            deck = deck_update(deck=deck, counts=counts, name=title, pool=pool).deck
+        latest = Decklist.objects.filter(source_deck=deck).order_by("-published_at", "-id").first()
+        if latest is not None and latest.content_hash == deck.content_hash:
+            unchanged += 1
+            continue
+        try:
+            published.append(decklist_publish(deck=deck, title=title, description=description, pool=pool))
+        except DeckInputError as e:
+            raise DeckInputError(f"Starter {starter.slug}: {e.message}") from e
+    return StarterSeedResult(account=user.username, published=published, unchanged=unchanged)

@@ -147,3 +147,56 @@ def deck_stats(counts: Mapping[str, int], pool: CardPool) -> dict:
                          if is_draw_card(card)],
         "unknown_cards": unknown,
     }
+
+
+CURVE_TOP = 6  # the key-figures curve: costs 0 to 5 one by one, then "6+"
+
+
+def deck_key_figures(counts: Mapping[str, int], pool: CardPool) -> dict:
+    """What a decklist's tile in the browser shows (issue 19): draw cards by type, quests, and the cost curve of
+    the draw deck at the cost to play in this deck (§9.3) in buckets 0…5 and 6+, with X and – apart (§2.5).
+
+    >>> pool = CardPool.from_cards([{"code": "f", "name": "Camelot", "type": "faction", "faction": "camelot"},
+    ...                              {"code": "u", "name": "Gawain", "type": "unit", "faction": "camelot", "cost": 2},
+    ...                              {"code": "d", "name": "Rally", "type": "deed", "faction": "camelot", "cost": 7}])
+    >>> figures = deck_key_figures({"f": 1, "u": 3, "d": 2}, pool)
+    >>> figures["types"], [bar["n"] for bar in figures["curve"]]
+    ({'unit': 3, 'location': 0, 'attachment': 0, 'deed': 2}, [0, 0, 3, 0, 0, 0, 2])
+    """
+    cards = [(pool.get(code), n) for code, n in counts.items() if n > 0 and pool.get(code) is not None]
+    factions = {c["faction"] for c, _ in cards if c.get("type") == "faction"}
+    deck_faction = next(iter(factions)) if len(factions) == 1 else None
+    types = {kind: 0 for kind in ("unit", "location", "attachment", "deed")}
+    curve = [0] * (CURVE_TOP + 1)
+    other = quests = 0
+    for card, n in cards:
+        kind = card.get("type")
+        if kind == "quest":
+            quests += n
+        if kind not in types:
+            continue
+        types[kind] += n
+        cost = effective_cost(card, deck_faction)
+        if isinstance(cost, int) and not isinstance(cost, bool):
+            curve[min(cost, CURVE_TOP)] += n
+        else:
+            other += n
+    labels = [str(i) for i in range(CURVE_TOP)] + [f"{CURVE_TOP}+"]
+    return {"types": types, "draw": sum(types.values()), "quests": quests, "cost_other": other,
+            "curve": [{"label": label, "n": n} for label, n in zip(labels, curve)]}
+
+
+def sample_hand(counts: Mapping[str, int], pool: CardPool, rng, size: int = 7) -> list[dict]:
+    """`size` cards drawn at random from the deck's draw cards (§4: the opening hand comes from the draw deck;
+    the faction card, destiny and quests are not in it), each copy equally likely; fewer when the deck is smaller.
+    `rng` is a `random.Random`.
+
+    >>> import random
+    >>> pool = CardPool.from_cards([{"code": "u", "name": "Gawain", "type": "unit", "faction": "camelot"},
+    ...                              {"code": "q", "name": "Quest", "type": "quest", "faction": "neutral"}])
+    >>> [c["code"] for c in sample_hand({"u": 2, "q": 7}, pool, random.Random(1))]
+    ['u', 'u']
+    """
+    deck = [code for code, n in sorted(counts.items()) if pool.get(code) is not None
+            and is_draw_card(pool.get(code)) for _ in range(n)]
+    return [{"code": code, "title": card_title(pool.get(code))} for code in rng.sample(deck, min(size, len(deck)))]

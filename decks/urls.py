@@ -31,6 +31,11 @@ urlpatterns = [
     path("decklists/<int:pk>/copy/", views.decklist_copy_view, name="decklist-copy"),
     path("decklists/<int:pk>/like/", views.decklist_like_view, name="decklist-like"),
     path("decklists/<int:pk>/favourite/", views.decklist_favourite_view, name="decklist-favourite"),
+    path("decklists/<int:pk>/comments/", views.decklist_comment_post, name="decklist-comment"),
+    path("decklists/<int:pk>/comments/<int:comment_id>/hide/", views.decklist_comment_hide,
+         name="decklist-comment-hide"),
+    path("decklists/<int:pk>/comments/<int:comment_id>/delete/", views.decklist_comment_delete,
+         name="decklist-comment-delete"),
     path("decklists/<int:pk>-<slug:slug>/", views.decklist_detail, name="decklist"),
     path("decklists/<int:pk>/", views.decklist_detail, name="decklist-short"),
 ]

@@ -6,8 +6,11 @@ Every page works with plain links and forms; permissions are checked here, never
 """
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,15 +26,18 @@ from .decklist import export_decklist, parse_decklist
 from .legality import MIN_DRAW_CARDS, check_deck, check_decklist_text, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
-from .pool import CardPool, card_title
-from .selectors import (DECKLIST_SORTS, DecklistFilterError, collection_counts, deck_buildability, deck_list_deleted,
-                        deck_list_owned, deck_list_visible, deck_versions, decklist_search, format_active,
-                        version_changes)
-from .services import (DeckInputError, collection_add_set, collection_import_csv, collection_set, deck_copy, deck_delete,
-                       deck_import_text, deck_restore_version, deck_undelete, decklist_copy, decklist_favourite,
-                       decklist_like, decklist_publish)
+from .pool import CardPool, card_title, is_draw_card
+from .selectors import (DECKLIST_SORTS, DecklistFilterError, collection_counts, comment_can_delete,
+                        comment_can_moderate, deck_buildability, deck_counts_by_deck, deck_list_deleted,
+                        deck_list_owned, deck_list_visible, deck_versions, decklist_comment_counts, decklist_comments,
+                        decklist_search, format_active, version_changes)
+from .services import (MAX_COMMENT_CHARS, DeckInputError, collection_add_set, collection_import_csv, collection_set,
+                       comment_create, comment_delete, comment_hide, deck_copy, deck_delete, deck_import_text,
+                       deck_restore_version, deck_undelete, decklist_copy, decklist_favourite, decklist_like,
+                       decklist_publish)
+from .throttling import comment_throttle
 from .charts import chart_css, deck_charts
-from .stats import deck_stats
+from .stats import deck_key_figures, deck_stats, sample_hand
 
 GROUPS = (("faction", "Faction"), ("destiny", "Destiny"), ("quest", "Quests"), ("unit", "Units"),
           ("location", "Locations"), ("attachment", "Attachments"), ("deed", "Deeds"))
@@ -132,7 +138,22 @@ def deck_list(request):
         context["undo"] = deck_list_deleted(user=request.user).filter(pk=int(undo)).first()
     if tag:
         context["decks"] = [d for d in context["decks"] if tag in d.tags]  # a player's own decks: a short list
+    context["decks"] = _with_legality(context["decks"])
     return render(request, "decks/list.html", context)
+
+
+def _with_legality(decks) -> list[Deck]:
+    """Each deck with its verdict (§11 and the active format) for the My decks table's "Legal" column: one query
+    for all their cards, then the pure check per deck."""
+    decks = list(decks)
+    counts = deck_counts_by_deck(deck_ids=[d.pk for d in decks])
+    pool, fmt = CardPool.from_db(), format_active()
+    for deck in decks:
+        verdict = check_deck(counts.get(deck.pk, {}), pool, fmt)
+        deck.legal = verdict.legal
+        deck.legality_problems = [e.message for e in verdict.errors]
+        deck.legality_format = verdict.format
+    return decks
 
 
 def _owned_deck(request, pk: int) -> Deck:
@@ -177,7 +198,7 @@ def deck_import(request):
             raise DeckInputError("The decklist is too long: at most 100,000 characters.")
         result = deck_import_text(owner=request.user, text=text, name=name)
     except DeckInputError as e:
-        context = _list_context(request, text=text, name=name, error=e.message, problems=e.problems)
+        context = _list_context(request, text=text, name=name, error=e.summary, problems=e.problems)
         return render(request, "decks/list.html", context, status=400)
     messages.success(request, f"Imported “{result.deck.name}”.")
     return redirect(result.deck.get_absolute_url())
@@ -204,7 +225,24 @@ def deck_detail(request, pk: int):
         "notes": render_markdown(deck.notes),
     }
     context["charts"] = deck_charts(context["stats"])
+    context.update(_deck_tools(request, counts, pool, name=deck.name))
     return render(request, "decks/detail.html", context)
+
+
+def _deck_tools(request, counts: dict[str, int], pool: CardPool, *, name: str) -> dict:
+    """What a deck's and a decklist's pages offer besides the list (issue 19): the list or an image grid
+    (`?view=images`), the text export to copy, and a sample hand — drawn here for `?hand=1` (no JavaScript),
+    redrawn in the browser by static/js/deck-tools.js from `hand_deck`."""
+    import random
+
+    draw = [{"code": code, "title": card_title(pool.get(code)), "count": n}
+            for code, n in sorted(counts.items()) if pool.get(code) is not None and is_draw_card(pool.get(code))]
+    tools = {"view": "images" if request.GET.get("view") == "images" else "list",
+             "export_text": export_decklist(counts, pool, name=name), "hand_deck": draw,
+             "hand_size": sum(c["count"] for c in draw)}
+    if request.GET.get("hand") == "1":
+        tools["hand"] = sample_hand(counts, pool, random.SystemRandom())
+    return tools
 
 
 def _page_stats(counts: dict[str, int], pool: CardPool) -> dict:
@@ -238,9 +276,23 @@ def _title(pool: CardPool, code: str) -> str:
 
 
 @login_required
-@require_POST
 def deck_restore(request, pk: int, number: int):
+    """GET: what restoring version `number` would change, with a button to do it (a restore replaces the list
+    the deck shows, so it is never one click from the history); POST: restore it as a new version."""
     deck = _owned_deck(request, pk)
+    if request.method != "POST":
+        old = deck_versions(deck=deck).filter(number=number).first()
+        if old is None:
+            raise Http404(f"Deck {deck.pk} has no version {number}.")
+        pool = CardPool.from_db()
+        changes = version_changes(deck.counts, old.cards)
+        context = {"deck": deck, "old": old,
+                   "added": sorted(((_title(pool, c), n) for c, n in changes["added"].items()),
+                                   key=lambda r: r[0].casefold()),
+                   "removed": sorted(((_title(pool, c), n) for c, n in changes["removed"].items()),
+                                     key=lambda r: r[0].casefold()),
+                   "renamed": old.name != deck.name}
+        return render(request, "decks/restore_confirm.html", context)
     try:
         result = deck_restore_version(deck=deck, number=number)
     except DeckInputError as e:
@@ -278,8 +330,9 @@ def decklist_list(request):
              "author": get.get("author", "").strip()[:150], "since": get.get("since", "").strip()[:20],
              "until": get.get("until", "").strip()[:20],
              "favourites": "1" if get.get("favourites") == "1" and request.user.is_authenticated else "",
-             "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date"}
-    error, page = None, None
+             "sort": get.get("sort", "date") if get.get("sort", "date") in DECKLIST_SORTS else "date",
+             "card": get.get("card", "").strip()[:32]}
+    error, page, held = None, None, None
     # The page's form sends every field, empty ones too: here an empty field means "any" (the API, which no form
     # feeds, answers 400 to an empty parameter instead).
     bad = next((state[key] for key in ("since", "until") if state[key] and not _is_date(state[key])), None)
@@ -288,17 +341,45 @@ def decklist_list(request):
             raise DecklistFilterError(f"'{bad}' is not a date: use YYYY-MM-DD.")
         since = date.fromisoformat(state["since"]) if state["since"] else None
         until = date.fromisoformat(state["until"]) if state["until"] else None
+        if state["card"]:  # a code is [a-z0-9-]{1,32} (CONTRACTS §1); anything else names no card
+            held = Card.objects.filter(code=state["card"]).first() if _CARD_CODE.fullmatch(state["card"]) else None
+            if held is None:
+                raise DecklistFilterError(f"No card with code {state['card']!r}: remove the card filter.")
         qs = decklist_search(faction=state["faction"] or None, destiny=state["destiny"] or None,
                              query=state["q"] or None, author=state["author"] or None, since=since, until=until,
-                             sort=state["sort"], user=request.user,
+                             sort=state["sort"], user=request.user, cards=[held.code] if held else None,
                              favourites_of=request.user if state["favourites"] else None)
         page = Paginator(qs, 30).get_page(get.get("page"))
     except (DecklistFilterError, SearchError) as e:
         error = str(e)
-    context = {"state": state, "page": page, "error": error, "query_string": _query_string(state),
+    tiles = _decklist_tiles(page.object_list) if page is not None else []
+    context = {"state": state, "page": page, "error": error, "query_string": _query_string(state), "tiles": tiles,
+               "held_card": held if not error else None,
+               "without_card": _query_string({k: v for k, v in state.items() if k != "card"}),
                "factions": [(slug, name) for slug, name in FACTION_NAMES.items() if slug != "neutral"],
                "destinies": Card.objects.filter(type="destiny").order_by("name").values_list("code", "name")}
     return render(request, "decks/decklists.html", context, status=400 if error else 200)
+
+
+_CARD_CODE = re.compile(r"[a-z0-9-]{1,32}")
+CURVE_BAR_HEIGHT = 28
+
+
+def _decklist_tiles(decklists) -> list[dict]:
+    """A page of the decklist browser as tiles: each list with its key figures (draw cards by type, quests, cost
+    curve) and its number of comments: a pure function of the frozen cards per list, one query for the comments."""
+    pool = CardPool.from_db()
+    decklists = list(decklists)
+    comments = decklist_comment_counts(decklist_ids=[d.pk for d in decklists])
+    tiles = []
+    for d in decklists:
+        figures = deck_key_figures(d.cards, pool)
+        top = max(bar["n"] for bar in figures["curve"]) or 1
+        for i, bar in enumerate(figures["curve"]):  # the sparkline: bars 15 px wide, up to 28 px high
+            bar["height"] = round(CURVE_BAR_HEIGHT * bar["n"] / top)
+            bar["x"], bar["y"] = 18 * i, CURVE_BAR_HEIGHT - bar["height"]
+        tiles.append({"decklist": d, "figures": figures, "comments": comments.get(d.pk, 0)})
+    return tiles
 
 
 def _is_date(text: str) -> bool:
@@ -331,10 +412,13 @@ def decklist_detail(request, pk: int, slug: str = ""):
         "next_versions": decklist.next_versions.order_by("published_at"),
         "image_url": f"/decklists/{decklist.pk}/image.png",
         "liked": request.user.is_authenticated and decklist.likes.filter(user=request.user).exists(),
+        "is_author": decklist.owner_id == request.user.pk,
         "favourite": request.user.is_authenticated and decklist.favourites.filter(user=request.user).exists(),
         "absolute_image_url": request.build_absolute_uri(f"/decklists/{decklist.pk}/image.png"),
     }
     context["charts"] = deck_charts(context["stats"])
+    context.update(_deck_tools(request, decklist.cards, pool, name=decklist.title))
+    context.update(_comments_context(request, decklist))
     return render(request, "decks/decklist_detail.html", context)
 
 
@@ -374,7 +458,10 @@ def decklist_copy_view(request, pk: int):
 @require_POST
 def decklist_like_view(request, pk: int):
     decklist = get_object_or_404(Decklist, pk=pk)
-    decklist_like(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
+    try:
+        decklist_like(decklist=decklist, user=request.user, on=request.POST.get("on", "1") == "1")
+    except DeckInputError as e:
+        messages.error(request, e.message)
     return redirect(decklist.get_absolute_url())
 
 
@@ -386,6 +473,90 @@ def decklist_favourite_view(request, pk: int):
     return redirect(decklist.get_absolute_url())
 
 
+# ---- comments on a decklist (issue 19) ----------------------------------------------------------------------
+COMMENTS_PER_PAGE = 50
+
+
+def _comments_context(request, decklist: Decklist, *, body: str = "", error: str | None = None) -> dict:
+    """The comments panel: this visitor's view of the comments (a page of them), each with its sanitised HTML and
+    the buttons this visitor may use; the form keeps `body` after an error."""
+    draft = request.session.get("comment_draft") if hasattr(request, "session") else None
+    if not body and draft and draft.get("decklist") == decklist.pk:  # a plain form's post that failed: kept
+        body = str(draft.get("body", ""))
+        del request.session["comment_draft"]
+    qs = decklist_comments(decklist=decklist, user=request.user)
+    paginator = Paginator(qs, COMMENTS_PER_PAGE)
+    page = paginator.get_page(request.GET.get("comments") or paginator.num_pages)  # newest page first
+    comments = list(page.object_list)
+    for comment in comments:
+        comment.decklist = decklist  # the permission checks read its owner; no query per comment
+        comment.html = render_markdown(comment.body)
+        comment.may_hide = comment_can_moderate(comment=comment, user=request.user)
+        comment.may_delete = comment_can_delete(comment=comment, user=request.user)
+    return {"comments": comments, "comments_page": page, "comment_total": paginator.count,
+            "comment_body": body, "comment_error": error, "max_comment_chars": MAX_COMMENT_CHARS}
+
+
+def _comments_answer(request, decklist: Decklist, *, status: int = 200, anchor: str = "comments", **extra):
+    """htmx gets the comments panel (swapped in place, errors too: static/js/deck-tools.js lets a 400/429 panel
+    through); a plain form post goes back to the decklist's page (an error shown there as a message)."""
+    if request.htmx:
+        response = render(request, "decks/_comments.html",
+                          {"decklist": decklist} | _comments_context(request, decklist, **extra), status=status)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+    if extra.get("error"):
+        messages.error(request, extra["error"])
+        if extra.get("body"):
+            request.session["comment_draft"] = {"decklist": decklist.pk, "body": extra["body"]}
+    return redirect(f"{decklist.get_absolute_url()}#{anchor}")
+
+
+def _decklist_comment(decklist: Decklist, comment_id: int):
+    from .models import DecklistComment
+
+    return get_object_or_404(DecklistComment.objects.select_related("author"), pk=comment_id, decklist=decklist)
+
+
+@login_required
+@require_POST
+def decklist_comment_post(request, pk: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    body = request.POST.get("body", "")[:MAX_COMMENT_CHARS * 2]
+    wait = comment_throttle(request)
+    if wait:
+        return _comments_answer(request, decklist, status=429, body=body, error=wait)
+    try:
+        comment = comment_create(decklist=decklist, author=request.user, body=body)
+    except DeckInputError as e:
+        return _comments_answer(request, decklist, status=400, body=body, error=e.message)
+    return _comments_answer(request, decklist, anchor=f"comment-{comment.pk}")
+
+
+@login_required
+@require_POST
+def decklist_comment_hide(request, pk: int, comment_id: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    comment = _decklist_comment(decklist, comment_id)
+    if not comment_can_moderate(comment=comment, user=request.user):
+        raise PermissionDenied("Only the decklist's author and staff can hide comments.")
+    comment_hide(comment=comment, by=request.user, hidden=request.POST.get("on", "1") == "1")
+    return _comments_answer(request, decklist, anchor=f"comment-{comment.pk}")
+
+
+@login_required
+@require_POST
+def decklist_comment_delete(request, pk: int, comment_id: int):
+    decklist = get_object_or_404(Decklist, pk=pk)
+    comment = _decklist_comment(decklist, comment_id)
+    if not comment_can_delete(comment=comment, user=request.user):
+        raise PermissionDenied("Only the comment's writer, the decklist's author and staff can delete it.")
+    comment_delete(comment=comment, by=request.user)
+    if not request.htmx:
+        messages.success(request, "Comment deleted.")
+    return _comments_answer(request, decklist)
+
+
 # ---- collection ---------------------------------------------------------------------------------------------
 @login_required
 def collection_page(request):
@@ -393,7 +564,7 @@ def collection_page(request):
     from cards.models import CardSet
 
     pool = CardPool.from_db()
-    problems, error = [], None
+    problems, error, pasted, mode = [], None, "", "add"
     if request.method == "POST":
         try:
             if request.POST.get("action") == "set":
@@ -402,7 +573,9 @@ def collection_page(request):
                                    copies=int(copies) if copies.isdigit() and len(copies) < 3 else 0)
                 messages.success(request, "Set added to your collection.")
             else:
-                text = request.POST.get("csv", "")
+                text = pasted = request.POST.get("csv", "")[:2_000_000]
+                # Adding is the default; replacing (every card not in the file goes to 0) is asked for by name.
+                mode = "replace" if request.POST.get("mode") == "replace" else "add"
                 upload = request.FILES.get("file")
                 if upload is not None:
                     if upload.size > 2_000_000:
@@ -411,15 +584,16 @@ def collection_page(request):
                         text = upload.read().decode("utf-8-sig")
                     except UnicodeDecodeError as e:
                         raise DeckInputError("The file is not UTF-8 text.") from e
-                collection_import_csv(user=request.user, text=text, replace=request.POST.get("mode") != "add")
-                messages.success(request, "Collection imported.")
+                counts = collection_import_csv(user=request.user, text=text, replace=mode == "replace")
+                messages.success(request, f"Collection {'replaced' if mode == 'replace' else 'imported'}: you now "
+                                          f"own {sum(counts.values())} cards, {len(counts)} different.")
             return redirect("/collection/")
         except DeckInputError as e:
-            error, problems = e.message, e.problems
+            error, problems = e.summary, e.problems
     owned = collection_counts(user=request.user)
     rows = sorted(((code, _title(pool, code), n) for code, n in owned.items()), key=lambda r: r[1].casefold())
     context = {"rows": rows, "total": sum(owned.values()), "sets": CardSet.objects.all(), "error": error,
-               "problems": problems}
+               "problems": problems, "pasted": pasted, "mode": mode}
     return render(request, "decks/collection.html", context, status=400 if error else 200)
 
 
@@ -487,27 +661,27 @@ def deck_compare(request, pk: int):
 
 # ---- editor ------------------------------------------------------------------------------------------------
 def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: str, tags: str, is_private: bool,
-                    base_version: int | None, error: str | None = None, problems=()) -> dict:
+                    base_version: int | None, error: str | None = None, problems=(), menus=None) -> dict:
+    """The editor page. The Faction and Destiny menus show the list's cards, except after a refused save, where
+    they keep what the player had chosen (`menus`, the POST) so that nothing they did is lost."""
     from cards.models import Card
 
     pool = CardPool.from_db()
     live = _live_context(text, pool)
+    menu = dict(live["identity"])
+    for kind, _, _ in IDENTITY_KINDS:
+        chosen = (menus or {}).get(kind, "")
+        if chosen and (pool.get(chosen) or {}).get("type") == kind:
+            menu[kind] = chosen
     return live | {
+        "menu": menu, "shown": live["identity"],
         "deck": deck, "text": text, "name": name, "notes": notes, "tags": tags, "is_private": is_private,
         "base_version": base_version, "error": error, "problems": problems, "notes_html": render_markdown(notes),
         "factions": Card.objects.filter(type="faction").select_related("faction").order_by("faction__position"),
         "destinies": [(d, _destiny_rules(d.deckbuilding)) for d in Card.objects.filter(type="destiny").order_by("name")],
         "browser_factions": list(FACTION_NAMES.items()), "browser_types": BROWSER_TYPE_LABELS,
-        "chosen_faction_code": _chosen(live, "faction"),
-        "chosen_faction_title": _title(pool, _chosen(live, "faction")) if _chosen(live, "faction") else "",
-        "chosen_destiny_title": _title(pool, _chosen(live, "destiny")) if _chosen(live, "destiny") else "",
-        "chosen_faction": live["verdict"].get("faction") or "", "chosen_destiny": _chosen(live, "destiny")}
-
-
-def _chosen(live: dict, kind: str) -> str:
-    """The code of the deck's one card of `kind` (faction/destiny) in the live list, for the guided steps."""
-    group = next((g for g in live["groups"] if g["cards"] and g["label"].lower().startswith(kind)), None)
-    return group["cards"][0]["code"] if group and len(group["cards"]) == 1 else ""
+        "chosen_faction_code": live["identity"]["faction"], "chosen_destiny": live["identity"]["destiny"],
+        "chosen_faction": live["verdict"].get("faction") or ""}
 
 
 def _destiny_rules(rules: dict | None) -> str:
@@ -527,16 +701,62 @@ def _destiny_rules(rules: dict | None) -> str:
     return "; ".join(parts)
 
 
-def _with_identity(text: str, faction_code: str, destiny_code: str) -> str:
-    """Prepend the chosen faction card and destiny when the list does not name one yet."""
-    pool = CardPool.from_db()
-    counts = parse_decklist(text, pool).counts
-    lines = []
-    for code, kind in ((faction_code, "faction"), (destiny_code, "destiny")):
-        card = pool.get(code) if code else None
-        if card and card["type"] == kind and not any(pool.get(c)["type"] == kind for c in counts if pool.get(c)):
-            lines.append(f"1x {code}")
-    return "\n".join(lines + [text]) if lines else text
+IDENTITY_KINDS = (("faction", "faction card", "Faction"), ("destiny", "destiny", "Destiny"))
+
+
+def _line_for(code: str, pool: CardPool) -> str:
+    """"1x Title" for a card, as a player would write it; its code when the title names several cards."""
+    title = _title(pool, code)
+    return f"1x {title}" if parse_decklist(f"1x {title}", pool).counts == {code: 1} else f"1x {code}"
+
+
+def _identity_of(counts: dict[str, int], pool: CardPool) -> dict[str, list[str]]:
+    """The codes of the faction cards and destinies a list holds."""
+    found: dict[str, list[str]] = {kind: [] for kind, _, _ in IDENTITY_KINDS}
+    for code in counts:
+        card = pool.get(code)
+        if card and card["type"] in found:
+            found[card["type"]].append(code)
+    return found
+
+
+def _with_identity(text: str, post, pool: CardPool | None = None) -> str:
+    """The decklist text the editor saves, given its Faction and Destiny menus. The text is the one source of
+    truth: with scripts on, the menus edit it and follow it, so they agree and this changes nothing.
+
+    Without scripts the page cannot keep them in step, so each menu is compared with the value the page was
+    drawn with (`faction_shown`, `destiny_shown`): a menu the player changed replaces that card in the list;
+    a menu left alone leaves the list as typed; a list with no such card gets the menu's. If both the menu and
+    the list were changed, to different cards, that is a DeckInputError naming both (nothing is dropped
+    silently)."""
+    pool = pool or CardPool.from_db()
+    parsed = parse_decklist(text, pool)
+    counts = dict(parsed.counts)
+    found = _identity_of(counts, pool)
+    add, changed = [], False
+    for kind, label, menu in IDENTITY_KINDS:
+        chosen = post.get(kind, "")
+        card = pool.get(chosen) if chosen else None
+        if card is None or card["type"] != kind:
+            continue
+        in_text = found[kind]
+        shown = post.get(f"{kind}_shown", "")
+        if not in_text:
+            add.append(_line_for(chosen, pool))
+        elif in_text == [chosen] or chosen == shown:
+            continue  # they agree, or the menu was left alone: the list says what the deck holds
+        elif in_text == [shown] or not parsed.problems and shown in in_text:
+            for code in in_text:  # the menu changed and the list did not: the menu's card replaces the list's
+                del counts[code]
+            counts[chosen] = 1
+            changed = True
+        else:
+            names = " and ".join(f"“{_title(pool, c)}”" for c in in_text)
+            raise DeckInputError(f"The list names the {label} {names}, but the {menu} menu says "
+                                 f"“{_title(pool, chosen)}”: change one of them so that they agree.")
+    if changed and not parsed.problems:
+        text = export_decklist(counts, pool)
+    return "\n".join(add + [text]) if add else text
 
 
 @login_required
@@ -546,16 +766,17 @@ def deck_new(request):
         return render(request, "decks/editor.html", _editor_context(
             request, deck=None, text="", name="", notes="", tags="", is_private=True, base_version=None))
     post = request.POST
-    text = _with_identity(post.get("text", "")[:100_000], post.get("faction", ""), post.get("destiny", ""))
+    text = post.get("text", "")[:100_000]
     try:
+        text = _with_identity(text, post)
         result = deck_import_text(owner=request.user, text=text, name=post.get("name", "")[:300],
                                   notes=post.get("notes", "")[:20_001], tags=_tags(post.get("tags", "")),
                                   is_private=post.get("is_private") == "on")
     except DeckInputError as e:
         context = _editor_context(request, deck=None, text=text, name=post.get("name", ""),
                                   notes=post.get("notes", ""), tags=post.get("tags", ""),
-                                  is_private=post.get("is_private") == "on", base_version=None, error=e.message,
-                                  problems=e.problems)
+                                  is_private=post.get("is_private") == "on", base_version=None, error=e.summary,
+                                  problems=e.problems, menus=post)
         return render(request, "decks/editor.html", context, status=400)
     messages.success(request, f"Saved “{result.deck.name}” (version 1).")
     return redirect(result.deck.get_absolute_url())
@@ -579,6 +800,7 @@ def deck_edit(request, pk: int):
     base_version = int(base) if base.isdigit() and len(base) < 9 else None
     text = post.get("text", "")[:100_000]
     try:
+        text = _with_identity(text, post)
         result = deck_import_text(owner=request.user, text=text, name=post.get("name", "")[:300], deck=deck,
                                   notes=post.get("notes", "")[:20_001], tags=_tags(post.get("tags", "")),
                                   is_private=post.get("is_private") == "on", base_version=base_version)
@@ -586,7 +808,7 @@ def deck_edit(request, pk: int):
         context = _editor_context(request, deck=deck, text=text, name=post.get("name", ""),
                                   notes=post.get("notes", ""), tags=post.get("tags", ""),
                                   is_private=post.get("is_private") == "on", base_version=base_version,
-                                  error=e.message, problems=e.problems)
+                                  error=e.summary, problems=e.problems, menus=post)
         return render(request, "decks/editor.html", context, status=400)
     number = result.version.number
     if result.conflict:
@@ -605,8 +827,12 @@ def deck_check_fragment(request):
     if len(text) > 100_000:
         return HttpResponse('<p class="error">The decklist is too long (at most 100,000 characters).</p>',
                             status=400)
-    text = _with_identity(text, request.POST.get("faction", ""), request.POST.get("destiny", ""))
-    return render(request, "decks/_live.html", _live_context(text, CardPool.from_db()))
+    pool = CardPool.from_db()
+    try:
+        text = _with_identity(text, request.POST, pool)
+    except DeckInputError as e:  # the menus and the list disagree: what Save would answer, shown live
+        return render(request, "decks/_live.html", _live_context(text, pool) | {"identity_error": e.message})
+    return render(request, "decks/_live.html", _live_context(text, pool))
 
 
 def _live_context(text: str, pool: CardPool) -> dict:
@@ -615,14 +841,17 @@ def _live_context(text: str, pool: CardPool) -> dict:
     counts = parse_decklist(text, pool).counts
     verdict = _with_fixes(check_decklist_text(text, pool, format_active()).to_json(), counts, pool)
     stats = _page_stats(counts, pool)
+    found = _identity_of(counts, pool)
     return {"verdict": verdict, "stats": stats, "charts": deck_charts(stats), "editable": True,
-            "groups": _grouped(counts, pool, verdict.get("faction"), verdict)}
+            "groups": _grouped(counts, pool, verdict.get("faction"), verdict),
+            # What the Faction and Destiny menus show: the list's one card of each kind (none when 0 or 2+).
+            "identity": {kind: codes[0] if len(codes) == 1 else "" for kind, codes in found.items()}}
 
 
 @require_POST
 def markdown_preview(request):
-    """htmx: sanitised Markdown preview of notes or a description."""
-    text = request.POST.get("notes", request.POST.get("description", ""))
+    """htmx: sanitised Markdown preview of notes, a description or a comment."""
+    text = request.POST.get("notes", request.POST.get("description", request.POST.get("body", "")))
     return HttpResponse(render_markdown(text[:20_000]))
 
 
@@ -708,7 +937,7 @@ def account_archive_import(request):
             raise DeckInputError(f"The file is not JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from e
         summary = account_import(user=request.user, data=data)
     except DeckInputError as e:
-        context = _list_context(request, error=e.message, problems=e.problems)
+        context = _list_context(request, error=e.summary, problems=e.problems)
         return render(request, "decks/list.html", context, status=400)
     extra = ""
     if summary.decklists or summary.likes or summary.favourites:
@@ -742,8 +971,8 @@ def deck_import_into(request, pk: int):
             text = export_decklist(merged, pool) if not parsed.problems else text
         result = deck_import_text(owner=request.user, text=text, name=None, deck=deck)
     except DeckInputError as e:
-        messages.error(request, e.message + "".join(
-            f" Line {p.line}: {p.message}" for p in e.problems[1:6]))
+        messages.error(request, " ".join([e.summary] + [p.message for p in e.problems[:5]] + (
+            [f"(and {len(e.problems) - 5} more)"] if len(e.problems) > 5 else [])))
         return redirect(deck.get_absolute_url() + "#import-h")
     messages.success(request, f"{'Added the pasted cards' if mode == 'add' else 'Replaced the list'}: "
                               f"version {result.version.number}.")

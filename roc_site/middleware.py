@@ -7,8 +7,8 @@ the same as X-Frame-Options: DENY for browsers that prefer CSP.
 The site's pages load every script and stylesheet from our own origin (htmx is served by django-htmx's static
 files), so the policy is `default-src 'self'` with no inline script. Inline `style="..."` attributes are
 allowed (`style-src-attr`): they cannot run code, and the deck stats bars are drawn with them. `<style>`
-elements are not. The one exception is the Swagger UI page (/api/docs/), which loads its bundle from a CDN;
-that page gets its own, wider policy, and no other page does.
+elements are not. The API docs (/api/docs/, Swagger UI) live under the same policy: their bundle comes from
+drf-spectacular-sidecar's static files and their start-up script is a file of its own (roc_site/urls.py).
 
 Settings: `CONTENT_SECURITY_POLICY` (a dict directive -> list of sources) replaces the default policy;
 `CONTENT_SECURITY_POLICY_REPORT_ONLY = True` sends it as Content-Security-Policy-Report-Only (for trying a
@@ -37,18 +37,6 @@ DEFAULT_POLICY: dict[str, list[str]] = {
     "frame-ancestors": ["'none'"],
 }
 
-# Swagger UI (drf-spectacular's default template) pulls its bundle and stylesheet from jsDelivr, and sets
-# inline styles from its own script.
-SWAGGER_CDN = "https://cdn.jsdelivr.net"
-SWAGGER_POLICY: dict[str, list[str]] = {
-    **DEFAULT_POLICY,
-    "script-src": ["'self'", SWAGGER_CDN],
-    "style-src": ["'self'", "'unsafe-inline'", SWAGGER_CDN],
-    "style-src-elem": ["'self'", "'unsafe-inline'", SWAGGER_CDN],
-    "img-src": ["'self'", "data:", SWAGGER_CDN],
-}
-SWAGGER_PATH = "/api/docs/"
-
 log = logging.getLogger(__name__)
 
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"
@@ -64,7 +52,6 @@ class SecurityHeadersMiddleware:
         self.get_response = get_response
         configured = getattr(settings, "CONTENT_SECURITY_POLICY", None)
         self.default = policy_header(configured or DEFAULT_POLICY)
-        self.swagger = policy_header(SWAGGER_POLICY)
         self.header = ("Content-Security-Policy-Report-Only"
                        if getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", False)
                        else "Content-Security-Policy")
@@ -72,7 +59,7 @@ class SecurityHeadersMiddleware:
     def __call__(self, request):
         response = self._too_big(request) or self.get_response(request)
         if self.header not in response:  # a view may set a narrower policy of its own
-            response[self.header] = self.swagger if request.path == SWAGGER_PATH else self.default
+            response[self.header] = self.default
         response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         if request.path.startswith("/api/") and response.status_code in (404, 500) and \
                 response.get("Content-Type", "").startswith("text/html"):

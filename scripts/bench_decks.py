@@ -6,7 +6,8 @@ The pool is the core set (cards/data/core.json) and the decks are the seven star
 
 The PostgreSQL part runs in a subprocess against a scratch database `roc_bench_decks` (created, migrated, filled
 with BENCH_DECKLISTS generated decklists of 40 distinct cards each, and dropped), on the server named by
-BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres). It is skipped when no server answers.
+BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres); BENCH_PG_DB names the scratch database when
+several checkouts share one server. It is skipped when no server answers.
 
     .venv/bin/python -m scripts.bench decks      # rewrites this section of docs/performance.md
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -43,7 +45,7 @@ def measure() -> dict:
     from decks.decklist import export_decklist, parse_decklist
     from decks.legality import FormatRules, check_deck, check_decklist_text
     from decks.pool import CardPool
-    from decks.stats import deck_stats
+    from decks.stats import deck_key_figures, deck_stats, sample_hand
 
     cards = parse_card_file((ROOT / "cards" / "data" / "core.json").read_text(encoding="utf-8")).cards
     started = time.perf_counter()
@@ -60,6 +62,8 @@ def measure() -> dict:
         "text": _per_call_us(check_decklist_text, [(t, pool) for t in texts]),
         "export": _per_call_us(export_decklist, [(d, pool) for d in decks]),
         "stats": _per_call_us(deck_stats, [(d, pool) for d in decks]),
+        "figures": _per_call_us(deck_key_figures, [(d, pool) for d in decks]),
+        "hand": _per_call_us(sample_hand, [(d, pool, random.Random(i)) for i, d in enumerate(decks)]),
     }
     sizes = [sum(n for c, n in d.items() if pool.get(c)["type"] in ("unit", "location", "attachment", "deed"))
              for d in decks]
@@ -79,7 +83,7 @@ def measure() -> dict:
 
 
 PG_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-PG_DB = "roc_bench_decks"
+PG_DB = os.environ.get("BENCH_PG_DB", "roc_bench_decks")  # a scratch database, dropped at the end
 # 1,000,000 decklists (40M rows) takes many minutes to generate on the shared 2-core machine; the default is a tenth
 # of that, and BENCH_DECKLISTS=1000000 runs the full size.
 DECKLISTS = int(os.environ.get("BENCH_DECKLISTS", "100000"))
@@ -147,6 +151,12 @@ def _pg_worker() -> None:
         def count_all():
             return decklist_search(cards=[probe]).count()
 
+        from decks.selectors import decklists_with_card
+
+        def card_page():  # "Decklists using this card" on the card's page: the newest 8 and how many
+            lists, total = decklists_with_card(code=probe, limit=8)
+            return [d.title for d in lists], total
+
         def timed(fn):
             fn()
             runs = []
@@ -177,6 +187,7 @@ def _pg_worker() -> None:
             count_plan = [row[0] for row in cur.fetchall()]
         print(json.dumps({"decklists": DECKLISTS, "rows": DECKLISTS * CARDS_PER_LIST, "fill_s": fill_s,
                           "matching": matching, "first_page": timed(first_page), "count": timed(count_all),
+                          "card_page": timed(card_page),
                           "uses_index": any("decks_decklistcard" in line and "Index" in line for line in plan),
                           "server_first_page": server_first, "plan": plan, "count_plan": count_plan}))
     finally:
@@ -199,7 +210,7 @@ def _pg_section() -> list[str]:
     if out.returncode != 0:
         return ["", f"PostgreSQL part failed: {out.stderr.strip().splitlines()[-1] if out.stderr else out.returncode}"]
     data = json.loads(out.stdout.strip().splitlines()[-1])
-    fp, ct, sf = data["first_page"], data["count"], data["server_first_page"]
+    fp, ct, sf, cp = data["first_page"], data["count"], data["server_first_page"], data["card_page"]
     return [
         "",
         f"### Published decklists containing card X (PostgreSQL, {data['decklists']:,} decklists)",
@@ -215,6 +226,8 @@ def _pg_section() -> list[str]:
         f"| newest 50 decklists containing X | {statistics.median(fp):.1f} ms | {min(fp):.1f} ms | {max(fp):.1f} ms |",
         f"| the same, server execution time | {statistics.median(sf):.2f} ms | {min(sf):.2f} ms | {max(sf):.2f} ms |",
         f"| how many decklists contain X | {statistics.median(ct):.1f} ms | {min(ct):.1f} ms | {max(ct):.1f} ms |",
+        f"| X's card page: \"decklists using this card\", the newest 8 (with owner, faction) and how many "
+        f"(`decklists_with_card`) | {statistics.median(cp):.1f} ms | {min(cp):.1f} ms | {max(cp):.1f} ms |",
         "",
         "Plan of the first query: " + " → ".join(line.strip().lstrip("-> ").split("  (")[0] for line in data["plan"]
                                                if "Scan" in line or "Loop" in line or "Join" in line) + ".",
@@ -230,6 +243,8 @@ def main() -> str:
         ("text", "`check_decklist_text(text, pool)` — text to verdict (what the API does)"),
         ("export", "`export_decklist(counts, pool)` — canonical text"),
         ("stats", "`deck_stats(counts, pool)` — editor/API statistics"),
+        ("figures", "`deck_key_figures(counts, pool)` — a decklist tile's figures (the browser: 30 a page)"),
+        ("hand", "`sample_hand(counts, pool, rng)` — a sample hand drawn by the server (`?hand=1`)"),
         ("charts", "`deck_charts(stats)` uncached — the eight SVG charts (pygal; 3 passes per run)"),
         ("live", "editor live side, a list not seen before: text → verdict + stats + charts (3 passes per run)"),
     ]

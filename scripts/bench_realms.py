@@ -169,7 +169,7 @@ RUNS = 3
 
 def _rates_in(build: str, games: int) -> dict:
     """The rates measured in a fresh process of the given build ("native" or "pure"), as JSON."""
-    env = dict(os.environ, ROC_ENGINE_PURE="1" if build == "pure" else "0", PYTHONPATH=str(ROOT))
+    env = dict(os.environ, ROC_REALMS_PURE="1" if build == "pure" else "0", PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "scripts.bench_realms", "--json", "--games", str(games)],
                           cwd=ROOT, env=env, capture_output=True, text=True)
     if proc.returncode != 0:

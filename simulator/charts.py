@@ -41,7 +41,10 @@ def chart_css() -> str:
     rules: dict[str, None] = {}
     for chart_class in (pygal.Bar, pygal.Line):
         chart = _config(chart_class, "x")
-        chart.add("x", [1, 2])
+        # One series per colour: pygal styles each series by its own rule (.color-0, .color-1, ...). With one
+        # series only, the hand-probability lines after the first were drawn as unstyled black dots.
+        for n in range(len(STYLE.colors)):
+            chart.add(f"s{n}", [1, 2])
         for block in _STYLE_ELEMENT.findall(chart.render(is_unicode=True)):
             for rule in html.unescape(block).split("}"):  # the SVG is XML: '>' arrives as '&gt;'
                 if "{" not in rule:
@@ -60,8 +63,8 @@ def histogram(title: str, hist: dict, *, x_title: str, y_title: str = "share of 
     else:
         lo, hi = 0, 0
     xs = list(range(lo, hi + 1))
-    chart = _config(pygal.Bar, title, x_title=x_title, y_title=y_title,
-                    value_formatter=lambda v: f"{100 * v:.1f}%")
+    chart = _config(pygal.Bar, title, x_title=x_title, y_title=y_title, max_scale=6, min_scale=3,
+                    value_formatter=_percent)
     chart.x_labels = [str(x) for x in xs]
     chart.add(y_title, [hist.get(str(x), 0) / total for x in xs])
     return _render(chart)
@@ -86,7 +89,7 @@ def line(title: str, series: dict[str, list[float | None]], *, x_labels: list[st
     if y_labels is not None:
         extra["y_labels"] = y_labels
     chart = _config(pygal.Line, title, x_title=x_title, y_title=y_title, show_legend=len(series) > 1,
-                    legend_at_bottom=True, dots_size=3,
+                    legend_at_bottom=True, legend_at_bottom_columns=2, truncate_legend=40, dots_size=4,
                     value_formatter=_percent if percent else _number, **extra)
     chart.x_labels = x_labels
     for name, values in series.items():
@@ -110,9 +113,10 @@ def hands_charts(result: dict) -> list[tuple[str, str]]:
         else:
             curves.setdefault((r["copies"], r["k"], tuple([r["p_opening"], *r["p_seen_by_round"]])), []).append(
                 r["name"])
+    # Short legends (pygal cut long ones off mid-name); the table below names every card of each line.
     for (copies, k, values), names in sorted(curves.items(), key=lambda kv: -kv[0][0]):
-        shown = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
-        series[f"{copies} cop{'y' if copies == 1 else 'ies'}{'' if k == 1 else f' (k={k})'}: {shown}"] = list(values)
+        cards = names[0] if len(names) == 1 else f"{len(names)} cards"
+        series[f"{copies} cop{'y' if copies == 1 else 'ies'}{'' if k == 1 else f', k={k}'} ({cards})"] = list(values)
     series = dict(list(series.items())[:8])
     labels = ["opening 7"] + [f"round {i + 1}" for i in range(len(result["seen_cards_by_round"]))]
     charts.append(("Hand probabilities by round", line(

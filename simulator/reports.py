@@ -196,6 +196,12 @@ def merge_versus(parts: Iterable[dict]) -> dict:
     return out
 
 
+def _side(games: int, wins: int) -> dict:
+    """The first deck's record in the games where it went first (or second) in round 1."""
+    return {"games": games, "wins": wins, "win_rate": wins / games if games else None,
+            "ci95": wilson_interval(wins, games) if games else None}
+
+
 def versus_report(merged: dict, *, seed: int, unsupported: Sequence[str], opponent_unsupported: Sequence[str]) -> dict:
     n = merged["games"]
     how = {}
@@ -215,6 +221,13 @@ def versus_report(merged: dict, *, seed: int, unsupported: Sequence[str], oppone
                                  if merged["a_first_games"] else None),
         "win_rate_going_second": (merged["a_second_wins"] / merged["a_second_games"]
                                   if merged["a_second_games"] else None),
+        # "First" is the first player of round 1 (§5.1: the player whose quest shows the higher Momentum chooses,
+        # so the decks' quests, not turns, decide it). The counts say how much each rate rests on; the rates are
+        # the first deck's, like every rate here (CONTRACTS §3). Added for issue 19; the fields above stay.
+        "going_first": _side(merged["a_first_games"], merged["a_first_wins"]),
+        "going_second": _side(merged["a_second_games"], merged["a_second_wins"]),
+        "first_player_wins": merged["first_player_wins"],
+        "first_player_means": "round 1",
         "how": how,
         "sample_log": merged["sample_log"],
         "unsupported_cards": sorted(unsupported),

@@ -87,3 +87,12 @@ def deck_version_for(*, user, deck_id) -> tuple[object, str] | None:
     if version is None:
         return None
     return version, export_decklist(version.cards, CardPool.from_db(), name=deck.name)
+
+
+def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
+    """(id, "name · faction") of the signed-in player's own decks, newest save first, for choosing one on the
+    simulate page (issue 19); nobody else's, and nothing for a visitor."""
+    from decks.selectors import deck_list_owned
+
+    rows = deck_list_owned(user=user).values_list("pk", "name", "faction__name")[:limit]
+    return [(pk, f"{name} · {faction}" if faction else name) for pk, name, faction in rows]

@@ -15,12 +15,35 @@ from __future__ import annotations
 import logging
 
 from celery import group, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import reset_queries
 
 from . import runner, services
 from .models import SimulationChunk
 
 log = logging.getLogger(__name__)
+
+# What one chunk may take (issue 19): a chunk is a few hundred games and takes about a second, so its time limit
+# is set from its size instead of one limit for every task. Measured worst over the starter decks, per game
+# (scripts/bench: compiled engine / plain Python): hands 0.07 / 0.10 ms, goldfish 0.97 / 2.6 ms, versus
+# 3.1 / 6.8 ms. The allowance is about 15 times the plain-Python figure, plus a fixed start-up allowance, so a
+# slow or busy machine never cuts a healthy chunk short; a chunk of the site's largest runs (250 versus games)
+# gets 40 s, under the Redis visibility timeout (60 s by default), so a chunk is never handed out twice while
+# it is still being computed, and one held by a worker that died comes back within about a minute.
+CHUNK_BASE_S = 15.0
+CHUNK_PER_GAME_S = {"hands": 0.002, "goldfish": 0.04, "versus": 0.1}
+HARD_LIMIT_MARGIN_S = 5.0  # the soft limit fails the run with a message; the hard one kills a chunk stuck in C
+
+
+def chunk_time_limits(mode: str, games: int) -> tuple[float, float]:
+    """(soft, hard) seconds for a chunk of `games` games (hands sampled, for mode hands).
+
+    >>> chunk_time_limits("versus", 200)
+    (35.0, 40.0)
+    """
+    soft = CHUNK_BASE_S + games * CHUNK_PER_GAME_S[mode]
+    return soft, soft + HARD_LIMIT_MARGIN_S
 
 
 def _fresh() -> None:
@@ -41,7 +64,18 @@ def start_run(run_id: int) -> None:
     if not missing:
         finish_run.delay(run_id)
         return
-    group(run_chunk.si(run_id, index) for index in missing).apply_async()
+    sizes = {index: size for index, _, size in plan}
+    chunks = []
+    for index in missing:
+        soft, hard = chunk_time_limits(run.mode, sizes[index])
+        chunks.append(run_chunk.si(run_id, index).set(soft_time_limit=soft, time_limit=hard))
+    longest = max(chunk_time_limits(run.mode, sizes[index])[1] for index in missing)
+    visibility = (getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {}).get("visibility_timeout")
+    if visibility and longest >= visibility:
+        log.warning("run %s: a chunk may take up to %.0f s, longer than the broker's visibility timeout (%s s); "
+                    "it may be computed twice (harmless, only slower). Raise CELERY_VISIBILITY_TIMEOUT for runs "
+                    "this large.", run_id, longest, visibility)
+    group(chunks).apply_async()
 
 
 @shared_task(name="simulator.run_chunk", acks_late=True, ignore_result=True)
@@ -49,6 +83,13 @@ def run_chunk(run_id: int, index: int) -> None:
     _fresh()
     try:
         services.chunk_store(run_id, index)
+    except SoftTimeLimitExceeded:
+        limit = run_chunk.request.timelimit[1] if run_chunk.request.timelimit else None
+        log.error("chunk %s of run %s ran past its time limit (%s s)", index, run_id, limit)
+        services.run_fail(run_id, f"Chunk {index} took longer than its time limit"
+                                  f"{f' ({limit:g} s)' if limit else ''}; the workers may be overloaded. "
+                                  "Try again, or with fewer games.")
+        raise
     except Exception as exc:
         log.exception("chunk %s of run %s failed", index, run_id)
         services.run_fail(run_id, f"Chunk {index} failed: {exc.__class__.__name__}: {exc}")

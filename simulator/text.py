@@ -52,7 +52,13 @@ def report_text(result: dict) -> str:
         lines.append(f"{result['games']} games (seed {result['seed']}): {result['wins']} wins, {result['losses']} "
                      f"losses, {result['draws']} draws — win rate {_pct(result['win_rate'])} "
                      f"(95% CI {_pct(lo)}–{_pct(hi)})")
-        lines.append(f"  mean length {_num(result['mean_rounds'])} rounds; the first player won "
-                     f"{_pct(result['first_player_win_rate'])}")
+        lines.append(f"  mean length {_num(result['mean_rounds'])} rounds; whoever was first player in round 1 "
+                     f"won {_pct(result['first_player_win_rate'])}")
+        for label, key in (("first", "going_first"), ("second", "going_second")):
+            side = result.get(key)
+            if side:  # the first deck's record by who was first player in round 1 (§5.1: Momentum decides)
+                lo, hi = side["ci95"] or (None, None)
+                lines.append(f"  the deck went {label} in round 1 in {side['games']} games and won "
+                             f"{_pct(side['win_rate'])} of them (95% CI {_pct(lo)}–{_pct(hi)})")
     lines.append(f"Elapsed: {result.get('elapsed_s')} s")
     return "\n".join(lines) + "\n"

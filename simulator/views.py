@@ -15,6 +15,7 @@ from roc_site.throttling import page_throttle
 
 from . import charts, runner, selectors, services
 from .api import anonymous_key
+from .forms import SimulateForm
 from .hands import POLICY_KINDS
 
 GAMES_CHOICES = {"hands": [1_000, 10_000, 100_000], "goldfish": [100, 1_000, 10_000], "versus": [100, 1_000, 10_000]}
@@ -57,15 +58,51 @@ def simulate(request):
     if picked_opp is not None:
         form["opponent"] = picked_opp.text
         form["mode"] = "versus"
+    # One of my saved decks as the opponent (?opponent_deck=ID, or the page's choice of my decks; issue 19)
+    opponent_id = request.GET.get("opponent_deck") or request.POST.get("opponent_deck") or ""
+    opponent_version = opponent_found = None
+    if opponent_id:
+        opponent_found = selectors.deck_version_for(user=request.user, deck_id=opponent_id)
+        if opponent_found is None:
+            raise Http404("No such deck, or it is private.")
+        opponent_version, form["opponent"] = opponent_found
+        form["mode"] = "versus"
     if request.GET.get("mode") in runner.MODES and request.method == "GET":
         form["mode"] = request.GET["mode"]
-    throttled = request.method == "POST" and page_throttle(request)
-    if throttled:
-        error, status = throttled, 429  # the same per-user/per-address limit as the API
-    elif request.method == "POST":
+    problems: list[str] = []
+    fill = request.method == "POST" and (request.POST.get("use_starter") or request.POST.get("use_opponent_starter"))
+    loading = request.method == "POST" and request.POST.get("load") == "1"
+    throttled = request.method == "POST" and not fill and not loading and page_throttle(request)
+    if request.method == "POST":
         form.update({k: request.POST.get(k, v) for k, v in form.items()})
+    if fill:
+        # A starter deck button inside the form: fill that box and keep everything else typed (a link would
+        # reload the page and lose the list the player pasted).
+        chosen = starter(request.POST.get("use_starter") or request.POST.get("use_opponent_starter"))
+        if chosen is not None and request.POST.get("use_starter"):
+            form["text"] = chosen.text
+        elif chosen is not None:
+            form["opponent"], form["mode"] = chosen.text, "versus"
+    elif throttled:
+        error, status = throttled, 429  # the same per-user/per-address limit as the API
+    elif loading:  # "Load" (no JavaScript): the chosen saved decks fill their lists; the rest stays as typed
+        form["text"] = found[1] if deck_id else form["text"]
+        if opponent_found:
+            form["opponent"], form["mode"] = opponent_found[1], "versus"
+    elif request.method == "POST":
+        checked = SimulateForm(data=form)
+        problems = checked.problems() if not checked.is_valid() else []
+        problems += _decklist_problems(form)
+        if problems:
+            error, status = _problems_summary(problems), 400
+    if request.method == "POST" and not fill and not loading and not throttled and not problems:
         if version is not None and form["text"].replace("\r\n", "\n").strip() != found[1].strip():
             version = None  # the list was edited on the page: it is no longer that saved version
+        if opponent_version is not None and \
+                form["opponent"].replace("\r\n", "\n").strip() != opponent_found[1].strip():
+            opponent_version = None
+        if form["mode"] != "versus":
+            opponent_version = None
         settings = {}
         if form["mode"] == "hands":
             settings["mulligan"] = {"kind": form["mulligan_kind"], "value": _int_or_none(form["mulligan_value"]) or 0}
@@ -79,19 +116,57 @@ def simulate(request):
                 mode=form["mode"], text=form["text"], opponent_text=form["opponent"] if form["mode"] == "versus"
                 else None, games=_int_or_none(form["games"]), seed=_int_or_none(form["seed"]), settings=settings,
                 user=user, session_key="" if user else anonymous_key(request), deck_version=version,
-                deck_name=version.name if version is not None else None)
+                deck_name=version.name if version is not None else None, opponent_version=opponent_version,
+                opponent_name=opponent_version.name if opponent_version is not None else None)
             return redirect(run.get_absolute_url(), permanent=False)
         except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
             error, status = str(exc), 400
         except services.BrokerUnavailable as exc:
             error, status = str(exc), 503
     recent = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:10]
+    my_decks = selectors.saved_decks_for(user=request.user)
+    mine = {str(pk) for pk, _ in my_decks}
+    loaded = deck_id if version is not None else ""
     return render(request, "simulator/simulate.html", {
-        "form": form, "error": error, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
-        "policy_kinds": POLICY_KINDS, "recent": recent, "deck_id": deck_id if version is not None else "",
-        "starters": starters(), "starter": picked.slug if picked is not None else request.GET.get("starter", ""),
-        "opponent_starter": picked_opp.slug if picked_opp is not None else "",
+        "form": form, "error": error, "problems": problems, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
+        "policy_kinds": POLICY_KINDS, "recent": recent,
+        # another player's public deck stays a hidden field; one of mine is chosen in the list of my decks
+        "deck_id": loaded if loaded not in mine else "", "deck_loaded": loaded,
+        "my_decks": my_decks, "deck_choice": loaded if loaded in mine else "",
+        "opponent_choice": str(opponent_id) if opponent_version is not None and str(opponent_id) in mine else "",
+        "opponent_extra": opponent_found is not None and opponent_version is not None and str(opponent_id) not in mine,
+        "opponent_deck_id": opponent_id if opponent_version is not None else "",
+        # The starter whose list is in each box now (so its button shows as chosen, whichever way it got there).
+        "starters": starters(), "starter": _holding(form["text"]), "opponent_starter": _holding(form["opponent"]),
     }, status=status)
+
+
+def _holding(text: str) -> str:
+    text = text.replace("\r\n", "\n").strip()
+    return next((s.slug for s in starters() if text and s.text.strip() == text), "")
+
+
+def _decklist_problems(form: dict) -> list[str]:
+    """Each unreadable line of the pasted lists, one message per line (the service would join them into one
+    paragraph). Empty lists are left to the service, whose message says what to paste."""
+    from decks.decklist import parse_decklist
+    from decks.pool import CardPool
+
+    out = []
+    boxes = [("Decklist", form["text"])] + ([("Opponent decklist", form["opponent"])]
+                                            if form["mode"] == "versus" else [])
+    pool = None
+    for label, text in boxes:
+        if not text.strip() or len(text) > 100_000:
+            continue
+        pool = pool or CardPool.from_db()
+        out += [f"{label}: {p.message}" for p in parse_decklist(text, pool).problems[:20]]
+    return out
+
+
+def _problems_summary(problems: list[str]) -> str:
+    n = len(problems)
+    return f"{'This needs' if n == 1 else f'These {n} things need'} fixing before the simulation can start:"
 
 
 @vary_on_headers("HX-Request")
@@ -104,6 +179,7 @@ def run_detail(request, pk: int):
         result = context["result"]
         context["charts"] = charts.charts_for(result)
         context["uncertainty"] = uncertainty_statement(result)
+        context["first_rows"] = first_player_rows(result, run)
     template = "simulator/run_body.html" if getattr(request, "htmx", False) else "simulator/run.html"
     return render(request, template, context)
 
@@ -124,6 +200,15 @@ def run_retry(request, pk: int):
     return redirect(run.get_absolute_url())
 
 
+def first_player_rows(result: dict, run) -> list[tuple[str, dict]]:
+    """The versus report's "going first" table: who was first player in round 1, with the share of games."""
+    if result.get("mode") != "versus" or not result.get("going_first"):
+        return []
+    n = result["games"] or 1
+    return [(label, {**side, "share": side["games"] / n})
+            for label, side in (("The deck", result["going_first"]), ("The opponent", result["going_second"]))]
+
+
 def uncertainty_statement(result: dict) -> str:
     """The sample size and what it means for the numbers, in plain words."""
     mode = result["mode"]
@@ -135,14 +220,24 @@ def uncertainty_statement(result: dict) -> str:
                 f"±{100 * worst:.1f} percentage points of the true value (95% confidence, at worst).")
     n = result["games"]
     if mode == "goldfish":
+        # Against the goldfish nobody can lose: a "win" is reaching 15 Influence (§12), so say that.
         lo, hi = result.get("win_rate_ci95") or (None, None)
         margin = charts.margin_95(0.5, n)
-        text = f"Based on {n:,} games against the goldfish."
-        if lo is not None:
-            text += (f" The win rate is {100 * result['win_rate']:.1f}% (95% interval {100 * lo:.1f}%–"
-                     f"{100 * hi:.1f}%); other rates are within about ±{100 * margin:.1f} points.")
+        text = f"Based on {n:,} games against the goldfish (an opponent that never acts)."
+        rate = result.get("win_rate")
+        if lo is not None and rate is not None:
+            if rate >= 1:
+                text += (f" The deck reached 15 Influence in every game; with 95% confidence it does so in at "
+                         f"least {100 * lo:.1f}% of games.")
+            elif rate <= 0:
+                text += (f" The deck never reached 15 Influence; with 95% confidence it does so in at most "
+                         f"{100 * hi:.1f}% of games.")
+            else:
+                text += (f" It reached 15 Influence in {100 * rate:.1f}% of games (95% interval {100 * lo:.1f}%–"
+                         f"{100 * hi:.1f}%).")
+            text += f" Other rates are within about ±{100 * margin:.1f} points."
         return text
     lo, hi = result["ci95"] or (0, 0)
-    return (f"Based on {n:,} games, alternating who goes first. The win rate is {100 * result['win_rate']:.1f}% with "
+    return (f"Based on {n:,} games. The win rate (the first deck's) is {100 * result['win_rate']:.1f}% with "
             f"a 95% Wilson interval of {100 * lo:.1f}%–{100 * hi:.1f}%: differences smaller than that interval "
             f"are not evidence that one deck is better.")

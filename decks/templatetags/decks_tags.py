@@ -19,3 +19,13 @@ def owned_form(context, card):
     row = CollectionCard.objects.filter(user=user, card_code=card.code).first()
     return {"show": True, "card": card, "owned": row.count if row else 0, "request": request,
             "csrf_token": context.get("csrf_token"), "next": request.get_full_path()}
+
+
+@register.inclusion_tag("decks/_card_decklists.html")
+def decklists_with_card(card, limit: int = 8):
+    """"Decklists using this card" on a card's page (issue 19): the newest published lists holding it and how many
+    hold it, both read off the card rows' index (decks.selectors.decklists_with_card)."""
+    from ..selectors import decklists_with_card as select
+
+    decklists, total = select(code=card.code, limit=limit)
+    return {"card": card, "decklists": decklists, "total": total}

@@ -26,6 +26,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from our own static files (no CDN, CSP 'self')
     "django_htmx",
     "django_celery_results",
     "cards",
@@ -156,6 +157,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "simulations_user": os.environ.get("SIMULATION_RATE_USER", "30/minute"),
         "simulations_anon": os.environ.get("SIMULATION_RATE_ANON", "10/minute"),
+        # Comments on decklists, per signed-in user (decks/throttling.py).
+        "comments_user": os.environ.get("COMMENT_RATE_USER", "5/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -163,6 +166,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Cards, decks, decklists and simulations for A Reign of Kings (ruleset r1).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/: Swagger UI from drf-spectacular-sidecar's static files; its start-up script is a separate file
+    # (SpectacularSwaggerSplitView), so the page runs under the site's own Content-Security-Policy.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},  # no call to an outside validator
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "roc_site.schema.add_error_responses",  # 400/401/403/404/405/406/429 {"detail"} on every operation
@@ -195,9 +204,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A message taken by a worker that dies (SIGKILL, lost machine) goes back to the queue after this many
-    # seconds; longer than the task time limit, so a slow chunk is never handed out twice while it runs.
+    # seconds. A chunk's own time limit is set from its size (simulator/tasks.py: 40 s for the site's largest
+    # chunks; about a second is typical), so a minute is longer than any chunk may run, and a run whose worker
+    # was killed resumes within about a minute instead of standing still for 16 (it was time limit + 60 = 960 s).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get(
-        "CELERY_VISIBILITY_TIMEOUT", str(int(os.environ.get("CELERY_TASK_TIME_LIMIT", "900")) + 60)))}
+        "CELERY_VISIBILITY_TIMEOUT", str(max(60, int(os.environ.get("CELERY_TASK_TIME_LIMIT", "50")) + 10))))}
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ACKS_LATE = True
@@ -209,8 +220,10 @@ CELERY_WORKER_POOL = "roc_site.celery:TaskPool"
 # (Celery's default waits 10 s in case the child posted its result just before dying). Every task here is
 # idempotent (a chunk stored twice changes nothing), so a short wait is safe.
 CELERY_WORKER_LOST_WAIT = float(os.environ.get("CELERY_WORKER_LOST_WAIT", "1"))
-CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "900"))
-CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "840"))
+# Tasks other than chunks (start a run, merge it, requeue pending runs) take well under a second; each chunk is
+# sent with limits of its own, from its size (simulator/tasks.py chunk_time_limits).
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "50"))
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "45"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -27,7 +27,28 @@
     if (status) status.textContent = (delta > 0 ? "Added " : "Removed ") + "a copy of " + title + ".";
   }
 
+  // Phone: the decklist, the card browser and the live deck are tabs (CSS shows one part per data-tab, only on
+  // narrow screens); links that lead to a part (the quests step, the pinned legality summary) open its tab.
+  var grid = document.querySelector(".editor-grid");
+  function showTab(name) {
+    if (!grid) return;
+    grid.dataset.tab = name;
+    document.querySelectorAll(".editor-tabs [data-tab]").forEach(function (tab) {
+      tab.setAttribute("aria-current", tab.dataset.tab === name ? "true" : "false");
+    });
+  }
+  showTab("list");
+
   document.addEventListener("click", function (event) {
+    var tab = event.target.closest(".editor-tabs [data-tab]");
+    if (tab) {
+      event.preventDefault();
+      showTab(tab.dataset.tab);
+      document.querySelector(".editor-tabs").scrollIntoView({block: "start"});
+      return;
+    }
+    if (event.target.closest('#live-summary a[href="#legality"]')) showTab("deck");
+    if (event.target.closest("[data-browse-type]")) showTab("cards");
     var button = event.target.closest("[data-add], [data-remove]");
     if (button) {
       editDeck(button.dataset.add || button.dataset.remove, button.dataset.add ? 1 : -1);
@@ -122,21 +143,86 @@
     input.setAttribute("title", message);
   });
 
-  document.addEventListener("change", function (event) {
-    var target = event.target;
-    if (target.id === "ed-faction") {
-      var option = target.selectedOptions[0];
+  // The Faction and Destiny menus and the decklist text are one thing: choosing in a menu replaces that card's
+  // line in the text, and the menus follow the text (the live check names the list's faction card and destiny),
+  // so whatever the page shows is what Save stores. `*_shown` tells the server what the menus were drawn with.
+  function lineCard(line) {
+    var m = line.match(/^\s*(\d+)\s*[x\u00d7]?\s+(.+?)\s*$/i) || line.match(/^\s*(.+?)\s+[x\u00d7](\d+)\s*$/i);
+    if (!m) return null;
+    var name = /^\d+$/.test(m[1]) ? m[2] : m[1];
+    return name.replace(/^\u2022\s*/, "").replace(/\s+\([^)]*\)(\s+\S+)?$/, "").replace(/\u2019/g, "'").toLowerCase();
+  }
+
+  function chooseIdentity(kind, select) {
+    var area = document.getElementById("deck-text");
+    if (!area) return;
+    var names = {};
+    select.querySelectorAll("option[value]").forEach(function (option) {
+      if (!option.value) return;
+      names[option.value.toLowerCase()] = true;
+      names[option.dataset.title.replace(/\u2019/g, "'").toLowerCase()] = true;
+    });
+    var out = [], at = -1;
+    area.value.split("\n").forEach(function (line) {
+      var card = lineCard(line);
+      if (card && names[card]) { if (at < 0) at = out.length; } else { out.push(line); }
+    });
+    var option = select.selectedOptions[0];
+    if (select.value && option) {
+      if (at < 0) {  // under its "Faction:" / "Destiny:" header when the list has one, else first
+        at = 0;
+        out.forEach(function (line, i) { if (line.trim().toLowerCase() === kind + ":") at = i + 1; });
+      }
+      out.splice(at, 0, "1x " + option.dataset.title);
+    }
+    while (out.length && !out[out.length - 1].trim() && out.length > 1 && !out[out.length - 2].trim()) out.pop();
+    area.value = out.join("\n");
+    document.getElementById("ed-" + kind + "-shown").value = select.value;
+    area.dispatchEvent(new Event("input", {bubbles: true}));
+    var status = document.getElementById("edit-status");
+    if (status) status.textContent = select.value ? option.dataset.title + " is the deck's " + kind + " now." : "";
+  }
+
+  function showIdentity(kind) {
+    var select = document.getElementById("ed-" + kind);
+    if (!select) return;
+    var option = select.selectedOptions[0];
+    document.getElementById("step-" + kind).classList.toggle("done", !!select.value);
+    if (kind === "destiny") {
+      var rules = document.getElementById("destiny-chosen-rules");
+      if (rules) rules.textContent = select.value ? option.dataset.name + ": " + option.dataset.rules : "";
+    } else {
       var legal = document.getElementById("br-legal");
-      if (legal && option) {
-        legal.value = option.dataset.slug || "";
+      var slug = select.value && option ? option.dataset.slug || "" : "";
+      if (legal && legal.value !== slug && legal.querySelector('option[value="' + slug + '"]')) {
+        legal.value = slug;
         legal.dispatchEvent(new Event("change", {bubbles: true}));
       }
-      document.getElementById("step-faction").classList.toggle("done", !!target.value);
-    } else if (target.id === "ed-destiny") {
-      var chosen = target.selectedOptions[0];
-      var rules = document.getElementById("destiny-chosen-rules");
-      if (rules) rules.textContent = target.value ? chosen.dataset.name + ": " + chosen.dataset.rules : "";
-      document.getElementById("step-destiny").classList.toggle("done", !!target.value);
     }
+  }
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.id === "ed-faction" || target.id === "ed-destiny") {
+      var kind = target.id.slice(3);
+      chooseIdentity(kind, target);
+      showIdentity(kind);
+    }
+  });
+
+  // After each live check: the menus show the list's faction card and destiny (none when it has 0 or 2+).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target.id !== "legality") return;
+    var identity = document.getElementById("live-identity");
+    if (!identity) return;
+    ["faction", "destiny"].forEach(function (kind) {
+      var select = document.getElementById("ed-" + kind);
+      if (!select) return;
+      var code = identity.dataset[kind] || "";
+      if (!select.querySelector('option[value="' + code + '"]')) code = "";
+      if (select.value !== code) select.value = code;
+      document.getElementById("ed-" + kind + "-shown").value = code;
+      showIdentity(kind);
+    });
   });
 })();

@@ -41,20 +41,20 @@ def test_terms_carry_their_one_based_position_and_text():
 @pytest.mark.parametrize("q, position, fragment", [
     ("foo:bar", 1, 'unknown key "foo"'),
     ("t:unit zz:3", 8, 'unknown key "zz"'),
-    ("c:seven", 1, 'cost must be a whole number, x or -, not "seven"'),
-    ("t:unit p>big", 8, 'Power must be a whole number or x, not "big"'),
-    ("t:spell", 1, 'unknown type "spell"'),
-    ("f:mordor", 1, 'unknown faction "mordor"'),
-    ("i:fire", 1, 'unknown icon "fire"'),
-    ("k:flying", 1, 'unknown keyword "flying"'),
-    ("is:shiny", 1, 'unknown property "shiny"'),
-    ("legal:neutral", 1, "not neutral"),
-    ("owned:maybe", 1, "owned takes yes or no"),
+    ("c:seven", 3, 'cost must be a whole number, x or -, not "seven"'),
+    ("t:unit p>big", 10, 'Power must be a whole number or x, not "big"'),
+    ("t:spell", 3, 'unknown type "spell"'),
+    ("f:mordor", 3, 'unknown faction "mordor"'),
+    ("i:fire", 3, 'unknown icon "fire"'),
+    ("k:flying", 3, 'unknown keyword "flying"'),
+    ("is:shiny", 4, 'unknown property "shiny"'),
+    ("legal:neutral", 7, "not neutral"),
+    ("owned:maybe", 7, "owned takes yes or no"),
     ("t<unit", 1, 'type cannot be compared with "<"'),
-    ("c<x", 1, "X is not a number"),
-    ("c>-", 1, "– is not a number"),
-    ("c>-1", 1, 'not "-1"'),
-    ("c<1000", 1, "too large"),
+    ("c<x", 3, "X is not a number"),
+    ("c>-", 3, "– is not a number"),
+    ("c>-1", 3, 'not "-1"'),
+    ("c<1000", 3, "too large"),
     ("a c<", 3, '"c<" at position 3 needs a value'),
     ("(t:unit", 1, '"(" at position 1 is never closed'),
     ("t:unit)", 7, '")" at position 7 has no matching "("'),
@@ -65,12 +65,29 @@ def test_terms_carry_their_one_based_position_and_text():
     ("a|b", 2, '"|" at position 2 must sit between two values'),
     ("t:unit|", 7, '"|" at position 7 needs a value after it'),
     ('""', 1, "empty quotes"),
+    # A stray "or" (first, doubled, after "(" or "-") is an operator with a missing side, not a card name.
+    ("f:camelot or or", 14, '"or" at position 14 needs a term on both sides'),
+    ("or t:unit", 1, '"or" at position 1 needs a term on both sides'),
+    ("(OR t:unit)", 2, '"OR" at position 2 needs a term on both sides'),
+    ("-or", 2, '"or" at position 2 needs a term on both sides'),
+    # A second operator: the caret goes under the value that carries it, the message names the term.
+    ("c>>3", 3, '"c>>3" (position 1): ">3" at position 3 has a second operator'),
+    ("t:unit c>=>3", 11, '"c>=>3" (position 8): ">3" at position 11 has a second operator'),
+    ("t:<unit", 3, '"t:<unit" (position 1): "<unit" at position 3 has a second operator'),
+    ("c:2|>3", 5, '">3" at position 5 has a second operator'),
 ])
 def test_malformed_queries_name_the_term_and_its_position(q, position, fragment):
+    """Key and operator errors point at the term; a malformed value points at the value (CONTRACTS §5)."""
     with pytest.raises(SearchError) as err:
         parse_query(q)
     assert err.value.position == position
     assert fragment in err.value.message
+    assert "position" in err.value.message
+
+
+def test_the_word_or_in_quotes_is_a_name():
+    assert parse_query('"or"').terms[0].values == ("or",)
+    assert parse_query("a or b").root.__class__.__name__ == "Or"
 
 
 @pytest.mark.parametrize("q, hint", [

@@ -31,7 +31,9 @@ def _setup(ada, carol):
     theirs = decklist_publish(deck=deck_create(owner=carol, name="C", counts=LEGAL_BASE).deck, title="Carol's")
     decklist_like(decklist=theirs, user=ada)
     decklist_favourite(decklist=theirs, user=ada)
-    decklist_like(decklist=first, user=ada)
+    # A like of one's own list, made before authors were refused one (issue 19): the archive still carries it.
+    DecklistLike.objects.create(decklist=first, user=ada)
+    Decklist.objects.filter(pk=first.pk).update(like_count=1)
     return first, second, theirs
 
 

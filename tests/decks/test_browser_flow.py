@@ -65,6 +65,7 @@ def test_a_new_player_builds_publishes_and_shares_a_legal_camelot_deck(live_serv
     try:
         small = phone.new_page()
         small.goto(live_server.url + "/decks/new/")
+        small.get_by_role("navigation", name="Editor parts").get_by_role("link", name="The deck").click()  # a tab
         small.locator("#legality").get_by_text("Not legal").wait_for()
         assert small.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
     finally:

@@ -43,13 +43,44 @@ def test_copy_then_publish_links_derived_from(small_catalogue, erin, frank):
     assert derived.derived_from == original and derived.previous is None
 
 
-def test_likes_and_favourites_are_idempotent_and_counted(small_catalogue, erin, frank):
+def test_likes_and_favourites_are_idempotent_and_counted(small_catalogue, erin, frank, carol):
     decklist = decklist_publish(deck=deck_create(owner=erin, name="D", counts=LEGAL_BASE).deck, title="L")
     decklist_like(decklist=decklist, user=frank)
     decklist_like(decklist=decklist, user=frank)
-    assert decklist_like(decklist=decklist, user=erin).like_count == 2
+    assert decklist_like(decklist=decklist, user=carol).like_count == 2
     assert decklist_like(decklist=decklist, user=frank, on=False).like_count == 1
     assert decklist_favourite(decklist=decklist, user=frank).favourite_count == 1
+
+
+def test_an_author_cannot_like_their_own_decklist(small_catalogue, erin, frank, client):
+    """Issue 19: you could like your own decklist (and so raise it in the "most liked" order)."""
+    decklist = decklist_publish(deck=deck_create(owner=erin, name="D", counts=LEGAL_BASE).deck, title="Mine")
+    with pytest.raises(DeckInputError, match="your own decklist"):
+        decklist_like(decklist=decklist, user=erin)
+    assert decklist.likes.count() == 0
+    client.force_login(erin)
+    page = client.get(decklist.get_absolute_url()).content.decode()
+    assert "♥ Like" not in page and "your own decklist" in page
+    response = client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"}, follow=True)
+    assert "You cannot like your own decklist" in response.content.decode()
+    api = APIClient()
+    api.force_authenticate(erin)
+    answer = api.post(f"/api/decklists/{decklist.pk}/like/")
+    assert answer.status_code == 400 and "own decklist" in answer.json()["detail"]
+    decklist.refresh_from_db()
+    assert decklist.like_count == 0
+    client.force_login(frank)  # anyone else can
+    assert "♥ Like" in client.get(decklist.get_absolute_url()).content.decode()
+
+
+def test_the_author_filter_matches_part_of_a_name_in_any_case(small_catalogue, erin, frank):
+    """Issue 19: the decklists author filter matched exact names only."""
+    a = decklist_publish(deck=deck_create(owner=erin, name="A", counts=LEGAL_BASE).deck, title="A")
+    decklist_publish(deck=deck_create(owner=frank, name="B", counts=LEGAL_BASE).deck, title="B")
+    assert list(decklist_search(author="RI")) == [a]  # eRIn
+    assert list(decklist_search(author="erin")) == [a]
+    assert set(decklist_search(author="r")) == set(Decklist.objects.all())
+    assert list(decklist_search(author="zz")) == []
 
 
 def test_decklist_search_filters_and_sorts(small_catalogue, erin, frank):

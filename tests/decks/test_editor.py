@@ -163,8 +163,13 @@ def test_import_a_pasted_list_into_the_open_deck_adds_or_replaces_as_one_version
     client.post(f"/decks/{deck.pk}/import/", {"text": "2x Knight 3", "mode": "replace"})
     deck.refresh_from_db()
     assert deck.counts == {"u03": 2} and deck.version == 3
-    bad = client.post(f"/decks/{deck.pk}/import/", {"text": "2x Knight 4\n1x Gawian", "mode": "add"}, follow=True)
-    assert "Did you mean" in html.unescape(bad.content.decode())
+    bad = client.post(f"/decks/{deck.pk}/import/", {"text": "2x Knight 4\n1x Gawian\n2x Zzyzx", "mode": "add"},
+                      follow=True)
+    page = html.unescape(bad.content.decode())
+    assert "Did you mean" in page
+    # Issue 19: each unreadable line once, after a count (it was "Line 2: Line 2: …" after the first one again).
+    assert "2 lines could not be read, so nothing was saved" in page
+    assert page.count("Line 2:") == 1 and page.count("Line 3:") == 1 and "Line 2: Line 2" not in page
     deck.refresh_from_db()
     assert deck.counts == {"u03": 2} and deck.version == 3  # nothing half-saved
     other = get_user_model().objects.create_user("mordred", password="pw-mordred-1")

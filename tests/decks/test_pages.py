@@ -65,7 +65,11 @@ def test_publish_and_public_decklist_page(client, gina, small_catalogue):
     assert client.post(f"/decklists/{decklist.pk}/copy/").status_code == 302  # to login
     client.force_login(gina)
     client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"})
+    assert Decklist.objects.get().like_count == 0  # not one's own (issue 19)
+    client.force_login(get_user_model().objects.create_user("ivo", password="pw-ivo-12345"))
+    client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"})
     assert Decklist.objects.get().like_count == 1
+    client.force_login(gina)
     copied = client.post(f"/decklists/{decklist.pk}/copy/")
     assert copied.status_code == 302 and Deck.objects.count() == 2
 
@@ -197,7 +201,8 @@ def test_problems_show_inline_and_decklist_filters_favourites(client, gina, smal
     assert page.count("⚠ 4 copies of Knight 1") == 1 and "⚠ Morgana's Spy (Le Fay's Circle) is off-faction" in page
     live = client.post("/decks/check/", {"text": "3x Knight 1\n1x Quest 1"}).content.decode()
     assert "Cost curve" in live and "opening 7" in live
-    decklist = decklist_publish(deck=deck_create(owner=gina, name="P", counts=LEGAL_BASE).deck, title="Fav")
+    author = get_user_model().objects.create_user("jo", password="pw-jo-12345")
+    decklist = decklist_publish(deck=deck_create(owner=author, name="P", counts=LEGAL_BASE).deck, title="Fav")
     client.post(f"/decklists/{decklist.pk}/favourite/", {"on": "1"})
     assert "★ Favourite" in client.get(decklist.get_absolute_url()).content.decode()
     client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"})

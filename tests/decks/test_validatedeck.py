@@ -126,3 +126,25 @@ def test_s11_active_format_and_format_option_in_the_command(small_catalogue, tmp
     assert code == 1 and "format Summer League" in out and "restricted list" in out
     format_deactivate_all()
     assert run(str(deck))[0] == 0
+
+
+def _fresh(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    """manage.py on a database of its own in tmp_path, as a newcomer's first command would meet it."""
+    import os
+
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}"}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+def test_before_migrate_it_names_the_commands_to_run_and_exits_2(tmp_path):
+    """Issue 19: validatedeck before `migrate` printed a database traceback."""
+    deck = str(ROOT / "cards" / "data" / "starters" / "camelot.txt")
+    proc = _fresh(tmp_path, "validatedeck", deck)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "OperationalError" not in proc.stderr
+    assert "python manage.py migrate" in proc.stderr and "loadcards" in proc.stderr
+    assert _fresh(tmp_path, "migrate", "--noinput", "-v0").returncode == 0
+    proc = _fresh(tmp_path, "validatedeck", deck, "--json")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stdout == ""
+    assert "no cards are loaded" in proc.stderr and "python manage.py loadcards cards/data/core.json" in proc.stderr

@@ -109,3 +109,24 @@ def test_htmx_works_under_the_policy(live_server, watched):
     page.wait_for_load_state("networkidle")
     assert page.evaluate("window.__same_page") is True
     assert page.evaluate("window.__csp") == [] and console == []
+
+
+def test_the_api_docs_list_the_operations_under_the_policy(live_server, watched):
+    """Issue 19: /api/docs/ (the footer's "API" link) was blank: Swagger UI came from a CDN and its inline start-up
+    script was blocked by the site's own policy. Now the page loads only from the site and lists every operation."""
+    page, console = watched
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(live_server.url)
+            and not r.url.startswith("data:") else None)
+    violations = _visit(page, console, live_server.url + "/api/docs/")
+    page.locator(".opblock").first.wait_for()
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    for path in ("/api/cards/", "/api/decks/validate/", "/api/decklists/", "/api/simulations/"):
+        assert any(p.replace("\u200b", "") == path for p in paths), (path, paths[:10])
+    assert page.locator(".opblock").count() >= 20
+    assert page.get_by_text("Reign of Kings DB API").first.is_visible()
+    # Open one operation: its parameters and responses render (the UI is live, not a static list).
+    page.locator(".opblock-summary", has_text="/api/cards/").first.click()
+    page.get_by_text("Parameters").first.wait_for()
+    assert not violations and not page.evaluate("window.__csp") and not console, violations + console
+    assert not outside, outside

@@ -1,5 +1,6 @@
 """`python manage.py simulate` (CONTRACTS §3)."""
 import json
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -74,3 +75,17 @@ def test_an_engine_failure_is_a_failed_run_not_a_traceback(sim_db, monkeypatch):
     with pytest.raises(CommandError, match="the simulation failed: RuntimeError: §6.2 S.8 went wrong") as info:
         call_command("simulate", str(CAMELOT_LIST), "--mode", "hands", "--games", "10")
     assert info.value.returncode == 1
+
+
+def test_before_migrate_it_names_the_command_to_run_and_exits_2(tmp_path):
+    """Issue 19: simulate before `migrate` printed a database traceback."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}"}
+    proc = subprocess.run([sys.executable, "manage.py", "simulate", str(CAMELOT_LIST), "--mode", "hands"],
+                          cwd=root, capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "python manage.py migrate" in proc.stderr

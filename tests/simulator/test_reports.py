@@ -57,8 +57,21 @@ def test_versus_report_first_player_and_how_games_were_won():
     assert report["win_rate"] == 0.5 and report["ci95"] == reports.wilson_interval(2, 4)
     assert report["first_player_win_rate"] == 0.5  # games 1 and 2 were won by whoever went first
     assert report["win_rate_going_first"] == 0.5 and report["win_rate_going_second"] == 0.5
+    # Issue 19: the counts behind each rate, whose rate it is (the first deck's) and what "first" means.
+    assert report["going_first"] == {"games": 2, "wins": 1, "win_rate": 0.5, "ci95": reports.wilson_interval(1, 2)}
+    assert report["going_second"] == {"games": 2, "wins": 1, "win_rate": 0.5, "ci95": reports.wilson_interval(1, 2)}
+    assert report["first_player_wins"] == 2 and report["first_player_means"] == "round 1"
     assert report["how"] == {"draws": {"round_limit": 1}, "losses": {"elimination": 1}, "wins": {"influence": 2}}
     assert report["mean_rounds"] == pytest.approx(68 / 4)
+
+
+def test_a_side_with_no_games_has_no_rate():
+    part = reports.empty_versus()
+    for _ in range(3):
+        reports.add_versus_game(part, game(0, "influence", 5, first=0))
+    report = reports.versus_report(reports.merge_versus([part]), seed=1, unsupported=[], opponent_unsupported=[])
+    assert report["going_first"]["games"] == 3 and report["going_second"] == {
+        "games": 0, "wins": 0, "win_rate": None, "ci95": None}
 
 
 def test_merging_chunks_equals_one_big_partial():

@@ -225,3 +225,64 @@ def test_prepared_decks_are_rebuilt_after_their_budget_and_the_numbers_do_not_ch
     chunks = len(runner.chunk_plan(mode, games))
     assert len(built) >= chunks * (2 if mode == "versus" else 1)  # every chunk is over the small budget
     assert {k: v for k, v in rebuilt.items() if k != "elapsed_s"} == {k: v for k, v in kept.items() if k != "elapsed_s"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("mode, games", [("hands", 1_000_000), ("goldfish", 100_000), ("versus", 100_000),
+                                         ("versus", 300)])
+def test_each_chunk_is_sent_with_a_time_limit_from_its_size_under_the_visibility_timeout(
+        sim_db, camelot_text, winter_text, monkeypatch, django_user_model, mode, games):
+    """Issue 19: every task had 900 s, so on Redis a killed worker's chunks came back only after 960 s. Each chunk
+    now carries limits from its size, and the largest a signed-in user may ask for stays under a minute."""
+    from simulator import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks, "group", lambda sigs: type("G", (), {"apply_async": lambda self: None})()
+                        if sent.extend(sigs) is None else None)
+    user = django_user_model.objects.create_user("limits", password="limits-pw-123")
+    run, _ = services.run_request(mode=mode, text=camelot_text, opponent_text=winter_text if mode == "versus"
+                                  else None, games=games, seed=2, dispatch=False, user=user)
+    tasks.start_run(run.pk)
+    plan = runner.chunk_plan(mode, games)
+    assert [s.args for s in sent] == [(run.pk, index) for index, _, _ in plan]
+    for sig, (_, _, size) in zip(sent, plan):
+        soft, hard = sig.options["soft_time_limit"], sig.options["time_limit"]
+        assert (soft, hard) == tasks.chunk_time_limits(mode, size)
+        assert 15 <= soft < hard <= 45  # far above the ~1 s a chunk takes, far below the old 900 s
+    assert max(s.options["time_limit"] for s in sent) < 60  # the default visibility timeout on Redis
+
+
+def test_the_default_redis_visibility_timeout_is_a_minute():
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DJANGO_SETTINGS"))}
+    env["CELERY_BROKER_URL"] = "redis://127.0.0.1:6379/15"  # read, never connected to
+    code = ("import django, json; django.setup(); from django.conf import settings as s; "
+            "print(json.dumps([s.CELERY_BROKER_TRANSPORT_OPTIONS, s.CELERY_TASK_TIME_LIMIT, s.CELERY_TASK_SOFT_TIME_LIMIT]))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                         text=True, env={**env, "DJANGO_SETTINGS_MODULE": "roc_site.settings.dev"}, timeout=60)
+    options, hard, soft = json.loads(out.stdout)
+    assert options == {"visibility_timeout": 60}
+    assert soft < hard < options["visibility_timeout"]
+
+
+@pytest.mark.django_db
+def test_a_chunk_past_its_soft_time_limit_fails_the_run_with_a_readable_reason(sim_db, camelot_text, monkeypatch):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from simulator import tasks
+
+    run, _ = services.run_request(mode="hands", text=camelot_text, games=100, seed=1, dispatch=False)
+
+    def slow(spec, index):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(runner, "run_chunk", slow)
+    with pytest.raises(SoftTimeLimitExceeded):
+        tasks.run_chunk(run.pk, 0)
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and "took longer than its time limit" in run.error

@@ -18,11 +18,27 @@ def test_every_faction_has_a_named_starter():
     assert starter("no-such-deck") is None and starter("") is None and starter(None) is None
 
 
-def test_simulate_page_links_every_starter(client):
+def test_simulate_page_offers_every_starter(client):
     page = client.get("/simulate/").content.decode()
     for s in starters():
-        assert f"?starter={s.slug}" in page
-        assert f"opponent_starter={s.slug}" in page
+        assert f'name="use_starter" value="{s.slug}"' in page
+        assert f'name="use_opponent_starter" value="{s.slug}"' in page
+
+
+def test_a_starter_button_fills_its_box_and_keeps_what_was_typed(client):
+    """Issue 19: the opponent's starter buttons were links, and following one wiped the pasted list."""
+    mine = "# My deck\n1x Camelot, Court of the High King\n3x Hedge Knight"
+    response = client.post("/simulate/", {"mode": "goldfish", "text": mine, "games": "321", "seed": "7",
+                                          "use_opponent_starter": "winter"})
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert mine in page and starter("winter").text.strip() in page
+    assert 'value="versus" checked' in response.content.decode() and 'value="321"' in page
+    assert 'value="winter" class="chip active"' in page
+    response = client.post("/simulate/", {"mode": "versus", "text": mine, "opponent": starter("winter").text,
+                                          "use_starter": "camelot"})
+    page = html.unescape(response.content.decode())
+    assert starter("camelot").text.strip() in page and starter("winter").text.strip() in page
 
 
 def test_starter_fills_the_decklist(client):
@@ -30,7 +46,7 @@ def test_starter_fills_the_decklist(client):
     assert response.status_code == 200
     page = html.unescape(response.content.decode())
     assert starter("winter").text.strip() in page
-    assert 'aria-current="true"' in response.content.decode()
+    assert 'aria-pressed="true"' in response.content.decode()
 
 
 def test_opponent_starter_fills_the_opponent_and_picks_head_to_head(client):

@@ -1,7 +1,7 @@
 """`python manage.py validatedeck FILE [--json] [--format SLUG]` (CONTRACTS §3).
 
-Exit 0: the deck is legal. Exit 1: it is not (every problem is listed). Exit 2: the file cannot be read, or the
-arguments are wrong. The active organised-play format applies unless `--format` names another one.
+Exit 0: the deck is legal. Exit 1: it is not (every problem is listed). Exit 2: the file cannot be read, the
+arguments are wrong, or the database is not ready (not migrated, no cards loaded: the message says what to run). The active organised-play format applies unless `--format` names another one.
 """
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+
+from roc_site.dbcheck import require_database
 
 from decks.legality import check_decklist_text
 from decks.pool import CardPool
@@ -50,6 +52,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         text = self._read(options["file"])
+        require_database()
         if options["format_slug"]:
             fmt = format_by_slug(options["format_slug"])
             if fmt is None:

@@ -24,13 +24,13 @@ from .buildinfo import COMPILED_MODULES, HERE, is_compiled, source_hash, stamp
 
 # The engine's modules are plain Python, and `make install` (scripts/build_realms.py) also compiles them to C with
 # mypyc, unchanged, for speed. The compiled modules are used only when they were built from exactly these sources;
-# otherwise, or with ROC_ENGINE_PURE=1, the .py files are imported.
+# otherwise, or with ROC_REALMS_PURE=1, the .py files are imported.
 
 
 def _choose_build() -> str:
     if not all(is_compiled(m) for m in COMPILED_MODULES):
         return "pure"
-    if os.environ.get("ROC_ENGINE_PURE", "") not in ("", "0"):
+    if os.environ.get("ROC_REALMS_PURE", "") not in ("", "0"):
         return "pure"
     if stamp() != source_hash():
         warnings.warn("simulator/engines/realms: the compiled engine was built from other sources than these; "

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from roc_site.dbcheck import require_database
 from simulator import runner
 from simulator.deckinput import build_spec
 from simulator.models import RunStatus
@@ -39,6 +40,7 @@ class Command(BaseCommand):
         opponent_text = _read(opponent, "opponent file") if opponent else None
         if games is not None and games < 1:
             raise CommandError(f"--games must be at least 1, not {games}", returncode=2)
+        require_database()  # the decks are read against the card catalogue: migrated and loaded, or say so
         try:
             spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed,
                               deck_name=Path(file).name, opponent_name=Path(opponent).name if opponent else None)
