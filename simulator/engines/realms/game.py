@@ -220,6 +220,7 @@ def pipeline(base: int, mods: list[CvMod]) -> int:
     """002 §16's CV modifier order, exact (R18): x/÷ before all, +/− before all, x/÷, +/−, +/− after all,
     x/÷ after all; the result rounded down, never below 0.
 
+    >>> from simulator.engines.realms.cards import OP_DIV
     >>> pipeline(5, [CvMod(OP_ADD, 3, ORD_NORMAL), CvMod(OP_DIV, 2, ORD_BEFORE)])
     5
     >>> pipeline(5, [CvMod(OP_MUL, 2, ORD_NORMAL), CvMod(OP_SUB, 1, ORD_AFTER)])
@@ -1162,6 +1163,8 @@ class Game:
 
     # ---- groups ---------------------------------------------------------------------------------------
     def _form_group(self, p: int, kind: int, members: tuple[int, ...]) -> None:
+        chosen = set(members)   # in the order of their zone (what a position reproduces), however listed
+        members = tuple(w for w in self.z[p][self.zone[members[0]]] if w in chosen)
         gid = self.next_gid
         self.next_gid += 1
         self.groups[gid] = (kind, p, members)
@@ -1725,7 +1728,9 @@ class Game:
         return opts
 
     def _declare_raid(self, p: int, a: tuple) -> None:
-        tgt, t, party = a[1], a[2], a[3]
+        tgt, t = a[1], a[2]
+        chosen = set(a[3])   # in Strike Force order, however listed
+        party = [w for w in self.z[p][Z_STRIKE] if w in chosen]
         for w in party:
             self.part[w] = ROLE_RAIDER
         self.part[tgt] = ROLE_RAIDED

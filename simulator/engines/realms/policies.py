@@ -265,7 +265,7 @@ class GreedyPolicy:
                     wa, ca, ta = singles[a]
                     wb, cb, tb = singles[b]
                     if ta & tb & ut and need < ca + cb < best_sum:
-                        cand = (A_GROUP, 1, tuple(sorted((wa, wb))))
+                        cand = (A_GROUP, 1, (wa, wb))   # Strike Force order
                         if any(o[0] == A_GROUP and o[1] == 1 and wa in o[2] and wb in o[2] for o in dec.options):
                             best, best_sum = cand, ca + cb
             if best is not None:
