@@ -21,7 +21,8 @@ SAN, and every printed text read back.
 | `scout` (§9.3) | `top CARD`, `bottom CARD` |
 
 CARD is the card's label (a position's `"id"`), else its code when no other card the decision can name has that
-code in a different state, else the code with its ordinal among that code's cards in the game (`core-020.2`).
+code in a different state, else the code with its ordinal among that decision's cards of that code, in the
+order of its options (`core-020.2`).
 Copies alike (same code, zone, controller, exhaustion, emblems, counters, host) are one option. A listing of
 several cards (`attack a b`) is one action: the engine's one-card decisions are answered in turn.
 """
@@ -37,15 +38,6 @@ _LISTS = {"attackers": ("attack", "attacker"), "defenders": ("defend", "defender
           "emblem": ("emblem", "emblem"), "refresh_emblem": ("emblem", "emblem"),
           "toll_discard": ("discard", "discard"), "discard_choice": ("discard", "discard"),
           "target": ("target", "target"), "search": ("target", "take")}
-
-
-def _ordinal_label(g: Game, iid: int) -> str:
-    code = g.cdef[iid].code
-    n = 0
-    for j in range(iid + 1):
-        if g.cdef[j].code == code:
-            n += 1
-    return f"{code}.{n}"
 
 
 def _alike_key(g: Game, iid: int) -> tuple:
@@ -64,28 +56,35 @@ def _cards_of(dec: Decision) -> list[int]:
 def names_for(g: Game, cards: list[int]) -> dict[int, str]:
     """How each of these cards is named in the texts of one decision (see the module docstring)."""
     by_code: dict[str, set] = {}
+    order: dict[str, list[int]] = {}
     for i in cards:
-        by_code.setdefault(g.cdef[i].code, set()).add(_alike_key(g, i))
+        code = g.cdef[i].code
+        by_code.setdefault(code, set()).add(_alike_key(g, i))
+        seq = order.setdefault(code, [])
+        if i not in seq:
+            seq.append(i)
     out = {}
     for i in cards:
         lab = g.labels.get(i)
+        code = g.cdef[i].code
         if lab is not None:
             out[i] = lab
-        elif len(by_code[g.cdef[i].code]) == 1:
-            out[i] = g.cdef[i].code
+        elif len(by_code[code]) == 1:
+            out[i] = code
         else:
-            out[i] = _ordinal_label(g, i)
+            out[i] = f"{code}.{order[code].index(i) + 1}"
     return out
 
 
 def _accepted_names(g: Game, iid: int, cards: list[int]) -> set[str]:
-    """Every name a text may use for this card in this decision."""
-    names = {_ordinal_label(g, iid), names_for(g, cards)[iid]}
+    """Every name a text may use for this card in this decision: its name there, its label, its code when
+    every card of that code the decision names is alike."""
+    names = {names_for(g, cards if iid in cards else [*cards, iid])[iid]}
     lab = g.labels.get(iid)
     if lab is not None:
         names.add(lab)
     code = g.cdef[iid].code
-    if len({_alike_key(g, j) for j in cards if g.cdef[j].code == code}) == 1:
+    if len({_alike_key(g, j) for j in cards if g.cdef[j].code == code}) <= 1:
         names.add(code)
     return names
 

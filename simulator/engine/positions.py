@@ -42,7 +42,7 @@ def to_position(g: Game) -> dict:
         raise ValueError("a position is taken at the start of a phase or turn, or after a struggle: not inside one")
     if g.round_no < 1 or not 0 <= g.phase < 7:
         raise ValueError("a position is taken from round 1 on (after §4 setup)")
-    players = []
+    players: list[dict[str, Any]] = []
     for p in (0, 1):
         if p == 1 and g.goldfish:
             players.append({"faction": None})
@@ -140,12 +140,12 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
     first = data.get("first_player", 0)
     if first not in (0, 1) or isinstance(first, bool):
         raise PositionError(f"first_player: {first!r} (0 or 1)")
-    active = data.get("active_player")
+    active: Any = data.get("active_player")
     if ph in (KINGDOM_P, CONFRONT_P):
         active = first if active is None else active
         if active not in (0, 1) or isinstance(active, bool):
             raise PositionError(f"active_player: {active!r} (0 or 1)")
-    auth = data.get("authority")
+    auth: Any = data.get("authority")
     if auth not in (None, 0, 1) or isinstance(auth, bool):
         raise PositionError(f"authority: {auth!r} (0, 1 or null)")
     made = data.get("struggles_made", [])
@@ -246,7 +246,7 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
             owner = e.get("owner", p)
             if owner not in (0, 1) or isinstance(owner, bool) or (owner == 1 and goldfish):
                 raise PositionError(f"player {p}, field: {code} has owner {owner!r}")
-            info = {"exh": 1 if e.get("exhausted") else 0,
+            info: dict[str, Any] = {"exh": 1 if e.get("exhausted") else 0,
                     "emb": _count(e.get("emblems"), f"player {p}, field: {code} emblems"),
                     "cnt": _count(e.get("influence"), f"player {p}, field: {code} influence"),
                     "dups": _count(e.get("duplicates"), f"player {p}, field: {code} duplicates"),
