@@ -1694,13 +1694,6 @@ class Game:
                 return memo   # what was worked out stays valid for the window (nothing changed yet)
         return None
 
-    def _maybe_window(self, active: int = -1, kind: int = -1):
-        """An action window, skipped outright when nobody could act in it."""
-        if kind < 0 and not self.n_act[0] and not self.n_act[1] and not (self.secret[0] and self.pool[0]) \
-                and not (self.secret[1] and self.pool[1]):
-            return
-        yield from self._action_window(active, kind)
-
     def _draw_phase(self):
         """§5.2: both draw 2 simultaneously; an empty deck eliminates (simultaneity, §12)."""
         if self.stops:
@@ -2465,10 +2458,6 @@ class Game:
             yield from self._resolve(ctx, effects)
 
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
-    def _listening(self, name: str) -> bool:
-        """Whether any card could react to event `name` (Response, Halt or Disrupt) where it lies."""
-        return bool(self.live_ev.get(name))
-
     def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
         """Halt → Disrupt → (the caller resolves) → Response windows for one event; each window opens only
         when some card where it lies could act in it (`live`)."""

@@ -1,5 +1,6 @@
 """The docstring examples of the regions modules run as tests (on the plain-Python modules, in a process of their
 own: a compiled build keeps no doctests)."""
+import pytest
 from __future__ import annotations
 
 import os
@@ -13,6 +14,7 @@ MODULES = ["simulator.engines.regions", "simulator.engines.regions.game", "simul
            "cards.games.regions.text", "cards.games.regions.frame"]
 
 
+@pytest.mark.processes
 def test_docstring_examples():
     code = ("import doctest, importlib, sys\n"
             f"mods = {MODULES!r}\n"
