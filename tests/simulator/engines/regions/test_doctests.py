@@ -1,7 +1,8 @@
 """The docstring examples of the regions modules run as tests (on the plain-Python modules, in a process of their
 own: a compiled build keeps no doctests)."""
-import pytest
 from __future__ import annotations
+
+import pytest
 
 import os
 import subprocess
