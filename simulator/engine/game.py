@@ -373,6 +373,9 @@ class Game:
         # stops: the rules also pause at the start of each phase or turn and at the end of each struggle with a
         # Decision of kind "boundary" (player -1, one option, never recorded): the judge stops there
         self.stops = False
+        # positions.from_position: origin(cards, log) lays out the same start again (clone and determinize replay
+        # the history from there instead of from §4 setup)
+        self.origin: Any = None
         self.queued: list[Any] = []   # (player, host name) of a `play CARD on HOST` whose host decision is to come
         self.labels: dict[int, str] = {}   # card id -> the label a position gave it (action texts use it)
         self.restricted_used = [0, 0]
@@ -549,8 +552,12 @@ class Game:
     def _replayed(self, history: list, cards: list[int] | None, log: bool) -> "Game":
         """A new game on the same decks and seed that makes the choices of `history` (IllegalAction when one no
         longer applies)."""
-        g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
-                 max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
+        if self.origin is not None:   # a game loaded from a position starts from it again
+            g: Game = self.origin(cards, log)
+            g.observer = self.observer
+        else:
+            g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
+                     max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
         g._replay = history
         g._rpos = 0
         n = len(history)
