@@ -593,9 +593,29 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                                              f"at most {MAX_TEXT_CHARS:,}."})
         if "\x00" in text:
             raise ValidationError({"detail": "The decklist contains binary data (NUL bytes), not text."})
+        game = data.get("game") or request.query_params.get("game")
+        if game and game != "r1":
+            return self._validate_other_game(game, text, data)
         fmt = _fmt_from_request(data)
         verdict = check_decklist_text(text, CardPool.from_db(), fmt)
         return Response(verdict.to_json())
+
+    @staticmethod
+    def _validate_other_game(slug, text: str, data) -> Response:
+        """`"game": G` (CONTRACTS §7): the game's own legality hook and formats."""
+        from cards.games import registry
+        from cards.selectors import game_cards
+
+        try:
+            game = registry.get(str(slug))
+        except registry.UnknownGame as exc:
+            raise ValidationError({"detail": str(exc)}) from None
+        if not game.has("check_text"):
+            raise ValidationError({"detail": f"The game {game.slug!r} has no deckbuilding to check."})
+        fmt = data.get("format") or game.formats[0]
+        if fmt not in game.formats:
+            raise ValidationError({"detail": f'"format" must be one of {", ".join(game.formats)} for {game.slug}.'})
+        return Response(game.hook("check_text")(text, game_cards(game.slug), fmt))
 
 
 
