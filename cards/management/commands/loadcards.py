@@ -1,6 +1,6 @@
 """python manage.py loadcards FILE [FILE ...] — CONTRACTS §1: insert or update by code, all or nothing.
 
-A set naming its game (`"game": "realms"`, CONTRACTS §7) is read by that game's schema (cards/games/registry.py)
+A set naming its game (a `"game"`, CONTRACTS §7) is read by that game's schema (cards/games/registry.py)
 and stored in its game's table; no game means r1. All the files load in one transaction, or nothing does."""
 import json
 from pathlib import Path
