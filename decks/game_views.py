@@ -59,7 +59,9 @@ def deck_view(spec, counts: dict[str, int], cards: list[dict], fmt: str, *, owne
     for rows in sections.values():
         rows.sort(key=lambda r: (r["card"].get("cost") or 0, r["card"]["name"]))
     identity = spec.hook("identity")(counts, cards) if spec.has("identity") else {}
-    return {"verdict": verdict, "identity": identity, "total": sum(counts.values()),
+    label = identity.get("affiliation_name") or identity.get("group") or ""
+    return {"verdict": verdict, "identity": identity, "identity_label": label, "fmt": fmt,
+            "total": sum(counts.values()),
             "sections": [(label, rows, sum(r["count"] for r in rows)) for label, rows in sections.items() if rows]}
 
 
