@@ -62,7 +62,8 @@ class SimulationRun(models.Model):
         return f"run {self.pk} ({self.mode}, {self.status})"
 
     def get_absolute_url(self) -> str:
-        return f"/simulate/runs/{self.pk}/"
+        game = (self.spec or {}).get("game")  # a hosted game's run (simulator/games): its /<game>/ report page
+        return f"/{game}/simulate/runs/{self.pk}/" if game else f"/simulate/runs/{self.pk}/"
 
     @property
     def is_finished(self) -> bool:

@@ -19,7 +19,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import reset_queries
 
-from . import runner, services
+from . import services
+from .games import engine_for
 from .models import SimulationChunk
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ def start_run(run_id: int) -> None:
     run = services.run_mark_started(run_id)
     if run is None:
         return
-    plan = runner.chunk_plan(run.mode, run.games)
+    plan = engine_for(run.spec).chunk_plan(run.mode, run.games)  # r1, realms or regions
     stored = set(SimulationChunk.objects.filter(run_id=run_id).values_list("index", flat=True))
     missing = [index for index, _, _ in plan if index not in stored]
     if not missing:
