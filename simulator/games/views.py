@@ -138,13 +138,15 @@ def replay_page(request, game: str, pk: int):
 
 
 def _steps(lines: list[str]) -> list[dict]:
-    """Split a log into steps at each new turn or round line (both engines start one with 'Turn' or 'Round')."""
+    """Split a log into one step per turn: both engines start each line with `T<turn> ` (T0: the setup)."""
     steps: list[dict] = []
+    last = None
     for text in lines:
-        head = text.lstrip("=- ").lower()
-        if not steps or head.startswith(("turn ", "round ")):
-            steps.append({"title": text.strip("=- ") if head.startswith(("turn ", "round ")) else "Setup",
-                          "lines": []})
+        head = text.split(" ", 1)[0]
+        turn = head[1:] if head[:1] == "T" and head[1:].isdigit() else last
+        if turn != last or not steps:
+            steps.append({"title": "Setup" if turn in (None, "0") else f"Turn {turn}", "lines": []})
+            last = turn
         steps[-1]["lines"].append(text)
     return steps
 
