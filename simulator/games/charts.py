@@ -8,8 +8,18 @@ def _labels(n: int) -> list[str]:
     return [str(t) for t in range(1, n + 1)]
 
 
+def _active_turns(per_turn: list[dict], games: int) -> int:
+    """Turns still played in at least 5% of the games: a lone long game does not stretch every chart's axis."""
+    floor = max(1, games * 0.05)
+    n = 0
+    for i, row in enumerate(per_turn):
+        if row["games"] >= floor:
+            n = i + 1
+    return max(n, 1)
+
+
 def realms_goldfish(r: dict) -> list[tuple[str, str]]:
-    n = len(r["per_turn"])
+    n = _active_turns(r["per_turn"], r["games"])
     out = []
     if r["win_turn"]["histogram"]:
         out.append(("Turns to the VP", histogram(f"Turn the deck reached {r['target_vp']} VP",
@@ -17,10 +27,10 @@ def realms_goldfish(r: dict) -> list[tuple[str, str]]:
                                                  y_title="share of winning games")))
     out.append(("VP by turn", line("Mean VP after each turn (002 §14)", {"VP": r["vp_by_turn"][:n]},
                                    x_labels=_labels(n), x_title="turn", y_title="VP")))
-    out.append(("Gold by turn", line("Mean Gold after each turn (002 §12)", {"Gold": r["gold_by_turn"]},
+    out.append(("Gold by turn", line("Mean Gold after each turn (002 §12)", {"Gold": r["gold_by_turn"][:n]},
                                      x_labels=_labels(n), x_title="turn", y_title="Gold")))
     out.append(("Unpaid red icons", line("Share of games with cards discarded unpaid (002 §12)",
-                                         {"unpaid": r["unpaid"]["by_turn"]}, x_labels=_labels(n), x_title="turn",
+                                         {"unpaid": r["unpaid"]["by_turn"][:n]}, x_labels=_labels(n), x_title="turn",
                                          y_title="share of games", percent=True)))
     return out
 
@@ -32,7 +42,7 @@ def realms_versus(r: dict) -> list[tuple[str, str]]:
 
 
 def regions_versus(r: dict) -> list[tuple[str, str]]:
-    turns = r["by_turn"]
+    turns = r["by_turn"][:_active_turns(r["by_turn"], r["games"])]
     labels = _labels(len(turns))
     a = r["deck"]["name"] or "first"
     b = r["opponent"]["name"] or "second"

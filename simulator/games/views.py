@@ -113,8 +113,15 @@ def run_page(request, game: str, pk: int):
     game = _game(game)
     run = _run_for(request, game, pk)
     result = run.result if run.status == "done" else None
+    spec = run.spec or {}
+
+    def label(part, name, fallback):
+        return name or ", ".join((part or {}).get("leaders") or []) or (part or {}).get("name") or fallback
+
     context = {"game": registry.get(game), "run": run, "result": result,
-               "charts": charts.charts_for(result) if result else []}
+               "charts": charts.charts_for(result) if result else [],
+               "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
+               "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
     template = "games/run_body.html" if getattr(request, "htmx", False) else "games/run.html"
     return render(request, template, context)
 
