@@ -76,7 +76,7 @@ def _live_context(request, spec, text: str, fmt: str) -> dict:
     counts, _problems = spec.hook("parse_decklist")(text, cards)
     ctx = deck_view(spec, counts, cards, fmt, owned=_owned(request, spec))
     ctx["verdict"] = verdict  # the text's verdict: its unreadable lines come first
-    return {"game": spec, **ctx, "fmt": fmt}
+    return {"game": spec, **ctx, "fmt": fmt, "editing": True}
 
 
 @require_POST
