@@ -61,6 +61,19 @@ def search(game: registry.Game, q: str, cards: list[dict] | None = None) -> list
     return filter_cards(q, cards, keys)
 
 
+def card_rows(spec, cards: list[dict]) -> list[dict]:
+    """Cards with what a list shows of them in any game: its identity group (for the colour) and its facts."""
+    group_of = spec.hook("card_group") if spec.has("card_group") else (lambda c: None)
+    summary = spec.hook("card_summary") if spec.has("card_summary") else (lambda c: [])
+    rows = []
+    for card in cards:
+        facts = summary(card)
+        rows.append({"card": card, "group": group_of(card) or "general",
+                     "type": facts[0][1] if facts else str(card.get("type") or "").capitalize(),
+                     "facts": " · ".join(f"{label} {value}" for label, value in facts[1:5])})
+    return rows
+
+
 def _caret(q: str, position: int) -> str:
     return " " * max(0, position - 1) + "^"
 
@@ -78,7 +91,7 @@ def card_list(request, game: str):
         error = {"message": exc.message, "caret": _caret(q, exc.position)}
     page = None
     if error is None:
-        paginator = Paginator(found, PAGE_SIZE)
+        paginator = Paginator(card_rows(spec, found), PAGE_SIZE)
         page = paginator.get_page(request.GET.get("page"))
     links = {}
     if page is not None and page.paginator.num_pages > 1:
@@ -132,7 +145,7 @@ def card_detail(request, game: str, code: str):
         owned = GameCollectionCard.objects.filter(user=request.user, game=spec.slug, card_code=code) \
             .values_list("count", flat=True).first() or 0
     return render(request, "games/card_detail.html", {
-        "game": spec, "card": card, "row": row, "summary": summary,
+        "game": spec, "card": card, "row": row, "summary": summary, "group": card_rows(spec, [card])[0]["group"],
         "paragraphs": [p for p in (card.get("text") or "").split("\n") if p.strip()], "owned": owned,
         "has_image": spec.has("render_card"),
     })

@@ -111,3 +111,37 @@ def game_collection_set(*, game: registry.Game, user, counts: Mapping[str, int])
     GameCollectionCard.objects.bulk_create(
         [GameCollectionCard(user=user, game=game.slug, card_code=c, count=n) for c, n in counts.items() if n])
     return dict(GameCollectionCard.objects.filter(user=user, game=game.slug).values_list("card_code", "count"))
+
+
+@transaction.atomic
+def game_starters_publish(*, account: str) -> tuple[list[GameDecklist], int]:
+    """Publish every hosted game's starter decks (its `starters` hook) as decklists of the site's account, like
+    r1's `starter_decklists_publish`: idempotent (a starter already published with the same list is left alone);
+    a game whose cards are not loaded is skipped; a starter that cannot be read or is not legal raises
+    GameDeckError and publishes nothing."""
+    from .services import _starter_account
+
+    user = None
+    published, unchanged = [], 0
+    for game in registry.hosted():
+        if not (game.has("starters") and game.has("check_text")):
+            continue
+        cards = game_cards(game.slug)
+        if not cards:
+            continue
+        for title, text in game.hook("starters")():
+            counts = read_text(game, text, cards)
+            verdict = game.hook("check_deck")(counts, cards, game.formats[0])
+            if not verdict["legal"]:
+                raise GameDeckError(f"The {game.slug} starter {title!r} is not legal: "
+                                    + "; ".join(e["message"] for e in verdict["errors"][:3]))
+            user = user or _starter_account(account)
+            last = GameDecklist.objects.filter(game=game.slug, owner=user, title=title).first()
+            if last is not None and last.cards == counts:
+                unchanged += 1
+                continue
+            deck = GameDeck.objects.filter(game=game.slug, owner=user, name=title, deleted_at=None).first()
+            deck = game_deck_save(game=game, owner=user, name=title, counts=counts, is_private=False, deck=deck)
+            published.append(game_decklist_publish(deck=deck, title=title,
+                                                   description=f"The {game.name} starter deck."))
+    return published, unchanged

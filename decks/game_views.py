@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from cards.game_views import hosted_game, search
+from cards.game_views import card_rows, hosted_game, search
 from cards.games import registry
 from cards.games.query import QueryError
 from cards.selectors import game_cards
@@ -54,7 +54,7 @@ def deck_view(spec, counts: dict[str, int], cards: list[dict], fmt: str, *, owne
         if card is None:
             continue
         label = spec.section_of(card)
-        sections.setdefault(label, []).append({"card": card, "count": n,
+        sections.setdefault(label, []).append({"card": card, "count": n, "group": card_rows(spec, [card])[0]["group"],
                                                "missing": max(0, n - owned.get(code, 0)) if owned else 0})
     for rows in sections.values():
         rows.sort(key=lambda r: (r["card"].get("cost") or 0, r["card"]["name"]))
@@ -76,7 +76,7 @@ def _live_context(request, spec, text: str, fmt: str) -> dict:
     counts, _problems = spec.hook("parse_decklist")(text, cards)
     ctx = deck_view(spec, counts, cards, fmt, owned=_owned(request, spec))
     ctx["verdict"] = verdict  # the text's verdict: its unreadable lines come first
-    return {"game": spec, **ctx, "fmt": fmt}
+    return {"game": spec, **ctx, "fmt": fmt, "editing": True}
 
 
 @require_POST
@@ -123,7 +123,7 @@ def browser(request, game: str):
     except QueryError as exc:
         error = exc.message
     return render(request, "games/_deck_browser.html", {
-        "game": spec, "cards": found[:BROWSER_LIMIT], "more": max(0, len(found) - BROWSER_LIMIT), "error": error})
+        "game": spec, "rows": card_rows(spec, found[:BROWSER_LIMIT]), "more": max(0, len(found) - BROWSER_LIMIT), "error": error})
 
 
 def _editor(request, spec, *, deck: GameDeck | None, text: str, name: str, fmt: str, error=None, problems=()):

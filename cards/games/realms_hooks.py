@@ -121,8 +121,10 @@ def starters() -> list[tuple[str, str]]:
     """(name, decklist text) of the shipped starter decks, one per affiliation."""
     out = []
     for path in starter_files():
-        slug = path.stem
-        out.append((f"{AFFILIATIONS.get(slug, slug)} starter", path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        first = text.splitlines()[0] if text else ""
+        title = first.removeprefix("# Starter deck:").strip() if first.startswith("# Starter deck:") else ""
+        out.append((title or f"{AFFILIATIONS.get(path.stem, path.stem)} starter", text))
     return out
 
 

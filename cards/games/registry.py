@@ -72,6 +72,7 @@ class Game:
     card_types: tuple[str, ...] = ()
     sections: tuple[Section, ...] = ()
     formats: tuple[str, ...] = ("standard",)
+    format_notes: Mapping[str, str] = field(default_factory=dict)  # format -> what it checks (the editor's help)
     parse_card_file: Callable | str | None = None
     set_to_json: Callable | str | None = None
     card_to_json: Callable | str | None = None
@@ -178,6 +179,9 @@ register(Game(
     sections=(Section("Leaders", ("leader",)), Section("Places", ("place",)), Section("Warriors", ("warrior",)),
               Section("Intrigues", ("intrigue",))),
     formats=("standard", "simplified"),
+    format_notes={"standard": "002 §18, §2, §5: at least 60 cards counting 1–3 Leaders of one affiliation, at most "
+                              "5 copies of a name unless UNLIMITED, every card of the Leaders' affiliation or General",
+                  "simplified": "002 §17: the same, affiliation ignored"},
     parse_card_file="cards.games.realms.schema:parse_card_file",
     set_to_json="cards.games.realms.schema:set_to_json",
     card_to_json="cards.games.realms.schema:card_to_json",

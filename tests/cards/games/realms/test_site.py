@@ -132,7 +132,7 @@ def test_pages_and_images(realms):
     c = Client()
     assert b"Farmstead" in c.get("/realms/cards/").content
     page = c.get("/realms/cards/", {"q": "wt:cavalry"}).content
-    assert b"Cavalry" in page and b"Farmstead" not in page
+    assert b"CAVALRY" in page and b"Farmstead" not in page
     assert b"unknown key" in c.get("/realms/cards/", {"q": "zz:1"}).content
     assert b"Combat Value" in c.get("/realms/cards/syntax/").content
     detail = c.get("/realms/cards/fb-048/").content
@@ -214,3 +214,14 @@ def test_simulate_hands_command(realms, tmp_path, capsys):
     # 002 §8: 6 Farmsteads among the 59 drawable cards (Leaders set apart); exact hypergeometric
     from math import comb
     assert farm["p_opening"] == pytest.approx(1 - comb(53, 7) / comb(59, 7))
+
+
+def test_publishstarters_publishes_the_realms_starters_once(realms, capsys):
+    call_command("publishstarters")
+    first = capsys.readouterr().out
+    lists = GameDecklist.objects.filter(game="realms")
+    assert lists.count() == 4 and {d.group for d in lists} == {"sunward", "deepwood", "ashen", "tideholm"}
+    assert "/realms/decklists/" in first
+    call_command("publishstarters")
+    assert "0 published" in capsys.readouterr().out and GameDecklist.objects.filter(game="realms").count() == 4
+    assert b"Knights of the Dawn" in Client().get("/realms/decklists/", {"group": "sunward"}).content
