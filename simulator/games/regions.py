@@ -6,6 +6,8 @@ from __future__ import annotations
 from simulator.engines.regions import sim
 
 MODES = ("versus",)
+# plain Python about 2 ms a game (docs/performance.md, "Heroes and Regions engine"): 25 times that
+CHUNK_PER_GAME_S = {"versus": 0.05}
 SpecError = sim.SpecError
 
 
