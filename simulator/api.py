@@ -19,6 +19,9 @@ from .models import SimulationRun
 
 
 class RunCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=["r1", "realms", "regions"], required=False,
+                                   help_text="the game (CONTRACTS §7), default r1; realms and regions runs are "
+                                             "described in docs/games/simulations.md")
     mode = serializers.ChoiceField(choices=runner.MODES)
     text = serializers.CharField(max_length=MAX_TEXT_CHARS, trim_whitespace=False, required=False,
                                  help_text="the deck as decklist text (CONTRACTS §2); or give `deck`")
