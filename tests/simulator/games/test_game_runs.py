@@ -153,3 +153,21 @@ def test_engine_for_dispatches_by_the_specs_game():
 
     assert engine_for({"mode": "hands"}) is runner
     assert engine_for({"game": "realms"}) is realms and engine_for({"game": "regions"}) is regions
+
+
+def test_chunk_time_limits_use_the_games_own_allowance(monkeypatch, realms):
+    """A realms chunk of 200 head-to-head games gets its engine's allowance (53 s), not r1's (35 s), and stays under
+    the broker's 60 s visibility timeout."""
+    from simulator import tasks
+    from simulator.games import realms as realms_runs
+
+    spec = game_services.build_game_spec("realms", mode="versus", text=SUNWARD.read_text(),
+                                         opponent_text=DEEPWOOD.read_text(), games=250, seed=2)
+    run = game_services.run_from_game_spec(spec)
+    sent = []
+    monkeypatch.setattr("simulator.tasks.group", lambda sigs: type("G", (), {"apply_async": lambda self: sent.extend(sigs)})())
+    tasks.start_run(run.pk)
+    limits = sorted((s.options["soft_time_limit"], s.options["time_limit"]) for s in sent)
+    assert limits == [tasks.chunk_time_limits("versus", 50, realms_runs.CHUNK_PER_GAME_S),
+                      tasks.chunk_time_limits("versus", 200, realms_runs.CHUNK_PER_GAME_S)]
+    assert limits[1] == (53.0, 58.0) and tasks.chunk_time_limits("versus", 200) == (35.0, 40.0)
