@@ -122,8 +122,18 @@ def run_page(request, game: str, pk: int):
                "charts": charts.charts_for(result) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
+    if result and game == "regions":
+        context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
     template = "games/run_body.html" if getattr(request, "htmx", False) else "games/run.html"
     return render(request, template, context)
+
+
+def _hero_name(code: str) -> str:
+    from simulator.engines.regions import CardSet
+    try:
+        return CardSet.default().hero(code).name
+    except KeyError:
+        return code
 
 
 def replay_page(request, game: str, pk: int):

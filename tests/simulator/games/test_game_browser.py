@@ -60,3 +60,27 @@ def test_regions_strategy_editor_live_errors(live_server, browser):  # noqa: F81
         page.goto(live_server.url + "/regions/strategies/?strategy=worker-engine")
         page.wait_for_selector(".strategy-ok")
         page.screenshot(path=str(SHOTS / f"regions-strategy-ok-{width}.png"), full_page=True)
+
+
+def test_regions_report_and_replay_fit(live_server, browser):  # noqa: F811
+    from simulator import services
+    from simulator.engines.regions.sim import shipped_text
+    from simulator.games import services as game_services
+
+    run, _ = game_services.game_run_request("regions", mode="versus", text=shipped_text("big-money"),
+                                            opponent_text=shipped_text("region-control"), games=40, seed=1,
+                                            dispatch=False)
+    services.run_execute_here(run)
+    run.refresh_from_db()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, page in _wide_and_phone(browser):
+        page.goto(live_server.url + run.get_absolute_url())
+        assert "Big Money" in page.locator(".sim-headline").inner_text()
+        assert page.locator(".sim-chart svg").count() == 4
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=str(SHOTS / f"regions-report-{width}.png"), full_page=True)
+        page.click("text=Replay the sample game")
+        page.click("a[rel=next]")
+        assert "Turn 1" in page.locator(".replay-nav").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=str(SHOTS / f"regions-replay-{width}.png"), full_page=True)

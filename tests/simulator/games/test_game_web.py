@@ -130,7 +130,7 @@ def test_regions_simulate_page_and_report(inline_queue):
                                       "games": "12", "seed": "2"})
     assert r.status_code == 302, r.content
     html = c.get(r["Location"]).content.decode()
-    assert "Regions controlled" in html and "Cards bought" in html and html.count("<svg") >= 4
+    assert "Regions controlled" in html and "Cards bought" in html and "(Corin Vale)" in html and html.count("<svg") >= 4
     assert c.get(r["Location"] + "replay/").status_code == 200
 
 
