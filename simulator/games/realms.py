@@ -32,7 +32,14 @@ def merge(mode: str, parts: list[dict]) -> dict:
 
 
 def finalize(spec: dict, merged: dict) -> dict:
-    return sim.finalize(spec, merged)
+    """The engine's report, with CONTRACTS §3's goldfish names beside its own: `win_round` is `win_turn` (the
+    goldfish takes no turns, so the deck's turns are the rounds) and `eliminated_rate` is 0 (002 has no elimination:
+    a game ends at the VP (§14) or at the round cap, R22)."""
+    result = sim.finalize(spec, merged)
+    if result["mode"] == "goldfish":
+        result["win_round"] = result["win_turn"]
+        result["eliminated_rate"] = 0.0
+    return result
 
 
 def request_key(spec: dict) -> str:

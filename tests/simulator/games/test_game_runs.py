@@ -49,6 +49,7 @@ def test_realms_goldfish_json_and_its_extras(realms, capsys):
     out = simulate(capsys, SUNWARD, "--game", "realms", "--mode", "goldfish", "--games", "30", "--seed", "3")
     assert out["mode"] == "goldfish" and out["game"] == "realms" and out["games"] == 30 and out["seed"] == 3
     assert out["target_vp"] == 50 and 0 <= out["win_rate"] <= 1
+    assert out["win_round"] == out["win_turn"] and out["eliminated_rate"] == 0.0  # CONTRACTS §3's names
     hist = out["win_turn"]["histogram"]
     assert sum(hist.values()) == round(out["win_rate"] * 30)
     if hist:  # turns to 50 VP
