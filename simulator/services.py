@@ -201,7 +201,7 @@ def run_finish(run_id: int) -> SimulationRun | None:
         return run
     parts = list(SimulationChunk.objects.filter(run_id=run_id).order_by("index").values_list("result", flat=True))
     engine = engine_for(run.spec)
-    expected = len(engine.chunk_plan(run.mode, run.games))
+    expected = len(engine.chunk_plan(run.mode, run.games, run.settings))
     if len(parts) != expected:
         return run_fail(run_id, f"Only {len(parts)} of {expected} chunks finished.")
     result = engine.finalize(run.spec, engine.merge(run.mode, parts))
@@ -225,6 +225,6 @@ def run_fail(run_id: int, reason: str) -> SimulationRun | None:
 def run_execute_here(run: SimulationRun) -> SimulationRun:
     """Run every chunk of a stored run in this process, through the same store/merge path as the workers."""
     run_mark_started(run.pk)
-    for index, _, _ in engine_for(run.spec).chunk_plan(run.mode, run.games):
+    for index, _, _ in engine_for(run.spec).chunk_plan(run.mode, run.games, run.settings):
         chunk_store(run.pk, index)
     return run_finish(run.pk)

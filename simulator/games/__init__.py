@@ -1,7 +1,7 @@
 """Simulation runs of the hosted games (realms, regions) on the same run machinery as r1 (issues 17, 18).
 
 A run's spec names its game (`spec["game"]`; none means r1). `engine_for(spec)` gives the module that runs it,
-with the interface simulator/runner.py has for r1: `chunk_plan(mode, games)`, `run_chunk(spec, index)`,
+with the interface simulator/runner.py has for r1: `chunk_plan(mode, games, settings)`, `run_chunk(spec, index)`,
 `merge(mode, parts)`, `finalize(spec, merged)`, `request_key(spec)`. The services and the Celery tasks call
 these through `engine_for`, so a realms or regions run is chunked, seeded, stored and merged exactly like an r1
 run: the same spec, games and seed give the same JSON (except `elapsed_s`) in-process and on the workers.
@@ -25,8 +25,8 @@ def engine_for(spec: dict | None) -> ModuleType:
     if game == "regions":
         from . import regions
         return regions
-    from simulator import runner
-    return runner
+    from . import r1  # simulator/runner.py's functions
+    return r1
 
 
 def run_in_process(spec: dict, progress=None) -> dict:
@@ -35,7 +35,7 @@ def run_in_process(spec: dict, progress=None) -> dict:
 
     engine = engine_for(spec)
     started = time.perf_counter()
-    plan = engine.chunk_plan(spec["mode"], spec["games"])
+    plan = engine.chunk_plan(spec["mode"], spec["games"], spec.get("settings"))
     parts = []
     for index, _, _ in plan:
         parts.append(engine.run_chunk(spec, index))

@@ -19,7 +19,7 @@ POLICIES = ("greedy", "random")
 CHUNK_PER_GAME_S = {"goldfish": 0.05, "versus": 0.19}
 
 
-def chunk_plan(mode: str, games: int) -> list[tuple[int, int, int]]:
+def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
     return sim.chunk_plan(mode, games)
 
 

@@ -11,7 +11,7 @@ CHUNK_PER_GAME_S = {"versus": 0.05}
 SpecError = sim.SpecError
 
 
-def chunk_plan(mode: str, games: int) -> list[tuple[int, int, int]]:
+def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
     return sim.chunk_plan(games)
 
 

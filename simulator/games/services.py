@@ -113,7 +113,7 @@ def run_from_game_spec(spec: dict) -> SimulationRun:
     return SimulationRun.objects.create(
         mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
         engine_version=spec["engine_version"], request_key=engine.request_key(spec), spec=spec,
-        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"])), **run_fields(spec))
+        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])), **run_fields(spec))
 
 
 def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", dispatch: bool = True,
@@ -146,7 +146,7 @@ def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", 
     run = SimulationRun.objects.create(
         mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
         engine_version=spec["engine_version"], request_key=key, spec=spec,
-        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"])),
+        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         session_key=session_key or "", **run_fields(spec))
     if dispatch:

@@ -149,10 +149,9 @@ def test_regions_bad_strategy_names_line_and_column(tmp_path):
 
 
 def test_engine_for_dispatches_by_the_specs_game():
-    from simulator import runner
-    from simulator.games import realms, regions
+    from simulator.games import r1, realms, regions
 
-    assert engine_for({"mode": "hands"}) is runner
+    assert engine_for({"mode": "hands"}) is r1
     assert engine_for({"game": "realms"}) is realms and engine_for({"game": "regions"}) is regions
 
 
@@ -169,6 +168,6 @@ def test_chunk_time_limits_use_the_games_own_allowance(monkeypatch, realms):
     monkeypatch.setattr("simulator.tasks.group", lambda sigs: type("G", (), {"apply_async": lambda self: sent.extend(sigs)})())
     tasks.start_run(run.pk)
     limits = sorted((s.options["soft_time_limit"], s.options["time_limit"]) for s in sent)
-    assert limits == [tasks.chunk_time_limits("versus", 50, realms_runs.CHUNK_PER_GAME_S),
-                      tasks.chunk_time_limits("versus", 200, realms_runs.CHUNK_PER_GAME_S)]
+    assert limits == [tasks.chunk_time_limits("versus", 50, per_game=realms_runs.CHUNK_PER_GAME_S),
+                      tasks.chunk_time_limits("versus", 200, per_game=realms_runs.CHUNK_PER_GAME_S)]
     assert limits[1] == (53.0, 58.0) and tasks.chunk_time_limits("versus", 200) == (35.0, 40.0)
