@@ -109,3 +109,31 @@ def test_the_apps_name_no_game():
         text = Path(root, rel).read_text()
         for slug in ("realms", "regions", "toy"):
             assert f'"{slug}"' not in text and f"'{slug}'" not in text, (rel, slug)
+
+
+def test_docstring_examples():
+    import doctest
+
+    from cards.games import query
+    from cards.games.realms import search
+
+    for module in (registry, query, search):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_query_language_errors_name_the_term():
+    from cards.games.query import QueryError, QueryKey, parse
+
+    keys = [QueryKey("v", "value", "number", lambda c: c.get("v")),
+            QueryKey("t", "type", "choice", lambda c: c.get("t"), choices=("a", "b"))]
+    for q, needle in (("zz:1", 'unknown key "zz"'), ("v:x", "whole number"), ("t>2", "cannot be compared"),
+                      ("t:c", 'unknown type "c"'), ("(t:a", "parenthesis"), ('""', "empty quotes"),
+                      ("x" * 501, "too long")):
+        with pytest.raises(QueryError) as exc:
+            parse(q, keys)
+        assert needle in exc.value.message, (q, exc.value.message)
+    from cards.games.query import matches
+    q = parse("-(t:a or v>=3) v!=1", keys)
+    assert [matches(q, c) for c in ({"t": "a", "v": 0}, {"t": "b", "v": 2}, {"t": "b", "v": 1},
+                                    {"t": "b", "v": 5})] == [False, True, False, False]

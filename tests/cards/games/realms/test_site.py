@@ -192,6 +192,10 @@ def test_decks_versions_decklists_collection_hands(realms):
     assert b"Knights of the Dawn" not in other.get("/realms/decklists/", {"group": "ashen"}).content
     assert b"Knights of the Dawn" in other.get("/realms/decklists/", {"card": "fb-048"}).content
     assert other.get("/realms/api/decklists/").json()["count"] == 1
+    assert other.get("/api/decklists/", {"game": "realms"}).json()["count"] == 1
+    assert c.get("/api/decks/", {"game": "realms"}).json()["results"][0]["name"] == "Dawn"
+    assert c.get("/api/decks/", {"game": "nope"}).status_code == 400
+    assert "results" in c.get("/api/decks/").json()  # r1's, unchanged
     # r1's pages do not list realms decks
     assert b"Dawn" not in c.get("/decks/").content
     c.post("/realms/collection/", {"own_fb-001": "4", "own_fb-048": "1"})
