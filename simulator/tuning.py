@@ -47,6 +47,7 @@ FINALISTS = 4               # halving stops at this many candidates, which then 
 MAX_CUTS = 6                # the cards considered for cutting
 MAX_ADDS = 6                # replacements considered per cut card
 DEAD_WEIGHT_PLAYED = 0.05   # a copy played in fewer than 5% of games is dead weight ...
+DEAD_WEIGHT_SHARE = 0.2     # ... when that is also under a fifth of the deck's median card
 DRAW_TYPES = ("unit", "location", "attachment", "deed")
 
 
@@ -404,7 +405,10 @@ def _finalize_tune(spec: dict, done: list) -> dict:
     base_all = [x for cell in base_cells for x in cell]
     cap = spec["max_rounds"]
     ranking = cut_ranking(spec, done)
-    dead = [dict(r) for r in ranking if r["played_per_copy"] < DEAD_WEIGHT_PLAYED]
+    rates = sorted(r["played_per_copy"] for r in ranking)
+    median = rates[len(rates) // 2] if rates else 0.0
+    dead = [dict(r) for r in ranking if r["played_per_copy"] < DEAD_WEIGHT_PLAYED
+            and r["played_per_copy"] <= DEAD_WEIGHT_SHARE * median]
     baseline = {"games": len(base_all)}
     if spec["target"] == "goldfish":
         baseline.update(mean_rounds=_mean(base_all), win_rate=_mean([int(s <= cap) for s in base_all]))
