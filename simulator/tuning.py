@@ -274,7 +274,9 @@ def _cost(card: dict) -> int | None:
 
 def cut_ranking(spec: dict, done: list) -> list[dict]:
     """The deck's draw cards, least useful first: fewest plays per copy per game, then most often left in hand
-    at the end of a game (per copy), then by code."""
+    at the end of a game (per copy), then by code. The profile is the target's own games: goldfish games for
+    goldfish speed (a card that only helps in struggles against a real opponent is dead weight there), games
+    against the gauntlet for win rate."""
     played, stuck, games = profile_of(done)
     rows = []
     for card, n in spec["decks"][0]["entries"]:
@@ -327,6 +329,13 @@ def halving_schedule(n_candidates: int, first: int, full: int) -> list[tuple[int
         games = min(full, games * 2)
 
 
+def profile_games(spec: dict) -> int:
+    """Games of the profile stage per cell: PROFILE_GAMES in all, against the goldfish or spread over the
+    gauntlet (at least FIRST_ROUND_GAMES against each of its decks)."""
+    cells = len(_tune_cells(spec))
+    return max(FIRST_ROUND_GAMES, math.ceil(PROFILE_GAMES / cells))
+
+
 def _tune_cells(spec: dict) -> list[str]:
     return ["gf"] if spec["target"] == "goldfish" else _cell_names(spec)
 
@@ -366,8 +375,9 @@ def _alive_after(spec: dict, done: list) -> tuple[list[str], list[tuple[int, int
 
 
 def _plan_tune(spec: dict, done: list) -> list[dict] | None:
-    if not done:  # stage 0: the deck as it is, against the goldfish, counting what it plays and what it holds
-        return _unit("deck:0", "gf", 0, PROFILE_GAMES, profile=True)
+    if not done:  # stage 0: the deck as it is, counting what it plays and what it holds (these games also
+        # count as the deck's own games for the comparison: the same seeds the candidates will get)
+        return [u for cell in _tune_cells(spec) for u in _unit("deck:0", cell, 0, profile_games(spec), profile=True)]
     alive, schedule, _ = _alive_after(spec, done)
     r = len(done) - 1
     if r >= len(schedule) or not alive:
@@ -547,14 +557,15 @@ def planned_games(spec: dict) -> int:
         return 2 * spec["games"] * (1 + len(spec["gauntlet"]))
     if kind == "matrix":
         return spec["games"] * len(_pairs(spec))
-    return PROFILE_GAMES  # refined by tune_planned_games once the candidates are known
+    return profile_games(spec) * len(_tune_cells(spec))  # refined by tune_planned_games after the profile
 
 
 def tune_planned_games(spec: dict, done: list) -> int:
     cands = candidates(spec, done)
     schedule = halving_schedule(len(cands), FIRST_ROUND_GAMES, spec["games"])
     per_cell = sum(alive * (g - (schedule[r - 1][1] if r else 0)) for r, (alive, g) in enumerate(schedule))
-    return PROFILE_GAMES + (per_cell + schedule[-1][1]) * len(_tune_cells(spec))
+    cells = len(_tune_cells(spec))
+    return profile_games(spec) * cells + (per_cell + max(schedule[-1][1] - profile_games(spec), 0)) * cells
 
 
 def finalize(spec: dict, done: list[list[dict]]) -> dict:

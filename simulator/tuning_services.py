@@ -91,7 +91,7 @@ def _tune_bound(spec: dict) -> int:
     schedule = tuning.halving_schedule(max(n, 1), tuning.FIRST_ROUND_GAMES, spec["games"])
     cells = 1 if spec["target"] == "goldfish" else len(spec["gauntlet"])
     per_cell = sum(a * (g - (schedule[r - 1][1] if r else 0)) for r, (a, g) in enumerate(schedule))
-    return tuning.PROFILE_GAMES + (per_cell + schedule[-1][1]) * cells
+    return tuning.profile_games(spec) * cells + (per_cell + schedule[-1][1]) * cells
 
 
 def _owns(run: TuningRun, user, session_key: str) -> bool:
