@@ -272,3 +272,27 @@ def test_nightly_matrix_of_the_most_liked_decklists(inline_queue):
 def test_beat_schedules_the_nightly_matrix(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["nightly-meta-matrix"]
     assert entry["task"] == "simulator.nightly_matrix"
+
+
+def test_deck_history_links_to_compare_against_the_previous_version(client, django_user_model):
+    from decks.services import deck_create, deck_update
+
+    from decks.decklist import parse_decklist
+    from decks.pool import CardPool
+
+    user = django_user_model.objects.create_user("builder", password="pw-12345678")
+    client.force_login(user)
+    pool = CardPool.from_db()
+    deck = deck_create(owner=user, name="Knights", counts=parse_decklist(CAMELOT, pool).counts).deck
+    deck_update(deck=deck, counts=parse_decklist(CAMELOT.replace("3x Village Priest", "2x Village Priest\n1x Hedge Knight"), pool).counts)
+    page = client.get(deck.get_absolute_url()).content.decode()
+    link = f"/tune/?kind=compare&amp;deck_id={deck.pk}&amp;version=2"
+    assert link in page
+    form = client.get(link.replace("&amp;", "&"))
+    assert form.status_code == 200
+    text = form.content.decode()
+    assert "Knights v2" in text and "Knights v1" in text  # deck A is version 2, deck B version 1
+    r = client.post("/tune/", {"kind": "compare", "a": form.context["form"]["a"], "b": form.context["form"]["b"],
+                               "from_deck": "1", "games": "10", "gauntlet": CAMELOT})
+    assert r.status_code == 302
+    assert TuningRun.objects.get().private is True
