@@ -167,12 +167,12 @@ def unit_store(run_id: int, stage: int, index: int) -> bool:
     """Compute and store one unit unless it is stored already or the run is over. True if it computed."""
     if TuningUnit.objects.filter(run_id=run_id, stage=stage, index=index).exists():
         return False
-    run = TuningRun.objects.filter(pk=run_id).first()
+    run = TuningRun.objects.filter(pk=run_id).defer("spec", "result").first()
     if run is None or run.is_finished or run.stage != stage:
         return False
     unit = run.stage_units[index]
     started = time.perf_counter()
-    part = tuning.run_unit(run.spec, unit)
+    part = tuning.run_unit(_spec(run), unit)
     try:
         with transaction.atomic():
             TuningUnit.objects.create(run_id=run_id, stage=stage, index=index, result=part, games=unit["size"],
@@ -185,6 +185,19 @@ def unit_store(run_id: int, stage: int, index: int) -> bool:
     return True
 
 
+_SPECS: dict[tuple, dict] = {}  # a run's spec never changes: a worker reads it (card data and all) once
+
+
+def _spec(run: TuningRun) -> dict:
+    key = (run.pk, run.created_at)  # an id alone could come back after a database reset (tests)
+    spec = _SPECS.get(key)
+    if spec is None:
+        if len(_SPECS) >= 16:
+            _SPECS.clear()
+        spec = _SPECS[key] = TuningRun.objects.values_list("spec", flat=True).get(pk=run.pk)
+    return spec
+
+
 def _games_done(run_id: int) -> int:
     from django.db.models import Sum
 
@@ -192,7 +205,7 @@ def _games_done(run_id: int) -> int:
 
 
 def stage_complete(run_id: int, stage: int) -> bool:
-    run = TuningRun.objects.filter(pk=run_id).only("status", "stage", "stage_units").first()
+    run = TuningRun.objects.filter(pk=run_id).only("status", "stage", "stage_units", "kind").first()
     if run is None or run.is_finished or run.stage != stage:
         return False
     return TuningUnit.objects.filter(run_id=run_id, stage=stage).count() >= len(run.stage_units)
