@@ -325,8 +325,11 @@ def halving_schedule(n_candidates: int, first: int, full: int) -> list[tuple[int
         rounds.append((alive, games))
         if alive <= FINALISTS and games >= full:
             return rounds
-        alive = max(FINALISTS, math.ceil(alive / 2)) if alive > FINALISTS else alive
-        games = min(full, games * 2)
+        if games >= full:  # no more games to give: the ranking so far picks the finalists at once
+            alive = min(alive, FINALISTS)
+        else:
+            alive = max(FINALISTS, math.ceil(alive / 2)) if alive > FINALISTS else alive
+            games = min(full, games * 2)
 
 
 def profile_games(spec: dict) -> int:

@@ -10,30 +10,40 @@ def _signed(v: float) -> str:
     return f"{v:+.2f}"
 
 
+def short(name: str, limit: int = 22) -> str:
+    """A deck's name short enough for an axis ("Starter deck: Camelot — The Fellowship..." -> "Camelot")."""
+    if name.lower().startswith("starter deck:"):
+        name = name.split(":", 1)[1].split("—")[0].strip()
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def compare_chart(result: dict) -> str:
-    chart = _config(pygal.HorizontalBar, "Win rate against each opponent", show_legend=True,
-                    value_formatter=_percent, range=(0, 1))
+    chart = _config(pygal.Bar, "Win rate against each opponent", show_legend=True, legend_at_bottom=True,
+                    value_formatter=_percent, range=(0, 1), x_label_rotation=20 if len(result["opponents"]) > 3
+                    else 0)
     rows = result["opponents"]
-    chart.x_labels = [r["opponent"] for r in rows]
-    chart.add(f"A: {result['a']['name']}", [r["a_win_rate"] for r in rows])
-    chart.add(f"B: {result['b']['name']}", [r["b_win_rate"] for r in rows])
+    chart.x_labels = [short(r["opponent"]) for r in rows]
+    chart.add(f"A: {short(result['a']['name'])}", [r["a_win_rate"] for r in rows])
+    chart.add(f"B: {short(result['b']['name'])}", [r["b_win_rate"] for r in rows])
     return _render(chart)
 
 
 def delta_chart(title: str, labels: list[str], deltas: list[float], cis: list) -> str:
     """Each delta with its 95% interval as the bar's error range (pygal's ci metadata)."""
-    chart = _config(pygal.HorizontalBar, title, value_formatter=_signed)
-    chart.x_labels = labels
+    chart = _config(pygal.Bar, title, value_formatter=_signed, x_label_rotation=20 if len(labels) > 3 else 0,
+                    max_scale=6, min_scale=3,
+                    truncate_label=24)
+    chart.x_labels = [short(label, 24) for label in labels]
     chart.add("delta", [{"value": d or 0.0, "ci": {"low": c[0], "high": c[1]}} if c else (d or 0.0)
                         for d, c in zip(deltas, cis)])
     return _render(chart)
 
 
 def ratings_chart(result: dict) -> str:
-    chart = _config(pygal.HorizontalBar, "Rating (Bradley–Terry, Elo scale) with 95% interval",
-                    value_formatter=lambda v: f"{v:+.0f}")
-    rows = list(reversed(result["ratings"]))
-    chart.x_labels = [r["name"] for r in rows]
+    chart = _config(pygal.Bar, "Rating (Bradley–Terry, Elo scale) with 95% interval",
+                    value_formatter=lambda v: f"{v:+.0f}", x_label_rotation=20 if len(result["ratings"]) > 3 else 0)
+    rows = result["ratings"]
+    chart.x_labels = [short(r["name"]) for r in rows]
     chart.add("rating", [{"value": r["rating"], "ci": {"low": r["ci95"][0], "high": r["ci95"][1]}} for r in rows])
     return _render(chart)
 
@@ -63,16 +73,18 @@ def report_context(result: dict) -> dict:
         top = [s for s in result["swaps"] if s["delta"] is not None][:10]
         if top:
             charts.append(("Best swaps", delta_chart(f"Improvement ({result['delta_means']})",
-                                                     [s["label"] for s in top], [s["delta"] for s in top],
+                                                     [f"#{i + 1}" for i in range(len(top))],
+                                                     [s["delta"] for s in top],
                                                      [s["ci95"] for s in top])))
         context["top_swaps"] = top
     else:
         names = [d["name"] for d in result["decks"]]
         by = {(c["deck"], c["opponent"]): c for c in result["cells"]}
+        context["ratings_rows"] = [{**r, "short": short(r["name"], 28)} for r in result["ratings"]]
         context["matrix_rows"] = [
-            {"name": names[i], "cells": [({**by[(i, j)], "style": _heat(by[(i, j)]["win_rate"])}
+            {"name": short(names[i], 16), "full": names[i], "cells": [({**by[(i, j)], "style": _heat(by[(i, j)]["win_rate"])}
                                           if (i, j) in by else None) for j in range(len(names))]}
             for i in range(len(names))]
-        context["matrix_names"] = names
+        context["matrix_names"] = [(short(n, 12), n) for n in names]
         charts.append(("Ratings", ratings_chart(result)))
     return context

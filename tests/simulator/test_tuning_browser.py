@@ -100,6 +100,7 @@ def test_compare_tune_and_matrix_pages(live_server, browser, background_queue, w
         assert page.locator(".sim-chart svg").count() == 2
         assert on_screen(page.locator("table.sim-table").nth(1))
         snap("compare-report")
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
 
         # Card swaps: a starter, goldfish speed, few games.
         page.goto(live_server.url + "/tune/?kind=tune&starter=winter")
@@ -109,6 +110,7 @@ def test_compare_tune_and_matrix_pages(live_server, browser, background_queue, w
         assert page.locator("table.sim-table tbody tr").count() >= 3
         assert page.locator("h2", has_text="Dead weight").count() == 1
         snap("tune-report")
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
 
         # Meta matrix of the seven starters: a heat map, ratings, a cell's first game.
         page.goto(live_server.url + "/tune/?kind=matrix&all_starters=1")
@@ -117,6 +119,8 @@ def test_compare_tune_and_matrix_pages(live_server, browser, background_queue, w
         page.wait_for_selector("table.tune-matrix", timeout=180_000)
         assert page.locator("table.tune-matrix tbody tr").count() == 7
         snap("matrix-report")
+        wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert wide <= 1, wide
         page.locator("table.tune-matrix td a").first.click()
         page.wait_for_selector("text=Game 1")
         assert page.locator("pre.sim-log").inner_text().count("\n") > 5
