@@ -82,8 +82,9 @@ def report_context(result: dict) -> dict:
         by = {(c["deck"], c["opponent"]): c for c in result["cells"]}
         context["ratings_rows"] = [{**r, "short": short(r["name"], 28)} for r in result["ratings"]]
         context["matrix_rows"] = [
-            {"name": short(names[i], 16), "full": names[i], "cells": [({**by[(i, j)], "style": _heat(by[(i, j)]["win_rate"])}
-                                          if (i, j) in by else None) for j in range(len(names))]}
+            {"name": short(names[i], 16), "full": names[i],
+             "cells": [({**by[(i, j)], "style": _heat(by[(i, j)]["win_rate"])} if (i, j) in by else None)
+                       for j in range(len(names))]}
             for i in range(len(names))]
         context["matrix_names"] = [(short(n, 12), n) for n in names]
         charts.append(("Ratings", ratings_chart(result)))

@@ -128,7 +128,10 @@ def tune_page(request):
     return render(request, "simulator/tuning.html", {
         "form": form, "kind": kind, "kinds": TuningRun.KIND_CHOICES, "error": error, "policies": policy_names(),
         "starters": starters(), "recent": recent, "separator": SEPARATOR,
-        "default_games": tuning.DEFAULT_GAMES[kind]}, status=status)
+        "default_games": tuning.DEFAULT_GAMES[kind],
+        "starter_a": request.GET.get("starter_a", "") if starter(request.GET.get("starter_a")) else "",
+        "starter_b": request.GET.get("starter_b", "") if starter(request.GET.get("starter_b")) else ""},
+        status=status)
 
 
 def _run_or_404(request, pk) -> TuningRun:

@@ -284,7 +284,8 @@ def test_deck_history_links_to_compare_against_the_previous_version(client, djan
     client.force_login(user)
     pool = CardPool.from_db()
     deck = deck_create(owner=user, name="Knights", counts=parse_decklist(CAMELOT, pool).counts).deck
-    deck_update(deck=deck, counts=parse_decklist(CAMELOT.replace("3x Village Priest", "2x Village Priest\n1x Hedge Knight"), pool).counts)
+    second = CAMELOT.replace("3x Village Priest", "2x Village Priest\n1x Hedge Knight")
+    deck_update(deck=deck, counts=parse_decklist(second, pool).counts)
     page = client.get(deck.get_absolute_url()).content.decode()
     link = f"/tune/?kind=compare&amp;deck_id={deck.pk}&amp;version=2"
     assert link in page
