@@ -13,7 +13,7 @@ from .deckinput import MAX_SEED, read_deck
 from .tuning import TuningError
 
 MAX_GAMES = 100_000
-MAX_CANDIDATES = 80
+MAX_CANDIDATES = 200
 
 
 def policy_names() -> list[str]:
