@@ -125,10 +125,11 @@ class FirstPolicy:
         return dec.options[0]
 
 
-class GreedyPolicy:
-    """A fast rule-of-thumb player; see the module docstring."""
+class GreedyV1Policy:
+    """The greedy player as it was before issue 13 ("greedy-v1"), kept unchanged so the policy ladder can compare
+    before and after; `GreedyPolicy` below overrides the decisions it gets wrong."""
 
-    name = "greedy"
+    name = "greedy-v1"
 
     def __init__(self, seed: int = 0):
         self.setup_plan: list | None = None
@@ -140,9 +141,9 @@ class GreedyPolicy:
 
     def choose(self, game: Game, dec: Decision):
         key = (type(self), dec.kind)
-        fn = GreedyPolicy._dispatch.get(key, _MISSING)
+        fn = GreedyV1Policy._dispatch.get(key, _MISSING)
         if fn is _MISSING:
-            fn = GreedyPolicy._dispatch[key] = getattr(type(self), "_" + dec.kind, None)
+            fn = GreedyV1Policy._dispatch[key] = getattr(type(self), "_" + dec.kind, None)
         a = fn(self, game, dec) if fn is not None else None
         if a is None or a not in dec.options:
             a = self._fallback(dec)
@@ -600,7 +601,13 @@ class GreedyPolicy:
         return PASS
 
 
-POLICIES = {"greedy": GreedyPolicy, "random": RandomPolicy, "first": FirstPolicy}
+class GreedyPolicy(GreedyV1Policy):
+    """The greedy player of issue 13; see the module docstring."""
+
+    name = "greedy"
+
+
+POLICIES = {"greedy": GreedyPolicy, "greedy-v1": GreedyV1Policy, "random": RandomPolicy, "first": FirstPolicy}
 
 
 def make_policy(spec, seed: int = 0):
