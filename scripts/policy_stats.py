@@ -174,7 +174,7 @@ def play_one(deck_a, deck_b, seed: int, pol_names, stats: list, names: tuple):
                 if not hide_seen[p] and any(o[0] == "hide" for o in dec.options if isinstance(o, tuple)):
                     st.c["hide_legal_setups"] += 1
                     hide_seen[p] = True
-                if isinstance(a, tuple):
+                if a != DONE:
                     d = game.cdef[a[1]]
                     dup = d.unique and d.name in setup_names[p] and a[0] == "place"
                     cost = 0 if dup else d.cost + game.loyalty_surcharge(p, d) + (2 if a[0] == "hide" else 0)
