@@ -615,6 +615,14 @@ def _effect_keys(ab) -> set:
     return keys
 
 
+def _fields_a_unit(ab) -> bool:
+    """Whether an ability puts a card into the field (a search to the field, put into play)."""
+    for e in ab.effects:
+        if "put_into_play" in e or ("search" in e and e.get("to") == "field"):
+            return True
+    return False
+
+
 def setup_budget(game: Game, p: int) -> int:
     """§4: the 8-wealth setup budget plus what the faction card and destiny add (e.g. Vow of Poverty's +2)."""
     return SETUP_BUDGET + game._player_static(p, "setup_budget") if game.has_abilities else SETUP_BUDGET
@@ -747,7 +755,7 @@ class GreedyPolicy(GreedyV1Policy):
         if ab.sacrifices:
             return False
         hint = ability_hint(ab)
-        s = game.struggle
+        s: Any = game.struggle
         if hint == "economy":
             return kind == 2 or (kind < 0 and s is None)
         if hint == "tempo":
@@ -783,7 +791,7 @@ class GreedyPolicy(GreedyV1Policy):
         opts = dec.options
         cdef = game.cdef
         kind = dec.info
-        s = game.struggle
+        s: Any = game.struggle
         best, best_key = None, None
         struggles = []
         losing = s is not None and self._losing(game, p, s)
@@ -799,7 +807,7 @@ class GreedyPolicy(GreedyV1Policy):
                     if s is not None:
                         if not (losing and self._useful_in_struggle(game, p, i, ab, True, s)):
                             continue
-                    elif not self._hint_fits(hint, kind, s, losing, ab):
+                    elif not (self._hint_fits(hint, kind, s, losing, ab) or (hint == "tempo" and kind == 2)):
                         continue
                     key = (3, 0.0, 0.0)
                 elif k == "reveal" and s is not None:
@@ -815,8 +823,8 @@ class GreedyPolicy(GreedyV1Policy):
             elif k == "secret":
                 i = o[1]
                 d = cdef[i]
-                if d.cost < 0:   # "–": the secret area is its only way into play (§2.5, §10.9)
-                    key = (2, card_value(game, i) / (SECRET_PLACE_COST + max(d.secret or 0, 1)), 0.0)
+                if d.cost < 0:   # "–": the secret area is its only way into play (§2.5, §10.9), so first
+                    key = (2, 9.0, card_value(game, i))
                 elif kind == 2 and self._authority_spare(game, p, SECRET_PLACE_COST):
                     key = (0, card_value(game, i), 0.0)
                 else:
@@ -838,6 +846,8 @@ class GreedyPolicy(GreedyV1Policy):
                     continue
                 free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
                 key = (3 if free else 1, 0.0, 0.0)
+                if k == "deed" and not free and _fields_a_unit(ab):
+                    key = (2, 2.0, 0.0)   # e.g. Wild Summoning: a unit into play (a "–" Beast included)
             elif k == "struggle":
                 struggles.append(o[1])
                 continue
@@ -862,7 +872,7 @@ class GreedyPolicy(GreedyV1Policy):
         return mine < theirs or mine - n > theirs
 
     def _target(self, game: Game, dec: Decision):
-        s = game.struggle
+        s: Any = game.struggle
         if s is not None:
             p = dec.player
             src, harmful = dec.info
@@ -876,20 +886,95 @@ class GreedyPolicy(GreedyV1Policy):
 
     # struggles ---------------------------------------------------------------------------------------
     def _plan_struggle(self, game: Game, p: int, types: list[int]):
-        t = GreedyV1Policy._plan_struggle(self, game, p, types)
-        if t is not None and len(self.attack_plan) == 1 and not game.goldfish:
-            # against an empty defence: the weakest unit that wins (keep Power ready for Authority, §5.5)
+        """Attack when the win is worth more than what the attackers' exhaustion gives away: Authority (§5.5) and,
+        as first player, the last ready defender of an icon the opponent can still attack with (S.10 unopposed).
+        Against an empty defence: one unit, the one that costs least, then the weakest that wins."""
+        cdef = game.cdef
+        opp = 1 - p
+        gold = game.goldfish
+        bonus = 1 if game.authority == p else 0
+        ready = self._ready_units(game, p, "cannot_attack")
+        pw = {i: max(game.power(i), 0) for i in ready}
+        mine = {t: [i for i in ready if cdef[i].icons & (1 << t)] for t in types}
+        their_pw: list = []
+        if not gold:
+            their_pw = [(cdef[j].icons, max(game.power(j), 0))
+                        for j in self._ready_units(game, opp, "cannot_defend")]
+        threat: list[int] = []
+        guards: list[tuple] = []
+        if not gold and game.first == p and game.phase == CONFRONT_P:
+            their_att = self._ready_units(game, opp, "cannot_attack")
+            threat = [t for t in range(4) if any(cdef[j].icons & (1 << t) and game.power(j) > 0 for j in their_att)]
+            if threat:
+                guards = [(i, cdef[i].icons) for i in self._ready_units(game, p, "cannot_defend")
+                          if game.power(i) > 0]
+
+        def guard_cost(units: list[int]) -> float:
+            c = 0.0
+            for t in threat:
+                bit = 1 << t
+                if any(ic & bit for _i, ic in guards) and not any(ic & bit for i, ic in guards if i not in units):
+                    c += 0.8
+            return c
+
+        order = sorted(types, key=lambda t: (len(mine[t]), t))
+        lead = None
+        spoils = game.quest_stat(p, "spoils")
+        for t in order:
+            atk = mine[t]
+            if not atk:
+                continue
             bit = 1 << t
-            cdef = game.cdef
-            their = [j for j in self._ready_units(game, 1 - p, "cannot_defend") if cdef[j].icons & bit]
-            if not their:
-                bonus = 1 if game.authority == p else 0
-                cands = [i for i in self._ready_units(game, p, "cannot_attack") if cdef[i].icons & bit
-                         and max(game.power(i), 0) + bonus >= 1]
-                if cands:
-                    self.attack_plan = [min(cands, key=lambda i: (max(game.power(i), 0),
-                                                                  _ICON_COUNT[cdef[i].icons]))]
-        return t
+            defence = 0 if gold else sum(v for icons, v in their_pw if icons & bit)
+            if defence == 0:
+                cands = [i for i in atk if pw[i] + bonus >= 1]
+                if not cands:
+                    continue
+                i = min(cands, key=lambda i: (guard_cost([i]), pw[i], _ICON_COUNT[cdef[i].icons]))
+                gain = 1 + self._spoils_worth(t, spoils, game, opp) - guard_cost([i])
+                if gain < 0.5:
+                    continue
+                if gain < 1.5:
+                    if lead is None:
+                        lead = game.authority_total(p) - game.authority_total(opp)
+                    if not self._worth_authority(lead, pw[i], gain):
+                        continue
+                self.attack_plan = [i]
+                return t
+            need = defence - bonus
+            chosen, total = [], 0
+            for i in sorted(atk, key=lambda i: -pw[i]):
+                if total >= need and total > 0:
+                    break
+                chosen.append(i)
+                total += pw[i]
+            if total >= need and total + bonus > 0:
+                for i in sorted(chosen, key=lambda i: pw[i]):
+                    if total - pw[i] >= need and total - pw[i] + bonus > 0 and len(chosen) > 1:
+                        chosen.remove(i)
+                        total -= pw[i]
+                spare = sorted((u for u in atk if u not in chosen), key=lambda u: pw[u])
+                for i in sorted(chosen, key=lambda i: -pw[i]):
+                    for u in spare:
+                        if pw[u] < pw[i] and total - pw[i] + pw[u] >= need and total - pw[i] + pw[u] + bonus > 0:
+                            chosen[chosen.index(i)] = u
+                            spare.remove(u)
+                            spare.append(i)
+                            spare.sort(key=lambda x: pw[x])
+                            total += pw[u] - pw[i]
+                            break
+                # the defender may chump (deny S.10) rather than lose for nothing: count the spoils, not the +1
+                gain = self._spoils_worth(t, spoils, game, opp) + 0.5 - guard_cost(chosen)
+                if gain < 0.3:
+                    continue
+                if gain < 1.5:
+                    if lead is None:
+                        lead = game.authority_total(p) - game.authority_total(opp)
+                    if not self._worth_authority(lead, total, gain):
+                        continue
+                self.attack_plan = chosen
+                return t
+        return None
 
     def declare(self, game: Game, kind: str, p: int, elig: list[int], t: int) -> list[int]:
         if kind == "defenders":
