@@ -116,6 +116,9 @@ def play_one(deck_a, deck_b, seed: int, pol_names, stats: list, names: tuple):
             return
         st = stats[s.attacker].c
         st["struggles"] += 1
+        if g.first == s.attacker:
+            st["struggles_by_first"] += 1
+            st["unopposed_by_first"] += 1 if s.unopposed else 0
         if s.winner == s.attacker:
             st["attacker_won"] += 1
         if s.unopposed:
@@ -205,7 +208,11 @@ def play_one(deck_a, deck_b, seed: int, pol_names, stats: list, names: tuple):
                 opp = 1 - pl
                 their = [j for j in GreedyV1Policy._ready_units(g, opp, "cannot_defend")
                          if g.cdef[j].icons & (1 << t)]
+            can_deny = kind == "defenders" and any(g.power(j) > 0 for j in elig)
             out = fn(g, kind, pl, elig, t)
+            if can_deny:
+                stats[pl].c["could_deny"] += 1
+                stats[pl].c["denied" if any(g.power(j) > 0 for j in out) else "declined"] += 1
             if kind == "attackers" and not their:
                 stats[pl].c["empty_defence_attacks"] += 1
                 stats[pl].c["empty_defence_attackers"] += len(out)
@@ -286,6 +293,10 @@ def summary(st: Stats) -> dict:
         "games": c["games"], "struggles": c["struggles"],
         "unopposed_share": round(c["unopposed"] / s, 3),
         "defended_share": round(c["defended"] / s, 3),
+        "struggles_by_first_player_share": round(c["struggles_by_first"] / s, 3),
+        "unopposed_share_first_player": round(c["unopposed_by_first"] / max(c["struggles_by_first"], 1), 3),
+        "unopposed_share_second_player": round((c["unopposed"] - c["unopposed_by_first"])
+                                               / max(c["struggles"] - c["struggles_by_first"], 1), 3),
         "attacker_win_share": round(c["attacker_won"] / s, 3),
         "pumps_in_struggles": pumps,
         "pumps_on_participants_share": round(c["pump_on_participant"] / pumps, 3) if pumps else None,
@@ -301,6 +312,7 @@ def summary(st: Stats) -> dict:
         if st.budget_bonus else None,
         "bonus_setups_over_8": sum(1 for u, _ in st.budget_bonus if u > 8),
         "empty_defence_attacks": c["empty_defence_attacks"],
+        "defences_with_a_unit_with_power": c["could_deny"], "of_them_declined": c["declined"],
         "attackers_per_empty_defence": round(c["empty_defence_attackers"] / c["empty_defence_attacks"], 2)
         if c["empty_defence_attacks"] else None,
         "opening_quest": top_r1,

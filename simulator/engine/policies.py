@@ -604,6 +604,8 @@ class GreedyV1Policy:
 
 _SOLVERS: dict = {}   # (id(deck), budget) -> (deck, solver, index): setup solvers for budgets other than 8
 AUTHORITY_WORTH = 1.5   # §5.5: 1 Influence and the emblem's +1 on the holder's attacks
+EXHAUST_TO_ATTACK = 1.0   # a defender that exhausts before its own Confrontation turn loses that unit's attack
+GUARD_WORTH = 0.8         # the last ready defender of an icon the opponent can still attack with (S.10)
 
 
 def _effect_keys(ab) -> set:
@@ -914,7 +916,7 @@ class GreedyPolicy(GreedyV1Policy):
             for t in threat:
                 bit = 1 << t
                 if any(ic & bit for _i, ic in guards) and not any(ic & bit for i, ic in guards if i not in units):
-                    c += 0.8
+                    c += GUARD_WORTH
             return c
 
         order = sorted(types, key=lambda t: (len(mine[t]), t))
@@ -979,9 +981,13 @@ class GreedyPolicy(GreedyV1Policy):
     def declare(self, game: Game, kind: str, p: int, elig: list[int], t: int) -> list[int]:
         if kind == "defenders":
             self.def_declared = game.struggle
+            # a fresh plan for every struggle (greedy-v1 kept a plan left over when its last unit filled `elig`)
+            return [i for i in self._defence_plan(game, p, elig) if i in elig]
         return GreedyV1Policy.declare(self, game, kind, p, elig, t)
 
     def _defenders(self, game: Game, dec: Decision):
+        if self.def_declared is not game.struggle:
+            self.defend_plan = None    # a fresh plan for each struggle
         self.def_declared = game.struggle
         return GreedyV1Policy._defenders(self, game, dec)
 
@@ -1024,7 +1030,7 @@ class GreedyPolicy(GreedyV1Policy):
             lost = sum(pw[i] for i in units)
             c = base_claim - _claim(my_auth - lost, their_auth)
             if to_attack:
-                c += 0.4 * sum(1 for i in units if pw[i] > 0)
+                c += EXHAUST_TO_ATTACK * sum(1 for i in units if pw[i] > 0)
             return c
 
         best: list[int] = []
