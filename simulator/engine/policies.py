@@ -603,8 +603,8 @@ class GreedyV1Policy:
 
 
 _SOLVERS: dict = {}   # (id(deck), budget) -> (deck, solver, index): setup solvers for budgets other than 8
-AUTHORITY_WORTH = 1.5   # §5.5: 1 Influence and the emblem's +1 on the holder's attacks
-EXHAUST_TO_ATTACK = 1.0   # a defender that exhausts before its own Confrontation turn loses that unit's attack
+AUTHORITY_WORTH = 1.2   # §5.5: 1 Influence and the emblem's +1 on the holder's attacks
+EXHAUST_TO_ATTACK = 0.3   # a defender that exhausts before its own Confrontation turn loses that unit's attack
 GUARD_WORTH = 0.8         # the last ready defender of an icon the opponent can still attack with (S.10)
 
 
