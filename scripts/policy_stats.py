@@ -86,6 +86,16 @@ def _pump_ab(game, src: int, a):
     return ab if ab is not None and not ab.harmful and ability_hint(ab) == "pump" else None
 
 
+class _Recorder:
+    """A policy that answers like `pol` and records what it chose (choose and declare are wrapped)."""
+
+    def __init__(self, pol, choose, declare):
+        self.choose = choose
+        self.declare = declare
+        self.wants_window = getattr(pol, "wants_window", None)
+        self.ability_filter = getattr(pol, "ability_filter", None)
+
+
 def play_one(deck_a, deck_b, seed: int, pol_names, stats: list, names: tuple):
     """One game like play_game, with the choices of both players recorded into stats[seat]."""
     from simulator.engine import _policy_seed, make_policy
@@ -219,10 +229,8 @@ def play_one(deck_a, deck_b, seed: int, pol_names, stats: list, names: tuple):
             return out
         return declare
 
-    game.fast_pass = [getattr(pols[0], "wants_window", None), getattr(pols[1], "wants_window", None)]
-    game.ability_filter = [getattr(pols[0], "ability_filter", None), getattr(pols[1], "ability_filter", None)]
-    game.declare_hook = [declare_wrap(0), declare_wrap(1)]
-    game.play_with(wrap(0), wrap(1))
+    game._set_policies([_Recorder(pols[0], wrap(0), declare_wrap(0)), _Recorder(pols[1], wrap(1), declare_wrap(1))])
+    game.play()
     for p in (0, 1):
         stats[p].c["games"] += 1
         stats[p].budget_used.append((setup_used[p], setup_budget[p]))

@@ -19,7 +19,7 @@ from .cards import (
     KW_SUBTLE, KW_WARY, CardDef,
 )
 from .cards import KW_SECRET
-from .game import COMBAT, CONFRONT_P, DONE, FAITH, FIELD, GUILE, NO, PASS, SECRET_PLACE_COST, YES, Decision, Game
+from .game import COMBAT, CONFRONT_P, DONE, FAITH, GUILE, NO, PASS, SECRET_PLACE_COST, YES, FIELD, Decision, PlayerView
 
 from .setup import SETUP_BUDGET, SetupSolver   # the exact setup solver (§4), shared with the hands report
 
@@ -30,7 +30,7 @@ _VALUES: dict = {}
 _MISSING = object()
 
 
-def card_value(game: Game, iid: int) -> float:
+def card_value(game: PlayerView, iid: int) -> float:
     """A rough worth of a card, used to rank plays, targets and discards (cached per card definition)."""
     d = game.cdef[iid]
     v = _VALUES.get(d)
@@ -112,7 +112,7 @@ class RandomPolicy:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game | None, dec: Decision):   # uses no state: any game, or None
+    def choose(self, game: PlayerView | None, dec: Decision):   # uses no state: any game, or None
         opts = dec.options
         return opts[int(self.rng.random() * len(opts))]
 
@@ -122,7 +122,7 @@ class FirstPolicy:
 
     name = "first"
 
-    def choose(self, game: Game | None, dec: Decision):
+    def choose(self, game: PlayerView | None, dec: Decision):
         return dec.options[0]
 
 
@@ -140,7 +140,7 @@ class GreedyV1Policy:
     # dispatch ------------------------------------------------------------
     _dispatch: ClassVar[dict] = {}   # (class, decision kind) -> the handler function (no getattr per decision)
 
-    def choose(self, game: Game, dec: Decision):
+    def choose(self, game: PlayerView, dec: Decision):
         key = (type(self), dec.kind)
         fn = GreedyV1Policy._dispatch.get(key, _MISSING)
         if fn is _MISSING:
@@ -158,16 +158,16 @@ class GreedyV1Policy:
         return dec.options[0]
 
     # setup ---------------------------------------------------------------
-    def _mulligan(self, game: Game, dec: Decision):
+    def _mulligan(self, game: PlayerView, dec: Decision):
         p = dec.player
         plan = self._plan_setup(game, p)
         units = sum(1 for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
         power = sum(game.cdef[a[1]].power for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
         return YES if units < 2 and power < 3 else NO
 
-    def _plan_setup(self, game: Game, p: int) -> list:
-        hand = game.hand[p]
-        deck: Any = game.decks[p]
+    def _plan_setup(self, game: PlayerView, p: int) -> list:
+        hand = game.my_hand
+        deck: Any = game.my_deck
         try:
             solver = deck._setup_solver
             if solver is None:
@@ -185,12 +185,12 @@ class GreedyV1Policy:
             pass
         return self._own_setup(game, p)
 
-    def _own_setup(self, game: Game, p: int) -> list:
+    def _own_setup(self, game: PlayerView, p: int) -> list:
         """Fallback: units by Power per cost, then attachments, inside the 8 budget, one Restricted card."""
         cdef = game.cdef
         budget = 8
         plan, names, restricted, has_unit = [], set(), 0, False
-        cands = [i for i in game.hand[p] if not cdef[i].is_deed and cdef[i].cost >= 0]
+        cands = [i for i in game.my_hand if not cdef[i].is_deed and cdef[i].cost >= 0]
         cands.sort(key=lambda i: (-(cdef[i].is_unit), -(card_value(game, i) / max(cdef[i].cost, 1)),
                                   -card_value(game, i)))
         for i in cands:
@@ -215,7 +215,7 @@ class GreedyV1Policy:
                 has_unit = True
         return plan
 
-    def _setup(self, game: Game, dec: Decision):
+    def _setup(self, game: PlayerView, dec: Decision):
         if dec.info["used"] == 0 and self.setup_plan is None:
             self.setup_plan = self._plan_setup(game, dec.player)
         plan = self.setup_plan or []
@@ -226,14 +226,14 @@ class GreedyV1Policy:
         self.setup_plan = None
         return DONE
 
-    def _setup_host(self, game: Game, dec: Decision):
+    def _setup_host(self, game: PlayerView, dec: Decision):
         return max(dec.options, key=lambda o: game.power(o[1]))
 
     # quest phase ---------------------------------------------------------
-    def _quest(self, game: Game, dec: Decision):
+    def _quest(self, game: PlayerView, dec: Decision):
         p = dec.player
         cdef = game.cdef
-        hand_cost = sum(max(cdef[i].cost, 0) for i in game.hand[p] if not cdef[i].is_deed)
+        hand_cost = sum(max(cdef[i].cost, 0) for i in game.my_hand if not cdef[i].is_deed)
         opp = 1 - p
         opp_ready = 0 if game.goldfish else sum(1 for i in game.field[opp] if cdef[i].is_unit)
         my_units = sum(1 for i in game.field[p] if cdef[i].is_unit)
@@ -247,24 +247,24 @@ class GreedyV1Policy:
                 best, best_score = o, score
         return best
 
-    def _first_player(self, game: Game, dec: Decision):
+    def _first_player(self, game: PlayerView, dec: Decision):
         return ("first", dec.player)
 
     # windows -------------------------------------------------------------
-    def wants_window(self, game: Game, p: int, kind: int) -> bool:
+    def wants_window(self, game: PlayerView, p: int, kind: int) -> bool:
         """Asked before an action window's options are built: the greedy player acts in its own Kingdom and
         Confrontation turns, in struggles it takes part in while its side is losing, and when it can reveal a
         secret card."""
         if kind >= 0:
             return True
-        if game.secret[p] and game.pool[p]:
+        if game.my_secret and game.pool[p]:
             return True
         s = game.struggle
         # inside a struggle it only ever pumps or strikes while its side is losing
-        return s is not None and bool(game.n_act[p]) and (p == s.attacker or p == s.defender) \
+        return s is not None and bool(game.n_act) and (p == s.attacker or p == s.defender) \
             and self._losing(game, p, s)
 
-    def ability_filter(self, game: Game, ab, kind: int) -> bool:
+    def ability_filter(self, game: PlayerView, ab, kind: int) -> bool:
         """Asked before an Action ability or deed is checked for a window: only those it might use there.
         It never pays a sacrifice cost (a unit is worth more than what such abilities give)."""
         if ab.sacrifices:
@@ -279,7 +279,7 @@ class GreedyV1Policy:
             return s is not None
         return kind == 2
 
-    def _window(self, game: Game, dec: Decision):
+    def _window(self, game: PlayerView, dec: Decision):
         p = dec.player
         opts = dec.options
         cdef = game.cdef
@@ -312,7 +312,7 @@ class GreedyV1Policy:
                     continue
                 if ab.harmful and isinstance(ab.target, dict) and ab.target.get("controller") == "any" \
                         and not any(game.ctrl[j] != p for j in
-                                    game._target_candidates(ab.target, p, o[1], ab, None, k == "deed")):
+                                    game.target_candidates(ab.target, o[1], ab, k == "deed")):
                     continue   # e.g. Siege Engineer's "Discard a location": never aimed at its own cards
                 free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
                 key = (3 if free else 1, 0.0, 0.0)
@@ -343,13 +343,13 @@ class GreedyV1Policy:
         return kind == 2
 
     @staticmethod
-    def _losing(game: Game, p: int, s) -> bool:
+    def _losing(game: PlayerView, p: int, s) -> bool:
         att, dfn = game.struggle_totals(s)
         if p == s.attacker:
             return not (att >= dfn and att > 0)
         return not dfn > att
 
-    def _plan_struggle(self, game: Game, p: int, types: list[int]):
+    def _plan_struggle(self, game: PlayerView, p: int, types: list[int]):
         """Attack when it expects to win: the fewest units that reach the possible defence (ties go to the
         attacker, §6.2 S.8), one unit against an empty defence, scarce icons first so attackers spread."""
         cdef = game.cdef
@@ -424,7 +424,7 @@ class GreedyV1Policy:
         return None
 
     @staticmethod
-    def _spoils_worth(t: int, spoils: int, game: Game, opp: int) -> float:
+    def _spoils_worth(t: int, spoils: int, game: PlayerView, opp: int) -> float:
         """Rough Influence-equivalent of winning a struggle's spoils (§6.1)."""
         if t == 3:   # Faith moves real Influence
             return float(min(spoils, game.infl[opp])) * 2 if not game.goldfish else 0.0
@@ -437,18 +437,16 @@ class GreedyV1Policy:
         return gain >= 1.5    # the claim is worth 1 Influence and the emblem's +1 on our attacks
 
     @staticmethod
-    def _ready_units(game: Game, p: int, rule: str) -> list[int]:
+    def _ready_units(game: PlayerView, p: int, rule: str) -> list[int]:
         """Ready units of p with at least one icon that no "cannot attack/defend" rule stops (§6.5)."""
         cdef, exh = game.cdef, game.exh
         out = [i for i in game.field[p] if cdef[i].is_unit and cdef[i].icons and not exh[i]]
         if out and game.has_abilities:
-            if game._statics_cache is None:
-                game._statics()
-            if rule in game._st_rule_by:
+            if game.rule_active(rule):
                 out = [i for i in out if not game.has_rule(i, rule)]
         return out
 
-    def _attackers(self, game: Game, dec: Decision):
+    def _attackers(self, game: PlayerView, dec: Decision):
         while self.attack_plan:
             i = self.attack_plan.pop(0)
             a = ("attacker", i)
@@ -456,7 +454,7 @@ class GreedyV1Policy:
                 return a
         return DONE if DONE in dec.options else dec.options[0]
 
-    def declare(self, game: Game, kind: str, p: int, elig: list[int], t: int) -> list[int]:
+    def declare(self, game: PlayerView, kind: str, p: int, elig: list[int], t: int) -> list[int]:
         """play_game's declare_hook: the whole S.3 / S.6 declaration at once, exactly the cards that `_attackers`
         / `_defenders` would pick one decision at a time (no Decision per unit)."""
         chosen: list[int] = []
@@ -483,11 +481,11 @@ class GreedyV1Policy:
             elig.remove(a)
         return chosen
 
-    def _subtle(self, game: Game, dec: Decision):
+    def _subtle(self, game: PlayerView, dec: Decision):
         bars = [o for o in dec.options if o != NO]
         return max(bars, key=lambda o: game.power(o[1])) if bars else NO
 
-    def _defenders(self, game: Game, dec: Decision):
+    def _defenders(self, game: PlayerView, dec: Decision):
         p = dec.player
         if self.defend_plan is None:
             self.defend_plan = self._defence_plan(game, p, [o[1] for o in dec.options if o != DONE])
@@ -499,7 +497,7 @@ class GreedyV1Policy:
         return DONE
 
     @staticmethod
-    def _defence_plan(game: Game, p: int, elig: list[int]) -> list[int]:
+    def _defence_plan(game: PlayerView, p: int, elig: list[int]) -> list[int]:
         """Defend with the fewest units that win (the defender must exceed the attacker), or chump-defend with
         the weakest unit to deny the unopposed Influence when the attacker is close to 15."""
         s: Any = game.struggle
@@ -526,67 +524,67 @@ class GreedyV1Policy:
         return plan
 
     # struggle results ----------------------------------------------------
-    def _kill_own(self, game: Game, dec: Decision):
+    def _kill_own(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _emblem(self, game: Game, dec: Decision):
+    def _emblem(self, game: PlayerView, dec: Decision):
         return max(dec.options, key=lambda o: (not game.emb[o[1]], card_value(game, o[1])))
 
-    def _onwin(self, game: Game, dec: Decision):
+    def _onwin(self, game: PlayerView, dec: Decision):
         kw, i = dec.info
-        if kw == "Mastery" and len(game.deck[dec.player]) <= 2:
+        if kw == "Mastery" and game.deck_count(dec.player) <= 2:
             return NO   # drawing the last cards brings elimination closer (§12)
         return YES
 
-    def _compel(self, game: Game, dec: Decision):
+    def _compel(self, game: PlayerView, dec: Decision):
         cands = [o for o in dec.options if o != NO]
         return max(cands, key=lambda o: game.power(o[1])) if cands else NO
 
-    def _refresh_emblem(self, game: Game, dec: Decision):
+    def _refresh_emblem(self, game: PlayerView, dec: Decision):
         return max(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _toll_discard(self, game: Game, dec: Decision):
+    def _toll_discard(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _discard_choice(self, game: Game, dec: Decision):
+    def _discard_choice(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _dup_save(self, game: Game, dec: Decision):
+    def _dup_save(self, game: PlayerView, dec: Decision):
         return YES
 
-    def _scout(self, game: Game, dec: Decision):
+    def _scout(self, game: PlayerView, dec: Decision):
         d = game.cdef[dec.info]
         return ("top", dec.info) if d.is_unit and 0 <= d.cost <= 4 else ("bottom", dec.info)
 
-    def _host(self, game: Game, dec: Decision):
+    def _host(self, game: PlayerView, dec: Decision):
         p = dec.player
         own = [o for o in dec.options if game.ctrl[o[1]] == p]
         pool = own or dec.options
         return max(pool, key=lambda o: game.power(o[1]))
 
-    def _x(self, game: Game, dec: Decision):
+    def _x(self, game: PlayerView, dec: Decision):
         return dec.options[-1]
 
-    def _cost(self, game: Game, dec: Decision):
+    def _cost(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _target(self, game: Game, dec: Decision):
+    def _target(self, game: PlayerView, dec: Decision):
         p = dec.player
         _src, harmful = dec.info
         cands = [o for o in dec.options if o != DONE]
         if harmful:
-            theirs = [o for o in cands if game.ctrl[o[1]] != p or game.zone[o[1]] != FIELD]
+            theirs = [o for o in cands if game.ctrl[o[1]] != p or game.zone_of(o[1]) != FIELD]
             if theirs:
                 return max(theirs, key=lambda o: card_value(game, o[1]))
             return DONE if DONE in dec.options else min(cands, key=lambda o: card_value(game, o[1]))
         mine = [o for o in cands if game.ctrl[o[1]] == p]
         return max(mine or cands, key=lambda o: card_value(game, o[1]))
 
-    def _search(self, game: Game, dec: Decision):
+    def _search(self, game: PlayerView, dec: Decision):
         cands = [o for o in dec.options if o != DONE]
         return max(cands, key=lambda o: card_value(game, o[1])) if cands else DONE
 
-    def _react(self, game: Game, dec: Decision):
+    def _react(self, game: PlayerView, dec: Decision):
         """Saves and Responses are taken at once; a Disrupt pump only when its side is losing the struggle."""
         timing = dec.info[0] if isinstance(dec.info, tuple) else None
         s = game.struggle
@@ -625,9 +623,18 @@ def _fields_a_unit(ab) -> bool:
     return False
 
 
-def setup_budget(game: Game, p: int) -> int:
-    """§4: the 8-wealth setup budget plus what the faction card and destiny add (e.g. Vow of Poverty's +2)."""
-    return SETUP_BUDGET + game._player_static(p, "setup_budget") if game.has_abilities else SETUP_BUDGET
+def setup_budget(game: PlayerView, p: int) -> int:
+    """§4: the 8-wealth setup budget plus what the faction card and destiny add (e.g. Vow of Poverty's +2; both
+    are faceup from setup, §10.6/§10.7)."""
+    extra = 0
+    for iid in (game.faction_iid[p], game.destiny_iid[p]):
+        if iid >= 0:
+            for ab in game.cdef[iid].abilities:
+                if ab.timing == "static" and ab.affects in (None, "you"):
+                    v = ab.modify.get("setup_budget")
+                    if isinstance(v, int):
+                        extra += v
+    return SETUP_BUDGET + extra
 
 
 def _claim(mine: int, theirs: int) -> float:
@@ -645,7 +652,7 @@ class GreedyPolicy(GreedyV1Policy):
         self.def_declared: Any = None   # the struggle whose S.6 defenders this player has declared
 
     # setup: the whole budget (§4), spare budget hides Secret cards (§10.9) ---------------------------
-    def _plan_setup(self, game: Game, p: int) -> list:
+    def _plan_setup(self, game: PlayerView, p: int) -> list:
         budget = setup_budget(game, p)
         if budget == SETUP_BUDGET:
             plan = GreedyV1Policy._plan_setup(self, game, p)
@@ -653,9 +660,9 @@ class GreedyPolicy(GreedyV1Policy):
             plan = self._plan_setup_budget(game, p, budget)
         return self._add_hides(game, p, plan, budget)
 
-    def _plan_setup_budget(self, game: Game, p: int, budget: int) -> list:
-        hand = game.hand[p]
-        deck: Any = game.decks[p]
+    def _plan_setup_budget(self, game: PlayerView, p: int, budget: int) -> list:
+        hand = game.my_hand
+        deck: Any = game.my_deck
         key = (id(deck), budget)
         got = _SOLVERS.get(key)
         try:
@@ -676,7 +683,7 @@ class GreedyPolicy(GreedyV1Policy):
             return self._own_setup(game, p)
 
     @staticmethod
-    def _add_hides(game: Game, p: int, plan: list, budget: int) -> list:
+    def _add_hides(game: PlayerView, p: int, plan: list, budget: int) -> list:
         """Budget the opening board leaves unused hides Secret cards (§4: cost + Loyalty + 2 each): they leave the
         hand (which is drawn back up to 7) and wait in the secret area to be revealed (§10.9)."""
         cdef = game.cdef
@@ -689,7 +696,7 @@ class GreedyPolicy(GreedyV1Policy):
             if kind == "place":
                 names.add(d.name)
         left = budget - used
-        cands = [i for i in game.hand[p] if i not in taken and cdef[i].kw & KW_SECRET and not cdef[i].is_deed
+        cands = [i for i in game.my_hand if i not in taken and cdef[i].kw & KW_SECRET and not cdef[i].is_deed
                  and cdef[i].cost >= 0]
         cands.sort(key=lambda i: -card_value(game, i))
         out = list(plan)
@@ -701,11 +708,11 @@ class GreedyPolicy(GreedyV1Policy):
         return out
 
     # quest phase: by the situation (§5.1) --------------------------------------------------------
-    def _quest(self, game: Game, dec: Decision):
+    def _quest(self, game: PlayerView, dec: Decision):
         p = dec.player
         cdef = game.cdef
         opp = 1 - p
-        hand = game.hand[p]
+        hand = game.my_hand
         hand_cost = sum(max(cdef[i].cost, 0) for i in hand if not cdef[i].is_deed)
         my_units = [i for i in game.field[p] if cdef[i].is_unit]
         their_units = [] if game.goldfish else [i for i in game.field[opp] if cdef[i].is_unit]
@@ -743,7 +750,7 @@ class GreedyPolicy(GreedyV1Policy):
                 best, best_score = o, score
         return best
 
-    def _first_player(self, game: Game, dec: Decision):
+    def _first_player(self, game: PlayerView, dec: Decision):
         """§5.1: the second player attacks into a board already exhausted by the first player's attacks, so go
         second, unless close enough to 15 to win on the first attacks of the round."""
         p = dec.player
@@ -753,7 +760,7 @@ class GreedyPolicy(GreedyV1Policy):
         return ("first", 1 - p)
 
     # windows ---------------------------------------------------------------------------------------
-    def ability_filter(self, game: Game, ab, kind: int) -> bool:
+    def ability_filter(self, game: PlayerView, ab, kind: int) -> bool:
         if ab.sacrifices:
             return False
         hint = ability_hint(ab)
@@ -766,7 +773,7 @@ class GreedyPolicy(GreedyV1Policy):
             return s is not None
         return kind == 2
 
-    def _useful_in_struggle(self, game: Game, p: int, iid: int, ab, is_deed: bool, s) -> bool:
+    def _useful_in_struggle(self, game: PlayerView, p: int, iid: int, ab, is_deed: bool, s) -> bool:
         """A pump is worth using only on a participant of its own side; a harmful trick only on an enemy
         participant (§6.3: only participants count)."""
         mine = s.attackers if p == s.attacker else s.defenders
@@ -774,21 +781,21 @@ class GreedyPolicy(GreedyV1Policy):
         if ab.harmful:
             if ab.target is None:
                 return False
-            cands = game._target_candidates(ab.target, p, iid, ab, None, is_deed)
+            cands = game.target_candidates(ab.target, iid, ab, is_deed)
             return any(c in theirs for c in cands)
         if "join_struggle" in _effect_keys(ab):
             return True
         if ab.target is None:
             return iid in mine
-        cands = game._target_candidates(ab.target, p, iid, ab, None, is_deed)
+        cands = game.target_candidates(ab.target, iid, ab, is_deed)
         return any(c in mine for c in cands)
 
-    def _reveal_defender(self, game: Game, p: int, s, iid: int) -> bool:
+    def _reveal_defender(self, game: PlayerView, p: int, s, iid: int) -> bool:
         """Reveal a Secret unit (§10.9) as a surprise defender: before S.6, with the struggle's icon and Power."""
         d = game.cdef[iid]
         return p == s.defender and self.def_declared is not s and bool(d.icons & (1 << s.type)) and d.power > 0
 
-    def _window(self, game: Game, dec: Decision):
+    def _window(self, game: PlayerView, dec: Decision):
         p = dec.player
         opts = dec.options
         cdef = game.cdef
@@ -844,7 +851,7 @@ class GreedyPolicy(GreedyV1Policy):
                     continue
                 if ab.harmful and isinstance(ab.target, dict) and ab.target.get("controller") == "any" \
                         and not any(game.ctrl[j] != p for j in
-                                    game._target_candidates(ab.target, p, o[1], ab, None, k == "deed")):
+                                    game.target_candidates(ab.target, o[1], ab, k == "deed")):
                     continue
                 free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
                 key = (3 if free else 1, 0.0, 0.0)
@@ -866,14 +873,14 @@ class GreedyPolicy(GreedyV1Policy):
         return PASS
 
     @staticmethod
-    def _authority_spare(game: Game, p: int, n: int) -> bool:
+    def _authority_spare(game: PlayerView, p: int, n: int) -> bool:
         """Whether spending n more wealth leaves the Authority outcome as it is (§5.5 counts wealth in pool)."""
         if game.goldfish:
             return True
         mine, theirs = game.authority_total(p), game.authority_total(1 - p)
         return mine < theirs or mine - n > theirs
 
-    def _target(self, game: Game, dec: Decision):
+    def _target(self, game: PlayerView, dec: Decision):
         s: Any = game.struggle
         if s is not None:
             p = dec.player
@@ -887,7 +894,7 @@ class GreedyPolicy(GreedyV1Policy):
         return GreedyV1Policy._target(self, game, dec)
 
     # struggles ---------------------------------------------------------------------------------------
-    def _plan_struggle(self, game: Game, p: int, types: list[int]):
+    def _plan_struggle(self, game: PlayerView, p: int, types: list[int]):
         """Attack when the win is worth more than what the attackers' exhaustion gives away: Authority (§5.5) and,
         as first player, the last ready defender of an icon the opponent can still attack with (S.10 unopposed).
         Against an empty defence: one unit, the one that costs least, then the weakest that wins."""
@@ -978,21 +985,21 @@ class GreedyPolicy(GreedyV1Policy):
                 return t
         return None
 
-    def declare(self, game: Game, kind: str, p: int, elig: list[int], t: int) -> list[int]:
+    def declare(self, game: PlayerView, kind: str, p: int, elig: list[int], t: int) -> list[int]:
         if kind == "defenders":
             self.def_declared = game.struggle
             # a fresh plan for every struggle (greedy-v1 kept a plan left over when its last unit filled `elig`)
             return [i for i in self._defence_plan(game, p, elig) if i in elig]
         return GreedyV1Policy.declare(self, game, kind, p, elig, t)
 
-    def _defenders(self, game: Game, dec: Decision):
+    def _defenders(self, game: PlayerView, dec: Decision):
         if self.def_declared is not game.struggle:
             self.defend_plan = None    # a fresh plan for each struggle
         self.def_declared = game.struggle
         return GreedyV1Policy._defenders(self, game, dec)
 
     @staticmethod
-    def _defence_plan(game: Game, p: int, elig: list[int]) -> list[int]:
+    def _defence_plan(game: PlayerView, p: int, elig: list[int]) -> list[int]:
         """§6.2 S.6: defend when what it saves is worth the exhaustion. Winning (the defender must exceed the
         attacker, S.8) denies the spoils (§6.1) and the unopposed Influence (S.10); any defender with Power
         denies the unopposed Influence. Exhausted defenders stop counting for Authority (§5.5) and cannot attack
@@ -1002,7 +1009,7 @@ class GreedyPolicy(GreedyV1Policy):
         opp = s.attacker
         cdef = game.cdef
         pw = {i: max(game.power(i), 0) for i in elig}
-        n = game.spoils_value(s)
+        n = max(game.quest_stat(opp, "spoils") + s.spoils_mod, 0)   # §6.1 N
         t = s.type
         mine_inf, their_inf = game.influence(p), game.influence(opp)
         # what the attacker's win costs us, in Influence
@@ -1015,7 +1022,7 @@ class GreedyPolicy(GreedyV1Policy):
                 units = sorted(card_value(game, i) for i in game.field[p] if cdef[i].is_unit)
                 spoils = 0.45 * sum(units[:n])
             elif t == GUILE:
-                spoils = 0.5 * min(n, len(game.hand[p]))
+                spoils = 0.5 * min(n, len(game.my_hand))
             else:
                 spoils = 0.35 * min(n, len(game.field[p]))
         unopp = 1.0 if dfn == 0 else 0.0

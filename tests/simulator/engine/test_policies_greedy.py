@@ -15,7 +15,7 @@ def run_struggle(g, t, attackers, defender_policy):
             nxt = next((("attacker", i) for i in attackers if ("attacker", i) in dec.options), None)
             return nxt if nxt is not None else DONE
         if dec.player == 1:
-            return defender_policy.choose(g, dec)
+            return defender_policy.choose(g.view(1), dec)
         return dec.options[-1] if dec.kind == "window" else dec.options[0]
     drive(g._struggle(0, t), default=choose)
 
@@ -73,9 +73,9 @@ def test_greedy_sends_the_weakest_unit_into_an_empty_defence():
     field(g, 0, "big")
     small = field(g, 0, "small")
     pol = GreedyPolicy()
-    assert pol._plan_struggle(g, 0, [0]) == 0 and pol.attack_plan == [small]   # §5.5: keep 5 Power for Authority
+    assert pol._plan_struggle(g.view(0), 0, [0]) == 0 and pol.attack_plan == [small]   # §5.5: keep 5 Power for Authority
     v1 = GreedyV1Policy()
-    v1._plan_struggle(g, 0, [0])
+    v1._plan_struggle(g.view(0), 0, [0])
     assert v1.attack_plan != [small]       # greedy-v1 chose by fewest icons: the 5-Power unit
 
 
@@ -95,9 +95,9 @@ def test_greedy_pumps_a_participant_not_a_bystander():
     s.defenders = [field(g, 1, "d4")]
     g.struggle = s
     targets = [("target", i) for i in g.field[0]]
-    a = GreedyPolicy().choose(g, Decision("target", 0, targets, (g.hand[0][0], False)))
+    a = GreedyPolicy().choose(g.view(0), Decision("target", 0, targets, (g.hand[0][0], False)))
     assert a == ("target", att)
-    assert GreedyV1Policy().choose(g, Decision("target", 0, targets, (g.hand[0][0], False))) != ("target", att)
+    assert GreedyV1Policy().choose(g.view(0), Decision("target", 0, targets, (g.hand[0][0], False))) != ("target", att)
 
 
 def secret_game():
@@ -113,8 +113,8 @@ def test_greedy_secret_places_a_dash_card_in_its_kingdom_turn():
     g.phase = KINGDOM_P
     opts = g._window_options(0, KINGDOM_P)
     assert ("secret", i) in opts
-    assert GreedyPolicy().choose(g, Decision("window", 0, opts, KINGDOM_P)) == ("secret", i)
-    assert GreedyV1Policy().choose(g, Decision("window", 0, opts, KINGDOM_P)) != ("secret", i)
+    assert GreedyPolicy().choose(g.view(0), Decision("window", 0, opts, KINGDOM_P)) == ("secret", i)
+    assert GreedyV1Policy().choose(g.view(0), Decision("window", 0, opts, KINGDOM_P)) != ("secret", i)
 
 
 def test_greedy_reveals_a_secret_unit_as_a_surprise_defender():
@@ -140,10 +140,10 @@ def test_greedy_plans_setup_with_the_destinys_bonus_budget():
     g._statics_cache = None
     for _ in range(2):
         to_hand(g, 0, "five")
-    assert setup_budget(g, 0) == 10
-    plan = GreedyPolicy()._plan_setup(g, 0)
+    assert setup_budget(g.view(0), 0) == 10
+    plan = GreedyPolicy()._plan_setup(g.view(0), 0)
     assert len([a for a in plan if a[0] == "place"]) == 2        # 5 + 5 fits in 10, not in 8
-    assert len(GreedyV1Policy()._plan_setup(g, 0)) == 1
+    assert len(GreedyV1Policy()._plan_setup(g.view(0), 0)) == 1
 
 
 def test_greedy_hides_a_secret_card_with_spare_setup_budget():
@@ -153,6 +153,6 @@ def test_greedy_hides_a_secret_card_with_spare_setup_budget():
     g = new_game(d, None)
     f = to_hand(g, 0, "four")
     s1, s2 = to_hand(g, 0, "sec"), to_hand(g, 0, "sec")
-    plan = GreedyPolicy._add_hides(g, 0, [("place", f), ("place", s1)], 8)   # 5 of 8 used: 3 left
+    plan = GreedyPolicy._add_hides(g.view(0), 0, [("place", f), ("place", s1)], 8)   # 5 of 8 used: 3 left
     assert plan == [("place", f), ("place", s1), ("hide", s2)]             # §4: hiding costs 1 + 2
-    assert GreedyPolicy._add_hides(g, 0, [("place", f), ("place", s1)], 7) == [("place", f), ("place", s1)]
+    assert GreedyPolicy._add_hides(g.view(0), 0, [("place", f), ("place", s1)], 7) == [("place", f), ("place", s1)]
