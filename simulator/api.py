@@ -4,6 +4,8 @@ Views only translate: input checks here, the work in services.py.
 """
 from __future__ import annotations
 
+import json
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.response import Response
@@ -17,6 +19,9 @@ from .models import SimulationRun
 
 
 class RunCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=["r1", "realms", "regions"], required=False,
+                                   help_text="the game (CONTRACTS §7), default r1; realms and regions runs are "
+                                             "described in docs/games/simulations.md")
     mode = serializers.ChoiceField(choices=runner.MODES)
     text = serializers.CharField(max_length=MAX_TEXT_CHARS, trim_whitespace=False, required=False,
                                  help_text="the deck as decklist text (CONTRACTS §2); or give `deck`")
@@ -72,7 +77,11 @@ class SimulationViewSet(viewsets.ViewSet):
     @extend_schema(responses={200: inline_serializer("SimulationRunList", fields={
         "count": serializers.IntegerField(), "results": RUN_SCHEMA.__class__(many=True)})})
     def list(self, request):
-        runs = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:50]
+        runs = selectors.runs_for(user=request.user, session_key=anonymous_key(request))
+        if request.query_params.get("game"):  # ?game=realms|regions (simulator/games); r1 runs name no game
+            game = request.query_params["game"]
+            runs = runs.filter(spec__game=game) if game != "r1" else runs.exclude(spec__has_key="game")
+        runs = runs[:50]
         return Response({"count": len(runs), "results": [run_json(r, request) for r in runs]})
 
     @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
@@ -89,6 +98,14 @@ class SimulationViewSet(viewsets.ViewSet):
     def create(self, request):
         if not isinstance(request.data, dict):
             return Response({"detail": "Send a JSON object with mode and text."}, status=status.HTTP_400_BAD_REQUEST)
+        if request.data.get("game") not in (None, "", "r1"):  # a hosted game's run: simulator/games/views.py
+            from .games.views import GAMES, api_create
+
+            if request.data["game"] not in GAMES:
+                return Response({"detail": f"game: {str(request.data['game'])[:40]!r} has no simulations; "
+                                           f"r1, {', '.join(GAMES)}"}, status=status.HTTP_400_BAD_REQUEST)
+            response = api_create(request, request.data["game"], dict(request.data))
+            return Response(json.loads(response.content), status=response.status_code)
         serializer = RunCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

@@ -174,6 +174,8 @@ def run_detail(request, pk: int):
     run = selectors.run_get(pk)
     if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
         raise Http404("No such simulation run.")
+    if (run.spec or {}).get("game"):  # a realms or regions run has its own report page (simulator/games/views.py)
+        return redirect(run.get_absolute_url())
     context = {"run": run, "result": run.result if run.status == "done" else None}
     if context["result"]:
         result = context["result"]

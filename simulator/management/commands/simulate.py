@@ -33,9 +33,22 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument("--queue", action="store_true", help="run on the Celery workers and wait")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait with --queue")
+        parser.add_argument("--game", default=None, help="the game (CONTRACTS §7); default r1")
+        from simulator.games.command import add_game_arguments
+
+        add_game_arguments(parser)
 
     def handle(self, *args, file, mode, opponent=None, games=None, seed=1, json=False, queue=False,
                timeout=3600, **options):
+        from simulator.games.command import handles, simulate_game
+
+        if handles(options.get("game"), mode):  # realms goldfish/versus, regions versus (simulator/games)
+            return simulate_game(self, {**self._game_options, "file": file, "mode": mode})
+        if options.get("game") not in (None, "", "r1"):  # another game: its registry hooks (decks/game_simulate.py)
+            from decks.game_simulate import simulate_other_game
+
+            return simulate_other_game(self, file=file, mode=mode, games=games, seed=seed, as_json=json,
+                                       game=options["game"])
         text = _read(file, "deck file")
         opponent_text = _read(opponent, "opponent file") if opponent else None
         if games is not None and games < 1:
@@ -84,3 +97,7 @@ class Command(BaseCommand):
         from simulator.text import report_text
 
         self.stdout.write(report_text(result))
+
+    def execute(self, *args, **options):
+        self._game_options = dict(options)  # every option, whatever handle() names (simulator/games/command.py)
+        return super().execute(*args, **options)
