@@ -103,7 +103,7 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
         opponent_name=(spec["opponent"] or {}).get("name") or "",
         opponent_hash=(spec["opponent"] or {}).get("hash") or "",
         opponent_counts=(spec["opponent"] or {}).get("counts"), opponent_version=opponent_version,
-        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])),
+        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         session_key=session_key or "",
     )
@@ -123,7 +123,7 @@ def run_from_spec(spec: dict) -> SimulationRun:
         opponent_name=(spec["opponent"] or {}).get("name") or "",
         opponent_hash=(spec["opponent"] or {}).get("hash") or "",
         opponent_counts=(spec["opponent"] or {}).get("counts"), spec=spec,
-        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])))
+        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])))
 
 
 def run_dispatch(run: SimulationRun) -> None:
@@ -199,7 +199,7 @@ def run_finish(run_id: int) -> SimulationRun | None:
     if run is None or run.status in (RunStatus.DONE, RunStatus.FAILED):
         return run
     parts = list(SimulationChunk.objects.filter(run_id=run_id).order_by("index").values_list("result", flat=True))
-    expected = len(runner.chunk_plan(run.mode, run.games))
+    expected = len(runner.chunk_plan(run.mode, run.games, run.settings))
     if len(parts) != expected:
         return run_fail(run_id, f"Only {len(parts)} of {expected} chunks finished.")
     result = runner.finalize(run.spec, runner.merge(run.mode, parts))
@@ -223,6 +223,6 @@ def run_fail(run_id: int, reason: str) -> SimulationRun | None:
 def run_execute_here(run: SimulationRun) -> SimulationRun:
     """Run every chunk of a stored run in this process, through the same store/merge path as the workers."""
     run_mark_started(run.pk)
-    for index, _, _ in runner.chunk_plan(run.mode, run.games):
+    for index, _, _ in runner.chunk_plan(run.mode, run.games, run.settings):
         chunk_store(run.pk, index)
     return run_finish(run.pk)

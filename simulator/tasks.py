@@ -33,16 +33,23 @@ log = logging.getLogger(__name__)
 # it is still being computed, and one held by a worker that died comes back within about a minute.
 CHUNK_BASE_S = 15.0
 CHUNK_PER_GAME_S = {"hands": 0.002, "goldfish": 0.04, "versus": 0.1}
+# The search player (`expert`, runner.SLOW_POLICIES) takes about 1 CPU-s per game compiled and 3 in plain
+# Python (docs/performance.md, "Policy ladder"): its chunks are runner.SLOW_CHUNK games with this allowance
+# each, about three times the plain-Python figure (a 4-game chunk: 47 s soft, 52 s hard).
+CHUNK_PER_SLOW_GAME_S = 8.0
 HARD_LIMIT_MARGIN_S = 5.0  # the soft limit fails the run with a message; the hard one kills a chunk stuck in C
 
 
-def chunk_time_limits(mode: str, games: int) -> tuple[float, float]:
+def chunk_time_limits(mode: str, games: int, settings: dict | None = None) -> tuple[float, float]:
     """(soft, hard) seconds for a chunk of `games` games (hands sampled, for mode hands).
 
     >>> chunk_time_limits("versus", 200)
     (35.0, 40.0)
+    >>> chunk_time_limits("versus", 4, {"policy": "expert"})
+    (47.0, 52.0)
     """
-    soft = CHUNK_BASE_S + games * CHUNK_PER_GAME_S[mode]
+    per_game = CHUNK_PER_SLOW_GAME_S if runner.slow_run(mode, settings) else CHUNK_PER_GAME_S[mode]
+    soft = CHUNK_BASE_S + games * per_game
     return soft, soft + HARD_LIMIT_MARGIN_S
 
 
@@ -58,7 +65,7 @@ def start_run(run_id: int) -> None:
     run = services.run_mark_started(run_id)
     if run is None:
         return
-    plan = runner.chunk_plan(run.mode, run.games)
+    plan = runner.chunk_plan(run.mode, run.games, run.settings)
     stored = set(SimulationChunk.objects.filter(run_id=run_id).values_list("index", flat=True))
     missing = [index for index, _, _ in plan if index not in stored]
     if not missing:
@@ -67,9 +74,9 @@ def start_run(run_id: int) -> None:
     sizes = {index: size for index, _, size in plan}
     chunks = []
     for index in missing:
-        soft, hard = chunk_time_limits(run.mode, sizes[index])
+        soft, hard = chunk_time_limits(run.mode, sizes[index], run.settings)
         chunks.append(run_chunk.si(run_id, index).set(soft_time_limit=soft, time_limit=hard))
-    longest = max(chunk_time_limits(run.mode, sizes[index])[1] for index in missing)
+    longest = max(chunk_time_limits(run.mode, sizes[index], run.settings)[1] for index in missing)
     visibility = (getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {}).get("visibility_timeout")
     if visibility and longest >= visibility:
         log.warning("run %s: a chunk may take up to %.0f s, longer than the broker's visibility timeout (%s s); "
