@@ -54,7 +54,7 @@ if ENGINE_BUILD == "pure" and any(is_compiled(m) for m in COMPILED_MODULES):
     sys.meta_path.insert(0, _PureFinder())
 
 from .cards import CardDef, Deck, DeckError, build_deck
-from .game import Decision, Game, GameOver, IllegalAction
+from .game import Decision, Game, GameOver, IllegalAction, PlayerView
 from .policies import GreedyPolicy, RandomPolicy, make_policy
 
 # Bump whenever results for the same seed would change.
@@ -62,7 +62,7 @@ ENGINE_VERSION = "r1-engine-6"
 
 __all__ = [
     "ENGINE_BUILD", "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",
-    "GreedyPolicy", "IllegalAction", "RandomPolicy", "build_deck", "make_policy", "play_game", "support_report",
+    "GreedyPolicy", "IllegalAction", "PlayerView", "RandomPolicy", "build_deck", "make_policy", "play_game", "support_report",
 ]
 
 
@@ -145,9 +145,6 @@ def play_game(deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_play
         raise ValueError("policies must be a pair, e.g. ('greedy', 'greedy')")
     pols = [make_policy(policies[0], _policy_seed(seed, 0)), make_policy(policies[1], _policy_seed(seed, 1))]
     game = Game(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=log,
-                autostart=False)
-    game.fast_pass = [getattr(pols[0], "wants_window", None), getattr(pols[1], "wants_window", None)]
-    game.ability_filter = [getattr(pols[0], "ability_filter", None), getattr(pols[1], "ability_filter", None)]
-    game.declare_hook = [getattr(pols[0], "declare", None), getattr(pols[1], "declare", None)]
-    game.play_with(pols[0].choose, pols[1].choose)
+                autostart=False, policies=pols)
+    game.play()
     return result_of(game)

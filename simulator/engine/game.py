@@ -31,6 +31,8 @@ DECK, HAND, FIELD, DISCARD, DEAD, SECRET, QDECK, QUSED, OUT, DUP, FACTION, DESTI
     range(16)
 ZONE_NAMES = ("deck", "hand", "field", "discard", "dead", "secret", "quest_deck", "used_quests", "out",
               "duplicate", "faction", "destiny", "active_quest", "gone", "resolving", "aside")
+# zones whose cards both players see (§3.1); the others are a hand, a deck, a secret area or a facedown board
+PUBLIC_ZONE = bytes(0 if z in (DECK, HAND, SECRET, QDECK, ASIDE) else 1 for z in range(16))
 ZONE_BY_NAME = {"field": FIELD, "hand": HAND, "deck": DECK, "discard": DISCARD, "dead": DEAD, "secret": SECRET}
 
 PHASES = ("quest", "draw", "kingdom", "confrontation", "authority", "refresh", "toll")
@@ -288,7 +290,13 @@ class Game:
     """
 
     def __init__(self, deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_player: int | None = None,
-                 max_rounds: int = 50, log: bool = False, autostart: bool = True, observer=None):
+                 max_rounds: int = 50, log: bool = False, autostart: bool = True, observer=None,
+                 policies: Any = None, cards: list[int] | None = None):
+        """`policies`: None, or a pair of policy objects (None for a player decided through `apply_action`) —
+        each has `choose(view, decision)` and may have the shortcuts `wants_window`, `ability_filter` and
+        `declare` (docs/engine.md); `play()` then plays the game out with them. `cards`: internal, used by
+        `PlayerView.determinize`: card id i starts as the card the decks give id cards[i] (a permutation within
+        one owner's draw cards)."""
         if first_player not in (None, 0, 1):
             raise ValueError("first_player must be 0, 1 or None")
         self.decks = (deck_a, deck_b)
@@ -314,9 +322,17 @@ class Game:
                 self.qdeck[p].append(len(cdef)); cdef.append(q); owner.append(p)
             for c in d.draw:
                 self.deck[p].append(len(cdef)); cdef.append(c); owner.append(p)
+        if cards is not None:
+            if sorted(cards) != list(range(len(cdef))) or any(owner[i] != owner[j] for i, j in enumerate(cards)):
+                raise ValueError("cards must permute card ids within one owner")
+            cdef = [cdef[j] for j in cards]
+        self.card_map = cards
         self.cdef = cdef
         self.owner = owner
         n = len(cdef)
+        # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
+        # those as they are and deals the others again
+        self.seen = bytearray(n)
         self.zone = [DECK] * n
         for p in (0, 1):
             if self.faction_iid[p] >= 0:
@@ -390,7 +406,19 @@ class Game:
         self.winner: int | None = None
         self.reason: str | None = None
         self.over = False
-        self.history: list = []
+        # Every choice made in this game, in order, so that clone() can replay it exactly: the answer to each
+        # Decision (a tuple), and the answers of play_game's shortcuts, which skip Decisions: a wants_window answer
+        # is the int 2*player + answer, an action window whose options came out empty under an ability filter
+        # is 4 + player, a declaration is the list [player, card, ...].
+        self.history: list[Any] = []
+        self._replay: list[Any] | None = None   # while replaying a history (clone, determinize)
+        self._rpos = 0
+        # §6.2 counters per player and struggle type, for the struggles that player initiated: initiated, won
+        # (as the attacker), unopposed (S.10), defended (the defending player declared at least one defender,
+        # S.6); and won_defending, the struggles of that type the player won as the defender
+        self.struggle_counts: list[list[dict[str, int]]] = [
+            [{"initiated": 0, "won": 0, "unopposed": 0, "defended": 0, "won_defending": 0} for _t in range(4)]
+            for _p in (0, 1)]
         self._gen = self._run()
         self.pending: Decision | None = None
         self.round1_first = first_player if first_player is not None else 0
@@ -405,22 +433,54 @@ class Game:
         # tests: observer(game, what, info) with ("phase_end", phase) before each phase closes, ("toll_done", phase)
         # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
         self.observer = observer
+        self.policies: list[Any] = [None, None]
+        self._views: list[PlayerView] = [PlayerView(self, 0), PlayerView(self, 1)]
+        if policies is not None:
+            self._set_policies(policies)
         if autostart:
             self._advance(None, first=True)
 
-    def play_with(self, choose0, choose1) -> None:
-        """play_game's loop: every decision goes to its player's `choose(game, decision)` until the game ends
-        (here rather than in play_game so that it is compiled with the engine)."""
+    def _set_policies(self, policies: Any) -> None:
+        if isinstance(policies, str) or len(policies) != 2:
+            raise ValueError("policies must be a pair of policy objects (or None for either)")
+        for p in (0, 1):
+            pol = policies[p]
+            if pol is not None and not hasattr(pol, "choose"):
+                raise ValueError("a policy needs a choose(view, decision) method")
+            self.policies[p] = pol
+            self.fast_pass[p] = getattr(pol, "wants_window", None) if pol is not None else None
+            self.ability_filter[p] = getattr(pol, "ability_filter", None) if pol is not None else None
+            self.declare_hook[p] = getattr(pol, "declare", None) if pol is not None else None
+
+    def view(self, p: int) -> "PlayerView":
+        """What player p may know of this game (a read-only view; PlayerView)."""
+        return self._views[p]
+
+    def play(self, stop: Any = None) -> None:
+        """Play the game with the policies given to the constructor (play_game's loop): to its end, or until
+        `stop(game, decision)` says True at a decision, which then waits in `pending`."""
+        pols = self.policies
+        if pols[0] is None or (pols[1] is None and not self.goldfish):
+            raise ValueError("play() needs a policy for each player")
+        v0, v1 = self._views
+        c0 = pols[0].choose
+        c1 = pols[1].choose if pols[1] is not None else c0
         gen = self._gen
+        hist = self.history
         try:
-            dec: Decision = next(gen)
+            dec: Decision = next(gen) if self.pending is None else self.pending
+            self.pending = None
             while True:
+                if stop is not None and stop(self, dec):
+                    self.pending = dec
+                    return
                 self._pcache = {}   # the state cannot change while a policy chooses: Power may be memoised
-                a = choose0(self, dec) if dec.player == 0 else choose1(self, dec)
+                a = c0(v0, dec) if dec.player == 0 else c1(v1, dec)
                 self._pcache = None
+                hist.append(a)
                 dec = gen.send(a)
         except StopIteration:
-            pass
+            self.pending = None
 
     # ------------------------------------------------------------------ public API (OpenSpiel shape)
     def _advance(self, action, first=False):
@@ -458,13 +518,62 @@ class Game:
             return [0.0, 0.0]
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
-    def clone(self) -> "Game":
-        """An independent copy of this game: replays the same seed and actions (no deepcopy, no shared state)."""
-        g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
-                 max_rounds=self.max_rounds, log=self.logs is not None)
-        for a in self.history:
-            g.apply_action(a)
+    def clone(self, log: bool | None = None, policies: Any = None) -> "Game":
+        """An independent copy of this game: replays the same seed and every recorded choice (no deepcopy, no
+        shared state). The copy has the `policies` given here (default none: each of its decisions waits in
+        `pending`)."""
+        g = self._replayed(self.history, self.card_map, self.logs is not None if log is None else log)
+        if policies is not None:
+            g._set_policies(policies)
         return g
+
+    def _replayed(self, history: list, cards: list[int] | None, log: bool) -> "Game":
+        """A new game on the same decks and seed that makes the choices of `history` (IllegalAction when one no
+        longer applies)."""
+        g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
+                 max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
+        g._replay = history
+        g._rpos = 0
+        n = len(history)
+        gen = g._gen
+        try:
+            dec: Decision = next(gen)
+            while g._rpos < n:
+                a = history[g._rpos]
+                if type(a) is not tuple or a not in dec.options:
+                    raise IllegalAction(f"replay: {a!r} is not an option of {dec!r}")
+                g._rpos += 1
+                g.history.append(a)
+                dec = gen.send(a)
+            g.pending = dec
+        except StopIteration:
+            g.pending = None
+        g._replay = None
+        return g
+
+    def _replayed_entry(self, kind: int, p: int) -> Any:
+        """While replaying: the recorded answer of one of play_game's shortcuts at this point, if it was asked
+        here (kind 0: wants_window -> bool; 1: empty filtered options -> True; 2: a declaration -> list), else
+        None."""
+        rep = self._replay
+        if rep is None or self._rpos >= len(rep):
+            return None
+        e = rep[self._rpos]
+        if kind == 0:
+            if type(e) is not int or e >= 4 or e >> 1 != p:
+                return None
+            out: Any = bool(e & 1)
+        elif kind == 1:
+            if type(e) is not int or e != 4 + p:
+                return None
+            out = True
+        else:
+            if type(e) is not list or not e or e[0] != p:
+                return None
+            out = e[1:]
+        self._rpos += 1
+        self.history.append(e)
+        return out
 
     def influence(self, p: int) -> int:
         """§1.1: Influence a player controls: counters on the faction card plus counters on its field cards."""
@@ -550,6 +659,8 @@ class Game:
         elif z == ASIDE:
             self.aside[p].append(iid)
         self.zone[iid] = z
+        if PUBLIC_ZONE[z]:
+            self.seen[iid] = 1
         if z == FIELD:
             self.ctrl[iid] = p
             if self.has_replace:
@@ -1021,9 +1132,11 @@ class Game:
                 if under >= 0:
                     self.dups.setdefault(under, []).append(iid)
                     self.zone[iid] = DUP
+                    self.seen[iid] = 1
                     continue
                 self.field[p].append(iid)
                 self.zone[iid] = FIELD
+                self.seen[iid] = 1
                 self.ctrl[iid] = p
                 if self.cdef[iid].hooks:
                     self._hook(iid, FIELD, 1, p)
@@ -1118,14 +1231,24 @@ class Game:
                 continue
             f = fast[p]
             self._pcache = memo
-            if f is not None:
-                wants = f(self, p, kind if p == active else -1)
+            r = self._replayed_entry(0, p) if self._replay is not None else None
+            if r is not None or f is not None:
+                if r is not None:
+                    wants = bool(r)
+                else:
+                    wants = bool(f(self._views[p], p, kind if p == active else -1))
+                    self.history.append(2 * p + (1 if wants else 0))
                 if not wants:
                     self._pcache = None
                     passes += 1    # the policy said up front that it passes here: no options materialised
                     p = 1 - p
                     continue
-            opts = self._window_options(p, kind if p == active else -1)
+            if self._replay is not None and self._replayed_entry(1, p) is not None:
+                opts = []
+            else:
+                opts = self._window_options(p, kind if p == active else -1)
+                if not opts and self.ability_filter[p] is not None:
+                    self.history.append(4 + p)   # the filter may have emptied them: replays must pass here too
             self._pcache = None
             if not opts:
                 passes += 1
@@ -1206,13 +1329,13 @@ class Game:
                 d = cdef[iid]
                 if d.actions and not self.emb[iid]:
                     for ab in d.actions:
-                        if (flt is None or flt(self, ab, kind)) and self._usable(p, iid, ab, None):
+                        if (flt is None or flt(self._views[p], ab, kind)) and self._usable(p, iid, ab, None):
                             opts.append(("ability", iid, ab.index))
             for iid in self.hand[p]:
                 d = cdef[iid]
                 ab = d.play_ability
                 if d.is_deed and ab is not None and ab.timing == "action" and d.cost <= pool \
-                        and (flt is None or flt(self, ab, kind)) and self._usable(p, iid, ab, None, deed=True):
+                        and (flt is None or flt(self._views[p], ab, kind)) and self._usable(p, iid, ab, None, deed=True):
                     opts.append(("deed", iid))
         if opts:
             opts.append(PASS)
@@ -1479,14 +1602,21 @@ class Game:
             if p == 1 and self.goldfish:
                 continue
             f = fast[p]
+            r = self._replayed_entry(0, p) if self._replay is not None else None
+            if r is not None:
+                if r:
+                    return memo
+                continue
             if f is None:
                 return memo
             self._pcache = memo
             try:
-                if f(self, p, -1):
-                    return memo   # what was worked out stays valid for the window (nothing changed yet)
+                wants = bool(f(self._views[p], p, -1))
             finally:
                 self._pcache = None
+            self.history.append(2 * p + (1 if wants else 0))
+            if wants:
+                return memo   # what was worked out stays valid for the window (nothing changed yet)
         return None
 
     def _maybe_window(self, active: int = -1, kind: int = -1):
@@ -1674,12 +1804,14 @@ class Game:
         self.struggle = s
         self.struggles_done[p].add(t)
         opp = s.defender
+        counts = self.struggle_counts[p][t]
+        counts["initiated"] += 1
         exh = self.exh
         # S.1–S.3 declare at least one ready attacker bearing the icon; each exhausts; Subtle.
         elig = self._eligible_attackers(p, t)
-        hook = self.declare_hook[p]
-        if hook is not None and elig:
-            s.attackers.extend(self._declared(hook, "attackers", p, elig, t, True))
+        picks = self._declared("attackers", p, elig, t, True) if elig else None
+        if picks is not None:
+            s.attackers.extend(picks)
             elig = None
         while elig:
             opts: list[tuple] = [("attacker", i) for i in elig]
@@ -1715,9 +1847,9 @@ class Game:
         # S.6 defenders: ready, bearing the icon, not barred by Subtle.
         if not (self.goldfish and opp == 1):
             elig = [j for j in self.field[opp] if j not in s.barred and self._can_declare(j, t, False)]
-            hook = self.declare_hook[opp]
-            if hook is not None and elig:
-                s.defenders.extend(self._declared(hook, "defenders", opp, elig, t, False))
+            picks = self._declared("defenders", opp, elig, t, False) if elig else None
+            if picks is not None:
+                s.defenders.extend(picks)
                 elig = None
             while elig:
                 a = yield Decision("defenders", opp, [("defender", j) for j in elig] + [DONE], t)
@@ -1728,6 +1860,8 @@ class Game:
             for j in s.defenders:
                 exh[j] = 1
             s.declared_defenders = s.defenders[:]
+            if s.defenders:
+                counts["defended"] += 1   # S.6: the defending player declared at least one defender
             if self.logs is not None and s.defenders:
                 self._log(f"§6.2 S.6 player {opp} defends with " + ", ".join(self.name(j) for j in s.defenders))
         if self.live_ev.get("defenders_declared"):
@@ -1749,6 +1883,12 @@ class Game:
             s.winner = opp
         s.margin = abs(att - dfn)    # §6.4, fixed here
         s.unopposed = s.winner == p and dfn == 0
+        if s.winner == p:
+            counts["won"] += 1
+            if s.unopposed:
+                counts["unopposed"] += 1
+        elif s.winner == opp:
+            self.struggle_counts[opp][t]["won_defending"] += 1
         if self.logs is not None:
             who = "no winner" if s.winner is None else ("attacker wins" if s.winner == p else "defender wins")
             self._log(f"Confrontation S.8 {STRUGGLE_TYPES[t].title()}: {att} vs {dfn}, {who}, margin {s.margin}")
@@ -1775,14 +1915,21 @@ class Game:
             yield from self._run_delayed("struggle")
         self.struggle = None
 
-    def _declared(self, hook, kind: str, p: int, elig: list, t: int, need_one: bool) -> list:
-        """A policy's whole declaration (S.3 attackers / S.6 defenders), checked like the one-by-one decisions:
-        distinct eligible cards, at least one attacker (S.1)."""
-        self._pcache = {}
-        try:
-            picks = hook(self, kind, p, elig[:], t)
-        finally:
-            self._pcache = None
+    def _declared(self, kind: str, p: int, elig: list, t: int, need_one: bool) -> list | None:
+        """A policy's whole declaration (S.3 attackers / S.6 defenders) through its `declare` shortcut, or the
+        one recorded in the history being replayed; None when neither (the declaration is then one decision per
+        unit). Checked like the one-by-one decisions: distinct eligible cards, at least one attacker (S.1)."""
+        picks: Any = self._replayed_entry(2, p) if self._replay is not None else None
+        if picks is None:
+            hook = self.declare_hook[p]
+            if hook is None:
+                return None
+            self._pcache = {}
+            try:
+                picks = hook(self._views[p], kind, p, elig[:], t)
+            finally:
+                self._pcache = None
+            self.history.append([p, *picks])
         ok = set(elig)
         if len(set(picks)) != len(picks) or any(i not in ok for i in picks) or (need_one and not picks):
             raise IllegalAction(f"{kind}: {picks!r} is not a legal declaration from {elig!r}")
@@ -1926,6 +2073,7 @@ class Game:
             i = deck.pop()
             self.discard[p].append(i)
             self.zone[i] = DISCARD
+            self.seen[i] = 1
 
     # §7 leaving play -----------------------------------------------------
     def _leave(self, iids: list[int], how: str, cannot_be_saved: bool = False, position: str = "top"):
@@ -1950,6 +2098,7 @@ class Game:
                 if (yield Decision("dup_save", own, [YES, NO], i)) == YES:
                     d = self.dups[i].pop()
                     self.zone[d] = DISCARD
+                    self.seen[d] = 1
                     self.discard[self.owner[d]].append(d)
                     if self.logs is not None:
                         self._log(f"§7.3 a duplicate is discarded to save {self.name(i)}")
@@ -2028,6 +2177,7 @@ class Game:
         self.host.pop(i, None)
         for dup in self.dups.pop(i, []):      # duplicates go to their owner's discard pile (§3.7)
             self.zone[dup] = DISCARD
+            self.seen[dup] = 1
             self.discard[self.owner[dup]].append(dup)
         self._drop_from_struggle(i)
         if d.is_token:
@@ -2915,6 +3065,7 @@ class Game:
             self.exh.append(0)
             self.emb.append(0)
             self.cnt.append(0)
+            self.seen.append(0)
             yield from self._enter(p, iid, "token")
             return True
         if k in ("join_struggle", "remove_from_struggle"):
@@ -2996,3 +3147,196 @@ class Game:
                 result = yield from result
             return bool(result)
         return False
+
+
+class PlayerView:
+    """What player `player` may know of a game, read-only: the public zones (§3.1: fields, discard piles, dead
+    piles, used quests, active quests, faction and destiny cards, counters, emblems, exhaustion, pools,
+    Influence), its own hand and secret area, and only the sizes of the opponent's hand, secret area and both
+    decks (never a deck's order). Policies receive this instead of the Game.
+
+    The lists it exposes are the game's own (read them, never change them); `cdef` maps every card id to its
+    definition because the decklists are known, but which hidden zone a card is in is not: a hidden card's id
+    appears in no list of the view and `zone_of` answers -1 for it.
+
+    `determinize(rng)` gives a whole Game consistent with what the player knows, for a search player.
+    """
+
+    def __init__(self, g: Game, p: int):
+        self._g = g
+        self.player = p
+        self.opponent = 1 - p
+        self.cdef = g.cdef
+        self.owner = g.owner
+        self.field = g.field
+        self.discard = g.discard
+        self.dead = g.dead
+        self.qused = g.qused
+        self.out = g.out
+        self.exh = g.exh
+        self.emb = g.emb
+        self.cnt = g.cnt
+        self.ctrl = g.ctrl
+        self.pool = g.pool
+        self.infl = g.infl
+        self.quest = g.quest
+        self.faction_iid = g.faction_iid
+        self.destiny_iid = g.destiny_iid
+        self.goldfish = g.goldfish
+        self.has_abilities = g.has_abilities
+        self.my_hand = g.hand[p]
+        self.my_secret = g.secret[p]
+        self.my_deck: Any = g.decks[p]   # the player's own decklist (a Deck), not its order
+
+    # the state of the game --------------------------------------------------
+    @property
+    def round_no(self) -> int:
+        return self._g.round_no
+
+    @property
+    def phase(self) -> int:
+        return self._g.phase
+
+    @property
+    def active(self) -> int:
+        return self._g.active
+
+    @property
+    def first(self) -> int:
+        return self._g.first
+
+    @property
+    def authority(self) -> int:
+        return self._g.authority
+
+    @property
+    def struggle(self) -> Struggle | None:
+        return self._g.struggle
+
+    @property
+    def struggles_done(self) -> set:
+        """The struggle types the active player already initiated this turn (§5.4)."""
+        return self._g.struggles_done[self._g.active] if self._g.active >= 0 else set()
+
+    @property
+    def n_act(self) -> int:
+        """How many of the player's cards could take an action in a window (0: it can only pass)."""
+        return self._g.n_act[self.player]
+
+    def hand_count(self, q: int) -> int:
+        return len(self._g.hand[q])
+
+    def deck_count(self, q: int) -> int:
+        return len(self._g.deck[q])
+
+    def secret_count(self, q: int) -> int:
+        return len(self._g.secret[q])
+
+    def quest_deck_count(self, q: int) -> int:
+        return len(self._g.qdeck[q])
+
+    def zone_of(self, iid: int) -> int:
+        """The zone of a card (the ZONE constants), or -1 for a card in a zone this player cannot see."""
+        g = self._g
+        z = g.zone[iid]
+        if PUBLIC_ZONE[z] or (g.owner[iid] == self.player and z != DECK and z != QDECK):
+            return z
+        return -1
+
+    # characteristics (public for the cards the player can see) -------------
+    def power(self, iid: int) -> int:
+        return self._g.power(iid)
+
+    def kw(self, iid: int) -> int:
+        return self._g.kw(iid)
+
+    def kw_param(self, iid: int, bit: int) -> int:
+        return self._g.kw_param(iid, bit)
+
+    def has_rule(self, iid: int, rule: str) -> bool:
+        return self._g.has_rule(iid, rule)
+
+    def rule_active(self, rule: str) -> bool:
+        """Whether any static "cannot"/rule ability of that name is in force now (a cheap test before has_rule)."""
+        g = self._g
+        if not g.has_abilities:
+            return False
+        if g._statics_cache is None:
+            g._statics()
+        return rule in g._st_rule_by
+
+    def play_cost(self, p: int, iid: int) -> int:
+        return self._g.play_cost(p, iid)
+
+    def loyalty_surcharge(self, p: int, d: CardDef) -> int:
+        return self._g.loyalty_surcharge(p, d)
+
+    def quest_stat(self, p: int, stat: str) -> int:
+        return self._g.quest_stat(p, stat)
+
+    def authority_total(self, p: int) -> int:
+        return self._g.authority_total(p)
+
+    def influence(self, p: int) -> int:
+        return self._g.influence(p)
+
+    def struggle_totals(self, s: Struggle) -> tuple[int, int]:
+        return self._g.struggle_totals(s)
+
+    def target_candidates(self, sel: Any, src: int, ab: Any, is_deed: bool = False) -> list[int]:
+        """The cards an ability of the player's card `src` could target now, without the hidden ones."""
+        g = self._g
+        p = self.player
+        return [j for j in g._target_candidates(sel, p, src, ab, None, is_deed)
+                if PUBLIC_ZONE[g.zone[j]] or g.owner[j] == p]
+
+    def state_text(self) -> str:
+        """The game's state_text() with the opponent's hand hidden (only its size)."""
+        g = self._g
+        q = self.opponent
+        lines = g.state_text().split("\n")
+        hidden = ",".join("?" for _ in g.hand[q])
+        lines[1 + q] = lines[1 + q].replace(
+            "hand=[" + ",".join(g.cdef[i].code + ("*" if g.exh[i] else "") + ("!" * g.emb[i])
+                                for i in g.hand[q]) + "]", "hand=[" + hidden + "]", 1)
+        return "\n".join(lines)
+
+    # a search player's sample ------------------------------------------------
+    def unseen_groups(self) -> list[list[int]]:
+        """The card ids whose identity this player does not know, in groups that may be dealt among themselves:
+        its own deck (order only), and the opponent's draw cards in its hand, deck, secret area or facedown
+        opening board that have never been in a public zone."""
+        g = self._g
+        p = self.player
+        own = [i for i in g.deck[p]]
+        q = 1 - p
+        theirs = [i for z in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]) for i in z if not g.seen[i]]
+        return [own, theirs]
+
+    def determinize(self, rng: random.Random, tries: int = 20) -> Game:
+        """A Game consistent with what this player knows: the cards it has not seen are dealt again at random
+        (own deck order; the opponent's unseen hand, secret area and deck, from the opponent's decklist), the
+        game's recorded choices are replayed on that deal, and the random events after this point come from
+        `rng`. A deal on which a recorded choice is no longer legal is drawn again (`tries` times; then only the
+        decks are dealt again, then, as a last resort, the cards stay as they are). The result has no policies
+        and no log: drive it with legal_actions / apply_action / clone / returns."""
+        g = self._g
+        groups = self.unseen_groups()
+        base = list(g.card_map) if g.card_map is not None else list(range(len(g.cdef)))
+        for attempt in range(tries + 2):
+            cards = list(base)
+            if attempt < tries + 1:
+                if attempt == tries:   # only the decks: a card that was in a hand stays
+                    groups = [[i for i in grp if g.zone[i] == DECK] for grp in groups]
+                for grp in groups:
+                    dealt = list(grp)
+                    fisher_yates(rng, dealt)
+                    for i, j in zip(grp, dealt):
+                        cards[i] = base[j]
+            try:
+                out = g._replayed(g.history, cards, False)
+            except IllegalAction:
+                continue
+            out.rng.seed(int(rng.random() * 281474976710656))
+            return out
+        raise AssertionError("unreachable: the cards as they are always replay")

@@ -18,7 +18,7 @@ from .cards import (
     KW_COMPEL, KW_CUNNING, KW_GLORY, KW_MASTERY, KW_NO_ATTACH, KW_PROWESS, KW_RAVAGE, KW_RESTRICTED, KW_RUTHLESS,
     KW_SUBTLE, KW_WARY, CardDef,
 )
-from .game import DONE, NO, PASS, YES, FIELD, Decision, Game
+from .game import DONE, NO, PASS, YES, FIELD, Decision, PlayerView
 
 from .setup import SetupSolver   # the exact setup solver (§4), shared with the hands report
 
@@ -29,7 +29,7 @@ _VALUES: dict = {}
 _MISSING = object()
 
 
-def card_value(game: Game, iid: int) -> float:
+def card_value(game: PlayerView, iid: int) -> float:
     """A rough worth of a card, used to rank plays, targets and discards (cached per card definition)."""
     d = game.cdef[iid]
     v = _VALUES.get(d)
@@ -111,7 +111,7 @@ class RandomPolicy:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game | None, dec: Decision):   # uses no state: any game, or None
+    def choose(self, game: PlayerView | None, dec: Decision):   # uses no state: any game, or None
         opts = dec.options
         return opts[int(self.rng.random() * len(opts))]
 
@@ -121,7 +121,7 @@ class FirstPolicy:
 
     name = "first"
 
-    def choose(self, game: Game | None, dec: Decision):
+    def choose(self, game: PlayerView | None, dec: Decision):
         return dec.options[0]
 
 
@@ -138,7 +138,7 @@ class GreedyPolicy:
     # dispatch ------------------------------------------------------------
     _dispatch: ClassVar[dict] = {}   # (class, decision kind) -> the handler function (no getattr per decision)
 
-    def choose(self, game: Game, dec: Decision):
+    def choose(self, game: PlayerView, dec: Decision):
         key = (type(self), dec.kind)
         fn = GreedyPolicy._dispatch.get(key, _MISSING)
         if fn is _MISSING:
@@ -156,16 +156,16 @@ class GreedyPolicy:
         return dec.options[0]
 
     # setup ---------------------------------------------------------------
-    def _mulligan(self, game: Game, dec: Decision):
+    def _mulligan(self, game: PlayerView, dec: Decision):
         p = dec.player
         plan = self._plan_setup(game, p)
         units = sum(1 for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
         power = sum(game.cdef[a[1]].power for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
         return YES if units < 2 and power < 3 else NO
 
-    def _plan_setup(self, game: Game, p: int) -> list:
-        hand = game.hand[p]
-        deck: Any = game.decks[p]
+    def _plan_setup(self, game: PlayerView, p: int) -> list:
+        hand = game.my_hand
+        deck: Any = game.my_deck
         try:
             solver = deck._setup_solver
             if solver is None:
@@ -183,12 +183,12 @@ class GreedyPolicy:
             pass
         return self._own_setup(game, p)
 
-    def _own_setup(self, game: Game, p: int) -> list:
+    def _own_setup(self, game: PlayerView, p: int) -> list:
         """Fallback: units by Power per cost, then attachments, inside the 8 budget, one Restricted card."""
         cdef = game.cdef
         budget = 8
         plan, names, restricted, has_unit = [], set(), 0, False
-        cands = [i for i in game.hand[p] if not cdef[i].is_deed and cdef[i].cost >= 0]
+        cands = [i for i in game.my_hand if not cdef[i].is_deed and cdef[i].cost >= 0]
         cands.sort(key=lambda i: (-(cdef[i].is_unit), -(card_value(game, i) / max(cdef[i].cost, 1)),
                                   -card_value(game, i)))
         for i in cands:
@@ -213,7 +213,7 @@ class GreedyPolicy:
                 has_unit = True
         return plan
 
-    def _setup(self, game: Game, dec: Decision):
+    def _setup(self, game: PlayerView, dec: Decision):
         if dec.info["used"] == 0 and self.setup_plan is None:
             self.setup_plan = self._plan_setup(game, dec.player)
         plan = self.setup_plan or []
@@ -224,14 +224,14 @@ class GreedyPolicy:
         self.setup_plan = None
         return DONE
 
-    def _setup_host(self, game: Game, dec: Decision):
+    def _setup_host(self, game: PlayerView, dec: Decision):
         return max(dec.options, key=lambda o: game.power(o[1]))
 
     # quest phase ---------------------------------------------------------
-    def _quest(self, game: Game, dec: Decision):
+    def _quest(self, game: PlayerView, dec: Decision):
         p = dec.player
         cdef = game.cdef
-        hand_cost = sum(max(cdef[i].cost, 0) for i in game.hand[p] if not cdef[i].is_deed)
+        hand_cost = sum(max(cdef[i].cost, 0) for i in game.my_hand if not cdef[i].is_deed)
         opp = 1 - p
         opp_ready = 0 if game.goldfish else sum(1 for i in game.field[opp] if cdef[i].is_unit)
         my_units = sum(1 for i in game.field[p] if cdef[i].is_unit)
@@ -245,24 +245,24 @@ class GreedyPolicy:
                 best, best_score = o, score
         return best
 
-    def _first_player(self, game: Game, dec: Decision):
+    def _first_player(self, game: PlayerView, dec: Decision):
         return ("first", dec.player)
 
     # windows -------------------------------------------------------------
-    def wants_window(self, game: Game, p: int, kind: int) -> bool:
+    def wants_window(self, game: PlayerView, p: int, kind: int) -> bool:
         """Asked before an action window's options are built: the greedy player acts in its own Kingdom and
         Confrontation turns, in struggles it takes part in while its side is losing, and when it can reveal a
         secret card."""
         if kind >= 0:
             return True
-        if game.secret[p] and game.pool[p]:
+        if game.my_secret and game.pool[p]:
             return True
         s = game.struggle
         # inside a struggle it only ever pumps or strikes while its side is losing
-        return s is not None and bool(game.n_act[p]) and (p == s.attacker or p == s.defender) \
+        return s is not None and bool(game.n_act) and (p == s.attacker or p == s.defender) \
             and self._losing(game, p, s)
 
-    def ability_filter(self, game: Game, ab, kind: int) -> bool:
+    def ability_filter(self, game: PlayerView, ab, kind: int) -> bool:
         """Asked before an Action ability or deed is checked for a window: only those it might use there.
         It never pays a sacrifice cost (a unit is worth more than what such abilities give)."""
         if ab.sacrifices:
@@ -277,7 +277,7 @@ class GreedyPolicy:
             return s is not None
         return kind == 2
 
-    def _window(self, game: Game, dec: Decision):
+    def _window(self, game: PlayerView, dec: Decision):
         p = dec.player
         opts = dec.options
         cdef = game.cdef
@@ -310,7 +310,7 @@ class GreedyPolicy:
                     continue
                 if ab.harmful and isinstance(ab.target, dict) and ab.target.get("controller") == "any" \
                         and not any(game.ctrl[j] != p for j in
-                                    game._target_candidates(ab.target, p, o[1], ab, None, k == "deed")):
+                                    game.target_candidates(ab.target, o[1], ab, k == "deed")):
                     continue   # e.g. Siege Engineer's "Discard a location": never aimed at its own cards
                 free = not any("pay" in c for c in ab.cost) and not (k == "deed" and cdef[o[1]].cost > 0)
                 key = (3 if free else 1, 0.0, 0.0)
@@ -341,13 +341,13 @@ class GreedyPolicy:
         return kind == 2
 
     @staticmethod
-    def _losing(game: Game, p: int, s) -> bool:
+    def _losing(game: PlayerView, p: int, s) -> bool:
         att, dfn = game.struggle_totals(s)
         if p == s.attacker:
             return not (att >= dfn and att > 0)
         return not dfn > att
 
-    def _plan_struggle(self, game: Game, p: int, types: list[int]):
+    def _plan_struggle(self, game: PlayerView, p: int, types: list[int]):
         """Attack when it expects to win: the fewest units that reach the possible defence (ties go to the
         attacker, §6.2 S.8), one unit against an empty defence, scarce icons first so attackers spread."""
         cdef = game.cdef
@@ -422,7 +422,7 @@ class GreedyPolicy:
         return None
 
     @staticmethod
-    def _spoils_worth(t: int, spoils: int, game: Game, opp: int) -> float:
+    def _spoils_worth(t: int, spoils: int, game: PlayerView, opp: int) -> float:
         """Rough Influence-equivalent of winning a struggle's spoils (§6.1)."""
         if t == 3:   # Faith moves real Influence
             return float(min(spoils, game.infl[opp])) * 2 if not game.goldfish else 0.0
@@ -435,18 +435,16 @@ class GreedyPolicy:
         return gain >= 1.5    # the claim is worth 1 Influence and the emblem's +1 on our attacks
 
     @staticmethod
-    def _ready_units(game: Game, p: int, rule: str) -> list[int]:
+    def _ready_units(game: PlayerView, p: int, rule: str) -> list[int]:
         """Ready units of p with at least one icon that no "cannot attack/defend" rule stops (§6.5)."""
         cdef, exh = game.cdef, game.exh
         out = [i for i in game.field[p] if cdef[i].is_unit and cdef[i].icons and not exh[i]]
         if out and game.has_abilities:
-            if game._statics_cache is None:
-                game._statics()
-            if rule in game._st_rule_by:
+            if game.rule_active(rule):
                 out = [i for i in out if not game.has_rule(i, rule)]
         return out
 
-    def _attackers(self, game: Game, dec: Decision):
+    def _attackers(self, game: PlayerView, dec: Decision):
         while self.attack_plan:
             i = self.attack_plan.pop(0)
             a = ("attacker", i)
@@ -454,7 +452,7 @@ class GreedyPolicy:
                 return a
         return DONE if DONE in dec.options else dec.options[0]
 
-    def declare(self, game: Game, kind: str, p: int, elig: list[int], t: int) -> list[int]:
+    def declare(self, game: PlayerView, kind: str, p: int, elig: list[int], t: int) -> list[int]:
         """play_game's declare_hook: the whole S.3 / S.6 declaration at once, exactly the cards that `_attackers`
         / `_defenders` would pick one decision at a time (no Decision per unit)."""
         chosen: list[int] = []
@@ -481,11 +479,11 @@ class GreedyPolicy:
             elig.remove(a)
         return chosen
 
-    def _subtle(self, game: Game, dec: Decision):
+    def _subtle(self, game: PlayerView, dec: Decision):
         bars = [o for o in dec.options if o != NO]
         return max(bars, key=lambda o: game.power(o[1])) if bars else NO
 
-    def _defenders(self, game: Game, dec: Decision):
+    def _defenders(self, game: PlayerView, dec: Decision):
         p = dec.player
         if self.defend_plan is None:
             self.defend_plan = self._defence_plan(game, p, [o[1] for o in dec.options if o != DONE])
@@ -497,7 +495,7 @@ class GreedyPolicy:
         return DONE
 
     @staticmethod
-    def _defence_plan(game: Game, p: int, elig: list[int]) -> list[int]:
+    def _defence_plan(game: PlayerView, p: int, elig: list[int]) -> list[int]:
         """Defend with the fewest units that win (the defender must exceed the attacker), or chump-defend with
         the weakest unit to deny the unopposed Influence when the attacker is close to 15."""
         s: Any = game.struggle
@@ -524,67 +522,67 @@ class GreedyPolicy:
         return plan
 
     # struggle results ----------------------------------------------------
-    def _kill_own(self, game: Game, dec: Decision):
+    def _kill_own(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _emblem(self, game: Game, dec: Decision):
+    def _emblem(self, game: PlayerView, dec: Decision):
         return max(dec.options, key=lambda o: (not game.emb[o[1]], card_value(game, o[1])))
 
-    def _onwin(self, game: Game, dec: Decision):
+    def _onwin(self, game: PlayerView, dec: Decision):
         kw, i = dec.info
-        if kw == "Mastery" and len(game.deck[dec.player]) <= 2:
+        if kw == "Mastery" and game.deck_count(dec.player) <= 2:
             return NO   # drawing the last cards brings elimination closer (§12)
         return YES
 
-    def _compel(self, game: Game, dec: Decision):
+    def _compel(self, game: PlayerView, dec: Decision):
         cands = [o for o in dec.options if o != NO]
         return max(cands, key=lambda o: game.power(o[1])) if cands else NO
 
-    def _refresh_emblem(self, game: Game, dec: Decision):
+    def _refresh_emblem(self, game: PlayerView, dec: Decision):
         return max(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _toll_discard(self, game: Game, dec: Decision):
+    def _toll_discard(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _discard_choice(self, game: Game, dec: Decision):
+    def _discard_choice(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _dup_save(self, game: Game, dec: Decision):
+    def _dup_save(self, game: PlayerView, dec: Decision):
         return YES
 
-    def _scout(self, game: Game, dec: Decision):
+    def _scout(self, game: PlayerView, dec: Decision):
         d = game.cdef[dec.info]
         return ("top", dec.info) if d.is_unit and 0 <= d.cost <= 4 else ("bottom", dec.info)
 
-    def _host(self, game: Game, dec: Decision):
+    def _host(self, game: PlayerView, dec: Decision):
         p = dec.player
         own = [o for o in dec.options if game.ctrl[o[1]] == p]
         pool = own or dec.options
         return max(pool, key=lambda o: game.power(o[1]))
 
-    def _x(self, game: Game, dec: Decision):
+    def _x(self, game: PlayerView, dec: Decision):
         return dec.options[-1]
 
-    def _cost(self, game: Game, dec: Decision):
+    def _cost(self, game: PlayerView, dec: Decision):
         return min(dec.options, key=lambda o: card_value(game, o[1]))
 
-    def _target(self, game: Game, dec: Decision):
+    def _target(self, game: PlayerView, dec: Decision):
         p = dec.player
         _src, harmful = dec.info
         cands = [o for o in dec.options if o != DONE]
         if harmful:
-            theirs = [o for o in cands if game.ctrl[o[1]] != p or game.zone[o[1]] != FIELD]
+            theirs = [o for o in cands if game.ctrl[o[1]] != p or game.zone_of(o[1]) != FIELD]
             if theirs:
                 return max(theirs, key=lambda o: card_value(game, o[1]))
             return DONE if DONE in dec.options else min(cands, key=lambda o: card_value(game, o[1]))
         mine = [o for o in cands if game.ctrl[o[1]] == p]
         return max(mine or cands, key=lambda o: card_value(game, o[1]))
 
-    def _search(self, game: Game, dec: Decision):
+    def _search(self, game: PlayerView, dec: Decision):
         cands = [o for o in dec.options if o != DONE]
         return max(cands, key=lambda o: card_value(game, o[1])) if cands else DONE
 
-    def _react(self, game: Game, dec: Decision):
+    def _react(self, game: PlayerView, dec: Decision):
         """Saves and Responses are taken at once; a Disrupt pump only when its side is losing the struggle."""
         timing = dec.info[0] if isinstance(dec.info, tuple) else None
         s = game.struggle

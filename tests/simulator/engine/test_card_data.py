@@ -55,7 +55,7 @@ def test_greedy_does_not_discard_its_own_location_with_siege_engineer():
     g._move(theirs, DISCARD, 1)
     opts = g._window_options(0, CONFRONT_P)
     assert ("ability", src, ab.index) in opts      # legal: its own location is a target
-    assert pol._window(g, Decision("window", 0, opts, CONFRONT_P)) != ("ability", src, ab.index)
+    assert pol._window(g.view(0), Decision("window", 0, opts, CONFRONT_P)) != ("ability", src, ab.index)
     g._move(theirs, FIELD, 1)
     opts = g._window_options(0, CONFRONT_P)
-    assert pol._window(g, Decision("window", 0, opts, CONFRONT_P)) == ("ability", src, ab.index)
+    assert pol._window(g.view(0), Decision("window", 0, opts, CONFRONT_P)) == ("ability", src, ab.index)

@@ -15,7 +15,7 @@ def confrontation_turn(g, p=0):
     g.ability_filter = [pol.ability_filter, pol.ability_filter]
     g.active = p
     g.phase = CONFRONT_P
-    drive(g._action_window(p, CONFRONT_P), default=lambda dec: pol.choose(g, dec))
+    drive(g._action_window(p, CONFRONT_P), default=lambda dec: pol.choose(g.view(dec.player), dec))
 
 
 def test_greedy_spreads_single_attackers_across_struggles_against_an_empty_defence():
@@ -42,7 +42,7 @@ def test_greedy_attacks_with_the_fewest_units_that_reach_the_possible_defence():
     field(g, 1, "d5")
     g.pool[1] = 9            # Authority is the opponent's anyway (§5.5), so attacking costs none
     pol = GreedyPolicy()
-    t = pol._plan_struggle(g, 0, [COMBAT])
+    t = pol._plan_struggle(g.view(0), 0, [COMBAT])
     assert t == COMBAT and len(pol.attack_plan) == 2 and c in pol.attack_plan   # 3 + 2 reaches 5: two units
 
 
@@ -51,14 +51,14 @@ def test_greedy_keeps_a_won_authority_claim_rather_than_a_small_struggle():
     field(g, 0, "a3")
     field(g, 0, "a3")
     field(g, 1, "d5")       # Authority 6 vs 5 is ours; attacking with both (6 >= 5) would hand it over
-    assert GreedyPolicy()._plan_struggle(g, 0, [COMBAT]) is None
+    assert GreedyPolicy()._plan_struggle(g.view(0), 0, [COMBAT]) is None
 
 
 def test_greedy_does_not_attack_what_it_cannot_beat():
     g = two_player(card("a2", power=2, icons=["faith"]), card("d5", power=5, icons=["faith"]))
     field(g, 0, "a2")
     field(g, 1, "d5")
-    assert GreedyPolicy()._plan_struggle(g, 0, [FAITH]) is None
+    assert GreedyPolicy()._plan_struggle(g.view(0), 0, [FAITH]) is None
 
 
 def test_greedy_defends_with_the_fewest_units_that_win_and_not_at_all_when_it_cannot():
@@ -72,7 +72,7 @@ def test_greedy_defends_with_the_fewest_units_that_win_and_not_at_all_when_it_ca
     def defend(dec):
         if dec.kind == "attackers":
             return ("attacker", att) if ("attacker", att) in dec.options else DONE
-        a = pol.choose(g, dec)
+        a = pol.choose(g.view(dec.player), dec)
         if dec.kind == "defenders" and a != DONE:
             chosen.append(a[1])
         return a
@@ -83,7 +83,7 @@ def test_greedy_defends_with_the_fewest_units_that_win_and_not_at_all_when_it_ca
     att2 = field(g2, 0, "a9")
     field(g2, 1, "d3")
     drive(g2._struggle(0, GUILE), default=lambda dec: ("attacker", att2) if ("attacker", att2) in
-          dec.options else pol.choose(g2, dec))
+          dec.options else pol.choose(g2.view(dec.player), dec))
     assert all(g2.exh[i] == 0 for i in g2.field[1])    # 3 cannot beat 9: it keeps its unit for Authority
 
 
@@ -95,7 +95,7 @@ def test_greedy_takes_the_quest_with_more_wealth_when_its_hand_is_expensive():
     for _ in range(3):
         to_hand(g, 0, "big")
     opts = [("quest", q) for q in g.qdeck[0]]
-    a = GreedyPolicy().choose(g, Decision("quest", 0, opts))
+    a = GreedyPolicy().choose(g.view(0), Decision("quest", 0, opts))
     assert g.cdef[a[1]].name == "Rich"
 
 

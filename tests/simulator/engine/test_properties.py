@@ -75,7 +75,7 @@ def run_checked_game(deck_a, deck_b, seed, policies=("random", "random")):
                 if o[0] in ("attacker", "defender"):
                     assert not g.exh[o[1]], "an exhausted unit was offered for declaration (§6.5)"
                     assert g.cdef[o[1]].icons & (1 << t), "a unit without the icon was offered (§6.5)"
-        g.apply_action(pols[dec.player].choose(g, dec))
+        g.apply_action(pols[dec.player].choose(g.view(dec.player), dec))
         steps += 1
         assert steps < 20000, "game does not end"
     check_zones(g)
@@ -126,14 +126,52 @@ def test_clone_replays_to_the_same_state():
     for _ in range(150):
         if g.is_terminal():
             break
-        g.apply_action(pol.choose(g, g.pending))
+        g.apply_action(pol.choose(g.view(g.pending.player), g.pending))
     c = g.clone()
     assert c.state_text() == g.state_text()
     assert c.legal_actions() == g.legal_actions()
-    if not g.is_terminal():
-        a = g.legal_actions()[0]
-        c.apply_action(a)
-        assert c.state_text() != g.state_text() or c.history != g.history
+    assert not g.is_terminal()
+    a = g.legal_actions()[0]
+    before, history = g.state_text(), list(g.history)
+    c.apply_action(a)
+    assert g.state_text() == before and g.history == history   # the copy shares nothing
+    g.apply_action(a)
+    assert c.state_text() == g.state_text() and c.legal_actions() == g.legal_actions()
+    assert c.history == g.history
+
+
+def _drive(g, pol):
+    while not g.is_terminal():
+        g.apply_action(pol.choose(g.view(g.pending.player), g.pending))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_clone_of_a_play_game_driven_game_plays_on_identically(seed):
+    """clone() replays every choice play_game's loop made, its shortcuts' answers included (wants_window,
+    the ability filter, whole declarations): a copy taken in round 3 plays on like the original."""
+    from simulator.engine import _policy_seed, result_of
+    decks = starter_decks()
+    names = sorted(decks)
+    a, b = decks[names[seed % len(names)]], decks[names[(seed + 2) % len(names)]]
+    pols = lambda: (GreedyPolicy(_policy_seed(seed, 0)), GreedyPolicy(_policy_seed(seed, 1)))  # noqa: E731
+    g = Game(a, b, seed=seed, log=True, autostart=False, policies=pols())
+    g.play(stop=lambda game, dec: game.round_no >= 3)
+    assert not g.is_terminal() and g.round_no == 3
+    assert any(type(e) is int for e in g.history) and any(type(e) is list for e in g.history)
+    c = g.clone(policies=pols())
+    assert c.state_text() == g.state_text() and c.legal_actions() == g.legal_actions()
+    assert c.logs == g.logs
+    g.play()
+    c.play()
+    assert c.state_text() == g.state_text()
+    assert result_of(c) == result_of(g)
+    # and driven the same way through apply_action, a clone of the clone too
+    g2 = Game(a, b, seed=seed, autostart=False, policies=pols())
+    g2.play(stop=lambda game, dec: game.round_no >= 2)
+    c1, c2 = g2.clone(), g2.clone().clone()
+    _drive(c1, RandomPolicy(seed))
+    _drive(c2, RandomPolicy(seed))
+    assert c1.state_text() == c2.state_text() and c1.returns() == c2.returns()
 
 
 def test_apply_action_rejects_an_illegal_action_and_changes_nothing():
@@ -151,7 +189,7 @@ def test_returns_and_terminal():
     g = Game(decks["camelot"], None, seed=2)
     pol = GreedyPolicy()
     while not g.is_terminal():
-        g.apply_action(pol.choose(g, g.pending))
+        g.apply_action(pol.choose(g.view(g.pending.player), g.pending))
     assert g.legal_actions() == []
     assert g.returns() == [1.0, -1.0]
 

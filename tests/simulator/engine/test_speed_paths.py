@@ -15,21 +15,10 @@ from .helpers import field, make_deck, new_game, set_quest, starter_decks
 
 def _play(deck_a, deck_b, seed, policies=("greedy", "greedy"), declare=True, log=True):
     pols = [make_policy(policies[0], _policy_seed(seed, 0)), make_policy(policies[1], _policy_seed(seed, 1))]
-    game = Game(deck_a, deck_b, seed=seed, log=log, autostart=False)
-    game.fast_pass = [getattr(p, "wants_window", None) for p in pols]
-    game.ability_filter = [getattr(p, "ability_filter", None) for p in pols]
-    if declare:
-        game.declare_hook = [getattr(p, "declare", None) for p in pols]
-    gen = game._gen
-    try:
-        dec = next(gen)
-        while True:
-            game._pcache = {}
-            a = pols[dec.player].choose(game, dec)
-            game._pcache = None
-            dec = gen.send(a)
-    except StopIteration:
-        pass
+    game = Game(deck_a, deck_b, seed=seed, log=log, autostart=False, policies=pols)
+    if not declare:
+        game.declare_hook = [None, None]
+    game.play()
     return result_of(game)
 
 
@@ -48,6 +37,11 @@ def test_declare_hook_gives_the_same_games_as_one_decision_per_unit(seed):
     assert sum(w[0] for w in gold.struggles_won_by_round) > 0   # struggles were fought
 
 
+def _declare_with(g, p, picks, kind, elig, t, need_one):
+    g.declare_hook[p] = lambda *a: picks
+    return g._declared(kind, p, elig, t, need_one)
+
+
 def test_declare_hook_rejects_an_illegal_declaration():
     """§6.2 S.1: a declaration must name distinct eligible units, at least one attacker; nothing changes."""
     deck = make_deck()
@@ -56,10 +50,10 @@ def test_declare_hook_rejects_an_illegal_declaration():
     set_quest(g, 1)
     u = field(g, 0, "filler")
     with pytest.raises(IllegalAction, match="attackers"):
-        g._declared(lambda *a: [], "attackers", 0, [u], 0, True)
+        _declare_with(g, 0, [], "attackers", [u], 0, True)
     with pytest.raises(IllegalAction, match="defenders"):
-        g._declared(lambda *a: [u, u], "defenders", 1, [u], 0, False)
+        _declare_with(g, 1, [u, u], "defenders", [u], 0, False)
     with pytest.raises(IllegalAction):
-        g._declared(lambda *a: [u + 1000], "defenders", 1, [u], 0, False)
-    assert g._declared(lambda *a: [], "defenders", 1, [u], 0, False) == []
+        _declare_with(g, 1, [u + 1000], "defenders", [u], 0, False)
+    assert _declare_with(g, 1, [], "defenders", [u], 0, False) == []
     assert g._pcache is None
