@@ -167,13 +167,13 @@ def empty_struggles() -> dict:
 
 def add_struggles(target: dict, per_player) -> None:
     """Add a game's struggle counters: per_player[p][type][count] for players 0 (the deck) and 1 (the opponent),
-    as the engine's GameResult.struggles gives them."""
+    type an index in STRUGGLE_TYPES order (the engine's GameResult.struggles) or a name (a partial's)."""
     for p, side in enumerate(SIDES):
         got = per_player[p] if per_player is not None and p < len(per_player) else None
         if not got:
             continue
-        for t in STRUGGLE_TYPES:
-            row = got.get(t) or {}
+        for n, t in enumerate(STRUGGLE_TYPES):
+            row = (got.get(t) if isinstance(got, dict) else got[n]) or {}
             for k in STRUGGLE_COUNTS:
                 target[side][t][k] += int(row.get(k, 0))
 

@@ -23,10 +23,10 @@ The budget is a number of simulated games per searched decision (`expert:N`; def
 never wall time, so a run gives the same moves on every machine: the worlds are dealt from the policy's own
 `random.Random`, seeded from the game's seed stream (play_game's per-player policy seed).
 
-A policy decides only from what its player may know (CONTRACTS §3): every world comes from
-`game.view(p).determinize(rng)`, which deals the opponent's hand and secret area and both decks' order again
-from the cards that could be there. (An engine without `view` would be searched on clones of the true state;
-`EXPERT_REQUIRE_VIEW` makes that an error.)
+A policy decides only from what its player may know (CONTRACTS §3): it is handed the engine's `PlayerView`,
+never the Game, and every world comes from `view.determinize(rng)`, which deals the cards the player has not
+seen (its own deck order; the opponent's unseen hand, secret area and deck) again at random and replays the
+game's recorded choices on that deal.
 """
 from __future__ import annotations
 
@@ -36,30 +36,27 @@ from typing import Any, Callable, Sequence
 
 DEFAULT_ITERATIONS = 24     # simulated games per searched decision (expert = expert:24)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
-EXPERT_REQUIRE_VIEW = False
 
 
 # ---------------------------------------------------------------------------------------------------------
 # 1. the game-agnostic search
 # ---------------------------------------------------------------------------------------------------------
-def world_of(game: Any, player: int, rng: random.Random) -> Any:
-    """A copy of `game` in which what `player` cannot see is dealt again at random from what it could be."""
-    view = getattr(game, "view", None)
-    if view is not None:
-        return view(player).determinize(rng)
-    if EXPERT_REQUIRE_VIEW:
-        raise RuntimeError("this engine has no game.view(p).determinize(rng): the search would see hidden cards")
-    return game.clone()
+def world_of(view: Any, rng: random.Random) -> Any:
+    """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
+    from what it could be (the engine's `view.determinize(rng)`)."""
+    return view.determinize(rng)
 
 
-def search_decision(game: Any, player: int, candidates: Sequence[Any], *, iterations: int,
-                    rng: random.Random, play: Callable[[Any, Any], None],
+def search_decision(view: Any, player: int, candidates: Sequence[Any], *, iterations: int,
+                    rng: random.Random, align: Callable[[Any], bool], play: Callable[[Any, Any], None],
                     rollout: Callable[[Any], None], score: Callable[[Any, int], float]) -> tuple[int, list[float]]:
     """Index of the best of `candidates` for `player`, and each one's mean score.
 
-    play(world, candidate) applies a candidate in a world; rollout(world) plays it on (to the end, or to a
-    horizon); score(world, player) is the result for `player` in [-1.5, 1.5]. Each iteration deals a world with
-    `rng` and plays every candidate in a copy of it; `iterations` counts simulated games, so there are
+    Each iteration deals a world with `rng` (world_of); align(world) plays it on to the decision being searched
+    (in a world the opponent's hidden cards differ, so a few of its decisions may differ on the way) and says
+    whether every candidate is legal there (otherwise the world is dealt again); then every candidate is
+    played in a copy of that world: play(world, candidate), rollout(world) to the end (or a horizon),
+    score(world, player) in [-1.5, 1.5]. `iterations` counts simulated games, so there are
     iterations // len(candidates) worlds (at least 2).
     """
     n = len(candidates)
@@ -67,20 +64,22 @@ def search_decision(game: Any, player: int, candidates: Sequence[Any], *, iterat
         return 0, [0.0] * n
     worlds = max(2, iterations // n)
     totals = [0.0] * n
-    for _ in range(worlds):
-        wseed = rng.getrandbits(64)
-        base = None
+    done = tries = 0
+    while done < worlds and tries < 3 * worlds:
+        tries += 1
+        base = world_of(view, random.Random(rng.getrandbits(64)))
+        if not align(base):
+            continue
+        done += 1
         for k, cand in enumerate(candidates):
-            if base is None:
-                base = world_of(game, player, random.Random(wseed))
-                w = base.clone() if k + 1 < n else base
-            else:
-                w = base.clone() if k + 1 < n else base
+            w = base.clone() if k + 1 < n else base
             play(w, cand)
-            if not w.is_terminal():
+            if w.pending is not None:
                 rollout(w)
             totals[k] += score(w, player)
-    means = [t / worlds for t in totals]
+    if not done:
+        return 0, [0.0] * n
+    means = [t / done for t in totals]
     best = 0
     for k in range(1, n):
         if means[k] > means[best] + 1e-9:
@@ -106,27 +105,13 @@ def _rollout_greedy(seed: int):
 
 
 def continue_with(game: Any, pols: list, horizon_round: int | None = None) -> None:
-    """Play `game` on from its pending decision with policies `pols` (what play_with does from the start),
-    with their fast-path hooks, up to the end of the game or the first decision after round `horizon_round`."""
-    game.fast_pass = [getattr(pols[0], "wants_window", None), getattr(pols[1], "wants_window", None)]
-    game.ability_filter = [getattr(pols[0], "ability_filter", None), getattr(pols[1], "ability_filter", None)]
-    game.declare_hook = [getattr(pols[0], "declare", None), getattr(pols[1], "declare", None)]
-    gen = game._gen
-    dec = game.pending
-    choose = [pols[0].choose, pols[1].choose]
-    try:
-        while dec is not None:
-            if horizon_round is not None and game.round_no > horizon_round:
-                break
-            game._pcache = {}
-            a = choose[dec.player](game, dec)
-            game._pcache = None
-            dec = gen.send(a)
-    except StopIteration:
-        dec = None
-    game.pending = dec
-    if dec is None:
-        game.over = True if game.winner is not None or game.over else game.over
+    """Play `game` on from its pending decision with the policies `pols` (and their shortcuts), to the end of
+    the game or to the first decision after round `horizon_round`."""
+    game._set_policies(pols)
+    if horizon_round is None:
+        game.play()
+    else:
+        game.play(stop=lambda g, d: g.round_no > horizon_round)
 
 
 def r1_score(game: Any, p: int) -> float:
@@ -134,7 +119,7 @@ def r1_score(game: Any, p: int) -> float:
     lines that end the same way; an unfinished game scores its position (Influence, ready Power, cards)."""
     o = 1 - p
     margin = game.influence(p) - (game.influence(o) if not game.goldfish else 0)
-    if game.winner is not None or game.over:
+    if game.winner is not None or game.pending is None:
         w = game.winner
         base = 0.0 if w is None else (1.0 if w == p else -1.0)
         return base + 0.02 * max(-15, min(15, margin))
@@ -193,8 +178,26 @@ class ExpertPolicy:
             hr = None if self.horizon is None else w.round_no + self.horizon
             continue_with(w, [_rollout_greedy(s), _rollout_greedy(s + 1)], hr)
 
+        firsts = {c[1][0] for c in cands}
+        dkind, dinfo = dec.kind, dec.info
+
+        def at_decision(g, d):
+            return d.player == me and d.kind == dkind and (dkind != "window" or d.info == dinfo)
+
+        def align(w):
+            if w.pending is None:
+                return False
+            if not at_decision(w, w.pending):
+                w._set_policies(_plain_pair(me, seed))
+                w.play(stop=at_decision)
+                w._set_policies((None, None))
+                if w.pending is None:
+                    return False
+            return all(f in w.pending.options for f in firsts)
+
         best, _means = search_decision(game, me, [c[1] for c in cands], iterations=self.iterations,
-                                       rng=self.rng, play=_play_macro, rollout=rollout, score=r1_score)
+                                       rng=self.rng, align=align, play=_play_macro, rollout=rollout,
+                                       score=r1_score)
         first, rest = cands[best][1][0], list(cands[best][1][1:])
         self.plan = rest
         self.plan_kind = cands[best][0] if rest else ""
@@ -287,10 +290,28 @@ class ExpertPolicy:
         out = []
         if g._plan_struggle(game, p, [t]) == t and g.attack_plan:
             out.append(list(g.attack_plan))
-        ready = [i for i in game._eligible_attackers(p, t)] if hasattr(game, "_eligible_attackers") else []
+        bit = 1 << t
+        ready = [i for i in g._ready_units(game, p, "cannot_attack") if game.cdef[i].icons & bit]
         if ready and (not out or sorted(out[0]) != sorted(ready)):
             out.append(ready)
         return out
+
+
+class _Plain:
+    """The greedy player's choices without its shortcuts (so every decision of this player is asked)."""
+
+    def __init__(self, seed: int):
+        self.g = _rollout_greedy(seed)
+
+    def choose(self, view, dec):
+        return self.g.choose(view, dec)
+
+
+def _plain_pair(me: int, seed: int) -> tuple:
+    pols: list = [None, None]
+    pols[me] = _Plain(seed)
+    pols[1 - me] = _rollout_greedy(seed + 1)
+    return tuple(pols)
 
 
 def _key(macro: list) -> tuple:
