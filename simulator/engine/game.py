@@ -41,6 +41,7 @@ COMBAT, GUILE, SORCERY, FAITH = range(4)
 
 PASS = ("pass",)
 DONE = ("done",)
+CONTINUE = ("continue",)
 YES = ("yes",)
 NO = ("no",)
 
@@ -366,6 +367,14 @@ class Game:
         self.active = -1
         self.struggle: Struggle | None = None
         self.struggles_done: list[set] = [set(), set()]
+        # a game loaded from a position starts here (positions.py); -1: from §4 setup
+        self.start_phase = -1
+        self.start_active = -1
+        # stops: the rules also pause at the start of each phase or turn and at the end of each struggle with a
+        # Decision of kind "boundary" (player -1, one option, never recorded): the judge stops there
+        self.stops = False
+        self.queued: list[Any] = []   # (player, host name) of a `play CARD on HOST` whose host decision is to come
+        self.labels: dict[int, str] = {}   # card id -> the label a position gave it (action texts use it)
         self.restricted_used = [0, 0]
         self.plays_by_name: list[dict] = [{}, {}]
         self.uses: dict = {}
@@ -501,8 +510,18 @@ class Game:
         """Resolve the pending decision with `action` and run the rules up to the next decision."""
         if self.pending is None:
             raise IllegalAction("the game is over")
+        if isinstance(action, str):
+            from .actions import apply_text   # the action texts of CONTRACTS §6
+            apply_text(self, action)
+            return
         if isinstance(action, list):
             action = tuple(action)
+        if self.pending.kind == "boundary":
+            if action != CONTINUE:
+                raise IllegalAction(f"{action!r}: the game is paused at a {self.pending.info[0]} boundary; "
+                                    "continue with ('continue',)")
+            self._advance(action)   # a pause, not a choice: not recorded
+            return
         if action not in self.pending.options:
             raise IllegalAction(f"{action!r} is not a legal {self.pending.kind} action for player "
                                 f"{self.pending.player}")
@@ -1019,25 +1038,39 @@ class Game:
 
     # ------------------------------------------------------------------ the game procedure
     def _run(self):
+        """§4 setup, then rounds of the seven phases (§5) until the game ends (§12) or the round limit. A game
+        loaded from a position (positions.py) starts inside its round instead: at the start of phase
+        `start_phase`, for Kingdom and Confrontation at the start of `start_active`'s turn."""
         try:
-            yield from self._setup()
+            ph0 = self.start_phase
+            if ph0 < 0:
+                yield from self._setup()
             while True:
-                if self.round_no >= self.max_rounds:
-                    self.winner = None
-                    self.reason = "round_limit"
-                    if self.logs is not None:
-                        self._log(f"round limit {self.max_rounds} reached: no winner")
-                    break
-                self.round_no += 1
+                if ph0 < 0:
+                    if self.round_no >= self.max_rounds:
+                        self.winner = None
+                        self.reason = "round_limit"
+                        if self.logs is not None:
+                            self._log(f"round limit {self.max_rounds} reached: no winner")
+                        break
+                    self.round_no += 1
+                    ph0 = QUEST_P
                 self._round_open = True
-                yield from self._quest_phase()
-                yield from self._draw_phase()
-                yield from self._kingdom_phase()
-                yield from self._confrontation_phase()
-                yield from self._authority_phase()
-                yield from self._refresh_phase()
+                if ph0 <= QUEST_P:
+                    yield from self._quest_phase()
+                if ph0 <= DRAW_P:
+                    yield from self._draw_phase()
+                if ph0 <= KINGDOM_P:
+                    yield from self._kingdom_phase(self.start_active if ph0 == KINGDOM_P else -1)
+                if ph0 <= CONFRONT_P:
+                    yield from self._confrontation_phase(self.start_active if ph0 == CONFRONT_P else -1)
+                if ph0 <= AUTHORITY_P:
+                    yield from self._authority_phase()
+                if ph0 <= REFRESH_P:
+                    yield from self._refresh_phase()
                 yield from self._toll_phase()
                 self._record_round()
+                ph0 = -1
         except GameOver as end:
             self.winner = end.winner
             self.reason = end.reason
@@ -1110,7 +1143,7 @@ class Game:
                 if kind == "place" and self.cdef[iid].is_attachment:
                     hosts = self._setup_hosts(p, iid, chosen)
                     host = hosts[0] if len(hosts) == 1 else (yield Decision("setup_host", p,
-                                                                            [("host", h) for h in hosts]))[1]
+                                                                            [("host", h) for h in hosts], iid))[1]
                 used += cost
                 if self.cdef[iid].kw & KW_RESTRICTED and kind == "place" \
                         and self._setup_dup_target(p, iid, chosen) < 0:
@@ -1485,6 +1518,13 @@ class Game:
             deck.insert(0, iid)
 
     # §5 phases ------------------------------------------------------------
+    def _boundary(self, what: str, ph: int, p: int = -1):
+        """Where a position can be taken (with `stops` on): the start of a phase, of a Kingdom or Confrontation
+        turn, the end of a struggle."""
+        if self.stops:
+            self.phase = ph
+            yield Decision("boundary", -1, [CONTINUE], (what, ph, p))
+
     def _phase_start(self, ph: int):
         self.phase = ph
         if self.uses:
@@ -1503,6 +1543,8 @@ class Game:
 
     def _quest_phase(self):
         """§5.1: choose quests secretly, reveal, momentum decides who chooses the first player, Embark."""
+        if self.stops:
+            yield from self._boundary("phase", QUEST_P)
         yield from self._phase_start(QUEST_P)
         m = self._window_needed()
         if m is not None:
@@ -1628,6 +1670,8 @@ class Game:
 
     def _draw_phase(self):
         """§5.2: both draw 2 simultaneously; an empty deck eliminates (simultaneity, §12)."""
+        if self.stops:
+            yield from self._boundary("phase", DRAW_P)
         yield from self._phase_start(DRAW_P)
         m = self._window_needed()
         if m is not None:
@@ -1642,30 +1686,48 @@ class Game:
             yield from self._action_window(memo=m)
         yield from self._phase_end(DRAW_P)
 
-    def _kingdom_phase(self):
-        """§5.3: each active player in turn collects wealth and may play cards; ordinary windows otherwise."""
-        yield from self._phase_start(KINGDOM_P)
-        m = self._window_needed()
-        if m is not None:
-            yield from self._action_window(memo=m)
-        for p in self.players():
+    def _kingdom_phase(self, start: int = -1):
+        """§5.3: each active player in turn collects wealth and may play cards; ordinary windows otherwise.
+        `start`: a loaded position's active player, whose turn it is (wealth collected)."""
+        order = self.players()
+        if start < 0:
+            yield from self._phase_start(KINGDOM_P)
+            m = self._window_needed()
+            if m is not None:
+                yield from self._action_window(memo=m)
+        else:
+            self.phase = KINGDOM_P
+            order = order[order.index(start):]
+        for p in order:
             self.active = p
-            self.pool[p] += self.quest_stat(p, "wealth")
-            if self.logs is not None:
-                self._log(f"§5.3 Kingdom: player {p} collects {self.quest_stat(p, 'wealth')} wealth")
+            if p != start:
+                self.pool[p] += self.quest_stat(p, "wealth")
+                if self.logs is not None:
+                    self._log(f"§5.3 Kingdom: player {p} collects {self.quest_stat(p, 'wealth')} wealth")
+                if self.stops:
+                    yield from self._boundary("turn", KINGDOM_P, p)
             yield from self._action_window(p, KINGDOM_P)
         self.active = -1
         yield from self._phase_end(KINGDOM_P)
 
-    def _confrontation_phase(self):
-        """§5.4: each active player in turn may initiate up to one struggle of each type."""
-        yield from self._phase_start(CONFRONT_P)
-        m = self._window_needed()
-        if m is not None:
-            yield from self._action_window(memo=m)
-        for p in self.players():
+    def _confrontation_phase(self, start: int = -1):
+        """§5.4: each active player in turn may initiate up to one struggle of each type. `start`: a loaded
+        position's active player, whose turn it is (`struggles_done[start]` as the position says)."""
+        order = self.players()
+        if start < 0:
+            yield from self._phase_start(CONFRONT_P)
+            m = self._window_needed()
+            if m is not None:
+                yield from self._action_window(memo=m)
+        else:
+            self.phase = CONFRONT_P
+            order = order[order.index(start):]
+        for p in order:
             self.active = p
-            self.struggles_done[p] = set()
+            if p != start:
+                self.struggles_done[p] = set()
+                if self.stops:
+                    yield from self._boundary("turn", CONFRONT_P, p)
             yield from self._action_window(p, CONFRONT_P)
         self.active = -1
         yield from self._phase_end(CONFRONT_P)
@@ -1687,6 +1749,8 @@ class Game:
 
     def _authority_phase(self):
         """§5.5: highest total gains 1 Influence and the emblem; a tie strips the emblem."""
+        if self.stops:
+            yield from self._boundary("phase", AUTHORITY_P)
         yield from self._phase_start(AUTHORITY_P)
         a0, a1 = self.authority_total(0), self.authority_total(1)
         if a0 == a1:
@@ -1708,6 +1772,8 @@ class Game:
 
     def _refresh_phase(self):
         """§5.6: ready everything (unless "does not ready"); each player removes one sorcery emblem."""
+        if self.stops:
+            yield from self._boundary("phase", REFRESH_P)
         yield from self._phase_start(REFRESH_P)
         exh = self.exh
         for p in (0, 1):
@@ -1733,6 +1799,8 @@ class Game:
 
     def _toll_phase(self):
         """§5.7: wealth returns to the treasury; hands are reduced to Levy."""
+        if self.stops:
+            yield from self._boundary("phase", TOLL_P)
         yield from self._phase_start(TOLL_P)
         self.pool[0] = self.pool[1] = 0
         for p in self.players():
@@ -1914,6 +1982,8 @@ class Game:
         if self.delayed:
             yield from self._run_delayed("struggle")
         self.struggle = None
+        if self.stops:
+            yield from self._boundary("struggle", CONFRONT_P, p)
 
     def _declared(self, kind: str, p: int, elig: list, t: int, need_one: bool) -> list | None:
         """A policy's whole declaration (S.3 attackers / S.6 defenders) through its `declare` shortcut, or the
