@@ -41,22 +41,125 @@ MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 # ---------------------------------------------------------------------------------------------------------
 # 1. the game-agnostic search
 # ---------------------------------------------------------------------------------------------------------
+# Games loaded from a position (CONTRACTS §6) do not start from §4 setup, so the engine's clone() and
+# determinize(), which replay a game's choices from its seed, cannot copy them yet: such a game is registered
+# here with its position (load_position) and copied by loading that position again and replaying the choices
+# made since. id(game) -> (position, catalogue); games are dropped from it when `forget` is called or the
+# table grows large.
+_ORIGINS: dict[int, tuple] = {}
+
+
+def load_position(position: dict, catalogue: Any, **kw) -> Any:
+    """from_position(position, catalogue) for a game the search player will be asked about."""
+    from .positions import from_position
+    g = from_position(position, catalogue, **kw)
+    _remember(g, position, catalogue)
+    return g
+
+
+def _remember(g: Any, position: dict, catalogue: Any) -> None:
+    if len(_ORIGINS) > 5000:
+        _ORIGINS.clear()
+    _ORIGINS[id(g)] = (g, position, catalogue)
+
+
+def forget(g: Any) -> None:
+    _ORIGINS.pop(id(g), None)
+
+
+def _from_origin(position: dict, catalogue: Any, history: list) -> Any:
+    """The position loaded again with the choices of `history` replayed (the engine's own replay loop)."""
+    from .game import IllegalAction
+    from .positions import from_position
+    g = from_position(position, catalogue, advance=False)
+    g._replay = history
+    g._rpos = 0
+    n = len(history)
+    gen = g._gen
+    try:
+        dec = next(gen)
+        while g._rpos < n:
+            a = history[g._rpos]
+            if type(a) is not tuple or a not in dec.options:
+                raise IllegalAction(f"replay: {a!r} is not an option of {dec!r}")
+            g._rpos += 1
+            g.history.append(a)
+            dec = gen.send(a)
+        g.pending = dec
+    except StopIteration:
+        g.pending = None
+    g._replay = None
+    _remember(g, position, catalogue)
+    return g
+
+
+def copy_game(g: Any) -> Any:
+    """g.clone(), also for a game loaded with load_position."""
+    o = _ORIGINS.get(id(g))
+    if o is not None and o[0] is g:
+        return _from_origin(o[1], o[2], list(g.history))
+    return g.clone()
+
+
+def _dealt_position(position: dict, me: int, rng: random.Random) -> dict:
+    """The position with what player `me` cannot see dealt again: its own deck order, and the opponent's hand,
+    secret area and deck shuffled together (sizes kept)."""
+    import copy
+    pos = copy.deepcopy(position)
+    players = pos.get("players", [])
+    if me < len(players):
+        deck = list(players[me].get("deck", []))
+        fisher_yates_list(rng, deck)
+        players[me]["deck"] = deck
+    q = 1 - me
+    if q < len(players) and players[q].get("faction"):
+        pl = players[q]
+        zones = [(z, len(pl.get(z, []))) for z in ("hand", "secret", "deck")]
+        pool = [c for z, _ in zones for c in pl.get(z, [])]
+        fisher_yates_list(rng, pool)
+        k = 0
+        for z, n in zones:
+            pl[z] = pool[k:k + n]
+            k += n
+    return pos
+
+
+def fisher_yates_list(rng: random.Random, items: list) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
 def world_of(view: Any, rng: random.Random) -> Any:
     """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
-    from what it could be (the engine's `view.determinize(rng)`)."""
-    return view.determinize(rng)
+    from what it could be (the engine's `view.determinize(rng)`; for a loaded position, the position dealt
+    again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is)."""
+    g = view._g
+    o = _ORIGINS.get(id(g))
+    if o is None or o[0] is not g:
+        return view.determinize(rng)
+    from .game import IllegalAction
+    for attempt in range(11):
+        pos = _dealt_position(o[1], view.player, rng) if attempt < 10 else o[1]
+        try:
+            w = _from_origin(pos, o[2], list(g.history))
+        except (IllegalAction, ValueError):
+            continue
+        w.rng.seed(int(rng.random() * 281474976710656))   # the random events from here on: this world's own
+        return w
+    raise AssertionError("unreachable: the position as it is always replays")
 
 
 def search_decision(view: Any, player: int, candidates: Sequence[Any], *, iterations: int,
                     rng: random.Random, align: Callable[[Any], bool], play: Callable[[Any, Any], None],
-                    rollout: Callable[[Any], None], score: Callable[[Any, int], float]) -> tuple[int, list[float]]:
+                    rollout: Callable[[Any], None], score: Callable[[Any, int, int], float]) -> tuple[int, list[float]]:
     """Index of the best of `candidates` for `player`, and each one's mean score.
 
     Each iteration deals a world with `rng` (world_of); align(world) plays it on to the decision being searched
     (in a world the opponent's hidden cards differ, so a few of its decisions may differ on the way) and says
     whether every candidate is legal there (otherwise the world is dealt again); then every candidate is
     played in a copy of that world: play(world, candidate), rollout(world) to the end (or a horizon),
-    score(world, player) in [-1.5, 1.5]. `iterations` counts simulated games, so there are
+    score(world, player, steps) in [-1.5, 1.5] (steps: choices made since the decision). `iterations` counts simulated games, so there are
     iterations // len(candidates) worlds (at least 2).
     """
     n = len(candidates)
@@ -71,12 +174,13 @@ def search_decision(view: Any, player: int, candidates: Sequence[Any], *, iterat
         if not align(base):
             continue
         done += 1
+        mark = len(base.history)
         for k, cand in enumerate(candidates):
-            w = base.clone() if k + 1 < n else base
+            w = copy_game(base) if k + 1 < n else base
             play(w, cand)
             if w.pending is not None:
                 rollout(w)
-            totals[k] += score(w, player)
+            totals[k] += score(w, player, len(w.history) - mark)
     if not done:
         return 0, [0.0] * n
     means = [t / done for t in totals]
@@ -114,15 +218,20 @@ def continue_with(game: Any, pols: list, horizon_round: int | None = None) -> No
         game.play(stop=lambda g, d: g.round_no > horizon_round)
 
 
-def r1_score(game: Any, p: int) -> float:
-    """+1 / -1 for a win / loss (0 for a draw), plus a small Influence-margin term that breaks ties between
-    lines that end the same way; an unfinished game scores its position (Influence, ready Power, cards)."""
+def r1_score(game: Any, p: int, steps: int = 0) -> float:
+    """+1 / -1 for a win / loss (0 for a draw), plus small terms that break ties between lines that end the
+    same way: a sooner win (a later loss) is worth up to 0.25 more, since the rollout player's mistakes make
+    slow lines look safer than they are, and the Influence margin up to 0.15. An unfinished game scores its
+    position (Influence, ready Power, cards)."""
     o = 1 - p
     margin = game.influence(p) - (game.influence(o) if not game.goldfish else 0)
     if game.winner is not None or game.pending is None:
         w = game.winner
-        base = 0.0 if w is None else (1.0 if w == p else -1.0)
-        return base + 0.02 * max(-15, min(15, margin))
+        if w is None:
+            return 0.01 * max(-15, min(15, margin))
+        soon = 0.25 * 0.97 ** max(steps, 0)
+        base = 1.0 + soon if w == p else -1.0 - soon
+        return base + 0.01 * max(-15, min(15, margin))
     cdef, exh = game.cdef, game.exh
     ready = [sum(max(game.power(i), 0) for i in game.field[q] if cdef[i].is_unit and not exh[i]) for q in (0, 1)]
     x = margin + 0.25 * (ready[p] - ready[o]) + 0.2 * (len(game.hand[p]) - len(game.hand[o]))

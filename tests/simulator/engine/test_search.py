@@ -20,6 +20,7 @@ class Nim:
     def __init__(self, stones, player=0, rng=None):
         self.stones, self.turn, self.winner = stones, player, None
         self.rng = rng or random.Random(0)
+        self.history = []
 
     @property
     def pending(self):
@@ -30,6 +31,7 @@ class Nim:
     def apply_action(self, n):
         assert n in self.pending.options
         self.stones -= n
+        self.history.append(n)
         if self.stones == 0:
             self.winner = self.turn
         self.turn = 1 - self.turn
@@ -55,7 +57,7 @@ def nim_search(stones, iterations, seed=1):
             w.apply_action(w.rng.choice(w.pending.options))
     return search_decision(g.view(0), 0, [1, 2], iterations=iterations, rng=random.Random(seed),
                            align=lambda w: True, play=lambda w, n: w.apply_action(n), rollout=rollout,
-                           score=lambda w, p: 1.0 if w.winner == p else -1.0)
+                           score=lambda w, p, steps: 1.0 if w.winner == p else -1.0)
 
 
 def test_the_search_finds_the_winning_move_of_a_small_game():
