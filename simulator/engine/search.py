@@ -134,8 +134,8 @@ def world_of(view: Any, rng: random.Random) -> Any:
     """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
     from what it could be (the engine's `view.determinize(rng)`; for a loaded position, the position dealt
     again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is)."""
-    g = view._g
-    o = _ORIGINS.get(id(g))
+    g = getattr(view, "_g", None)
+    o = _ORIGINS.get(id(g)) if g is not None else None
     if o is None or o[0] is not g:
         return view.determinize(rng)
     from .game import IllegalAction
