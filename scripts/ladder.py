@@ -116,8 +116,14 @@ def run(games: int, expert_games: int, camelot: int, workers: int, policies: lis
             jobs.append(("expert", "greedy", "camelot", "camelot", seed % 2, 100_000 + seed))
             keys.append(("camelot",))
     started = time.perf_counter()
+    log = os.environ.get("LADDER_LOG")   # a file that gets one line per finished game (progress, partial data)
+    out = []
     with mp.Pool(workers) as pool:
-        out = pool.map(_play, jobs, chunksize=1)
+        for k, r in enumerate(pool.imap(_play, jobs, chunksize=1)):
+            out.append(r)
+            if log:
+                with open(log, "a", encoding="utf-8") as fh:
+                    fh.write(f"{keys[k]!r} {jobs[k][2]} {jobs[k][3]} {r[0]} {r[1]:.3f}\n")
     wall = time.perf_counter() - started
     table: dict = {}
     mirror: dict = {}
