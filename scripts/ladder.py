@@ -142,9 +142,48 @@ def run(games: int, expert_games: int, camelot: int, workers: int, policies: lis
             c, k = cpu.get(p, (0.0, 0))
             cpu[p] = (c + secs / 2, k + 1)
     results = {k: v for k, v in table.items() if len(k) == 2}
+    if ("camelot",) in table and "greedy" in policies and "expert" in policies:
+        cs, cg = table[("camelot",)]
+        s0, g0 = results.get(("greedy", "expert"), (0.0, 0))
+        results[("greedy", "expert")] = (s0 + cg - cs, g0 + cg)
     return {"build": ENGINE_BUILD, "policies": policies, "table": table, "mirror": mirror,
             "elo": elo(results, policies), "cpu": cpu, "wall": wall, "workers": workers,
             "games": games, "expert_games": expert_games, "camelot": camelot, "load": os.getloadavg()[0]}
+
+
+def from_logs(paths: list[str], workers: int) -> dict:
+    """The ladder's results rebuilt from LADDER_LOG files (runs done in parts, or stopped early)."""
+    import ast
+    from simulator.engine import ENGINE_BUILD
+    table: dict = {}
+    mirror: dict = {}
+    policies: list[str] = []
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            key_txt, rest = line.rsplit(")", 1)
+            key = ast.literal_eval(key_txt + ")")
+            da, db, score, _secs = rest.split()
+            s, g = table.get(key, (0.0, 0))
+            table[key] = (s + float(score), g + 1)
+            if len(key) == 2:
+                for p in key:
+                    if p not in policies:
+                        policies.append(p)
+                if da == db:
+                    ms, mg = mirror.get(key, (0.0, 0))
+                    mirror[key] = (ms + float(score), mg + 1)
+    results = {k: v for k, v in table.items() if len(k) == 2}
+    if ("camelot",) in table:   # the Camelot mirror games are expert against greedy games too
+        cs, cg = table[("camelot",)]
+        s0, g0 = results.get(("greedy", "expert"), (0.0, 0))
+        results[("greedy", "expert")] = (s0 + cg - cs, g0 + cg)
+        policies += [p for p in ("greedy", "expert") if p not in policies]
+    order = [p for p in LADDER if p in policies] + [p for p in policies if p not in LADDER]
+    games = max((g for k, (_, g) in results.items() if not any(x in SLOW for x in k)), default=0)
+    expert_games = max((g for k, (_, g) in results.items() if any(x in SLOW for x in k)), default=0)
+    return {"build": ENGINE_BUILD, "policies": order, "table": table, "mirror": mirror, "elo": elo(results, order),
+            "cpu": {}, "wall": 0.0, "workers": workers, "games": games, "expert_games": expert_games,
+            "camelot": table.get(("camelot",), (0, 0))[1], "load": os.getloadavg()[0]}
 
 
 def speed(policies: list[str], games: int = 14) -> dict:
@@ -166,7 +205,7 @@ def speed(policies: list[str], games: int = 14) -> dict:
 def markdown(res: dict, rates: dict | None, command: str) -> str:
     lines = ["## Policy ladder", "",
              f"Measured with `{command}` ({res['build']} engine, {res['workers']} worker processes on the project's "
-             f"2 shared cores, load {res['load']:.1f}, {res['wall']:.0f} s). Each pairing plays the seven starter "
+             f"2 shared cores, load {res['load']:.1f}). Each pairing plays the seven starter "
              "mirrors and then cross matches of every ordered pair of different starters, each deal with the seats "
              f"swapped; {res['games']} games per pairing of the fast players, {res['expert_games']} per pairing "
              "with expert (hundreds of times slower, so its samples are smaller: read the intervals). "
@@ -192,7 +231,8 @@ def markdown(res: dict, rates: dict | None, command: str) -> str:
         rate = rates.get(p) if rates else None
         lines.append(f"| {p} | {res['elo'][p]:.0f} | {rate:.2f} | {1 / rate:.4f} |" if rate
                      else f"| {p} | {res['elo'][p]:.0f} | – | – |")
-    lines += ["", "Elo is the maximum-likelihood Bradley-Terry fit of every ladder game, scaled to Elo with greedy at "
+    lines += ["", "Elo is the maximum-likelihood Bradley-Terry fit of every ladder game (the Camelot mirror games "
+                  "counted as expert against greedy), scaled to Elo with greedy at "
                   "1500; with samples this size a difference under about 50 points is within the noise."]
     return "\n".join(lines) + "\n"
 
@@ -217,12 +257,17 @@ def main(argv: list[str] | None = None) -> str:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--policies", default=",".join(LADDER))
     ap.add_argument("--write", action="store_true", help="rewrite docs/engine.md's Policy ladder section")
+    ap.add_argument("--from-log", nargs="+", metavar="FILE", help="report LADDER_LOG files instead of playing")
+    ap.add_argument("--no-speed", action="store_true", help="skip the self-play speed measurement")
     args = ap.parse_args(argv)
     policies = args.policies.split(",")
-    res = run(args.games, args.expert_games, args.camelot, args.workers, policies)
-    rates = speed(res["policies"])
-    command = ("python -m scripts.ladder --games {} --expert-games {} --camelot {} --workers {}{}"
-               .format(args.games, args.expert_games, args.camelot, args.workers, " --write" if args.write else ""))
+    if args.from_log:
+        res = from_logs(args.from_log, args.workers)
+    else:
+        res = run(args.games, args.expert_games, args.camelot, args.workers, policies)
+    rates = None if args.no_speed else speed(res["policies"])
+    command = ("python -m scripts.ladder --games {} --expert-games {} --camelot {} --workers {}"
+               .format(res["games"], res["expert_games"], res["camelot"], args.workers))
     section = markdown(res, rates, command)
     if args.write:
         write_doc(section)
