@@ -85,9 +85,10 @@ def test_bad_policies_exit_2_naming_the_problem(sim_db, args, message):
 def test_the_search_player_gets_small_chunks_and_a_longer_time_allowance():
     fast = runner.chunk_plan("versus", 1000, {"policy": "greedy", "opponent_policy": "greedy"})
     slow = runner.chunk_plan("versus", 1000, {"policy": "greedy", "opponent_policy": "expert"})
-    assert len(fast) == 5 and len(slow) == 250 and sum(n for _, _, n in slow) == 1000
-    assert tasks.chunk_time_limits("versus", 4, {"policy": "expert:50"})[0] > \
-        tasks.chunk_time_limits("versus", 4, {"policy": "greedy"})[0]
+    assert len(fast) == 5 and len(slow) == 334 and sum(n for _, _, n in slow) == 1000   # 3 games a chunk
+    assert len(runner.chunk_plan("versus", 40, {"policy": "expert"})) == 20
+    assert tasks.chunk_time_limits("versus", 2, {"policy": "expert:50"})[0] > \
+        tasks.chunk_time_limits("versus", 2, {"policy": "greedy"})[0]
     assert runner.chunk_plan("versus", 1000) == fast
 
 
