@@ -42,6 +42,7 @@ COMBAT, GUILE, SORCERY, FAITH = range(4)
 PASS = ("pass",)
 DONE = ("done",)
 CONTINUE = ("continue",)
+STRUGGLE_COUNTERS = ("initiated", "won", "unopposed", "defended", "won_defending")
 YES = ("yes",)
 NO = ("no",)
 
@@ -373,6 +374,9 @@ class Game:
         # stops: the rules also pause at the start of each phase or turn and at the end of each struggle with a
         # Decision of kind "boundary" (player -1, one option, never recorded): the judge stops there
         self.stops = False
+        # positions.from_position: origin(cards, log) lays out the same start again (clone and determinize replay
+        # the history from there instead of from §4 setup)
+        self.origin: Any = None
         self.queued: list[Any] = []   # (player, host name) of a `play CARD on HOST` whose host decision is to come
         self.labels: dict[int, str] = {}   # card id -> the label a position gave it (action texts use it)
         self.restricted_used = [0, 0]
@@ -425,9 +429,7 @@ class Game:
         # §6.2 counters per player and struggle type, for the struggles that player initiated: initiated, won
         # (as the attacker), unopposed (S.10), defended (the defending player declared at least one defender,
         # S.6); and won_defending, the struggles of that type the player won as the defender
-        self.struggle_counts: list[list[dict[str, int]]] = [
-            [{"initiated": 0, "won": 0, "unopposed": 0, "defended": 0, "won_defending": 0} for _t in range(4)]
-            for _p in (0, 1)]
+        self._sc = [0] * 40   # (player * 4 + type) * 5 + counter, counters in STRUGGLE_COUNTERS order
         self._gen = self._run()
         self.pending: Decision | None = None
         self.round1_first = first_player if first_player is not None else 0
@@ -443,7 +445,7 @@ class Game:
         # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
         self.observer = observer
         self.policies: list[Any] = [None, None]
-        self._views: list[PlayerView] = [PlayerView(self, 0), PlayerView(self, 1)]
+        self._views: list[PlayerView | None] = [None, None]   # made on first use
         if policies is not None:
             self._set_policies(policies)
         if autostart:
@@ -463,7 +465,21 @@ class Game:
 
     def view(self, p: int) -> "PlayerView":
         """What player p may know of this game (a read-only view; PlayerView)."""
-        return self._views[p]
+        v = self._views[p]
+        if v is None:
+            v = PlayerView(self, p)
+            self._views[p] = v
+        return v
+
+    @property
+    def struggle_counts(self) -> list[list[dict[str, int]]]:
+        """§6.2 counters per player and struggle type (0 combat, 1 guile, 2 sorcery, 3 faith) for the struggles
+        that player initiated: initiated, won (as the attacker), unopposed (S.10), defended (the defending
+        player declared at least one defender, S.6); and won_defending: struggles of that type the player won as
+        the defender."""
+        sc = self._sc
+        return [[{k: sc[(p * 4 + t) * 5 + n] for n, k in enumerate(STRUGGLE_COUNTERS)} for t in range(4)]
+                for p in (0, 1)]
 
     def play(self, stop: Any = None) -> None:
         """Play the game with the policies given to the constructor (play_game's loop): to its end, or until
@@ -471,7 +487,7 @@ class Game:
         pols = self.policies
         if pols[0] is None or (pols[1] is None and not self.goldfish):
             raise ValueError("play() needs a policy for each player")
-        v0, v1 = self._views
+        v0, v1 = self.view(0), self.view(1)
         c0 = pols[0].choose
         c1 = pols[1].choose if pols[1] is not None else c0
         gen = self._gen
@@ -549,8 +565,12 @@ class Game:
     def _replayed(self, history: list, cards: list[int] | None, log: bool) -> "Game":
         """A new game on the same decks and seed that makes the choices of `history` (IllegalAction when one no
         longer applies)."""
-        g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
-                 max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
+        if self.origin is not None:   # a game loaded from a position starts from it again
+            g: Game = self.origin(cards, log)
+            g.observer = self.observer
+        else:
+            g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
+                     max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
         g._replay = history
         g._rpos = 0
         n = len(history)
@@ -880,15 +900,56 @@ class Game:
                         k |= bit
         return k
 
-    def kw_param(self, iid: int, bit: int) -> int:
+    def kw_params(self, iid: int, bit: int) -> list[int]:
+        """§9: the X of each instance of a parameterised keyword the card has — printed (unless blanked), granted
+        by an effect, granted by a static ability — once per distinct X: Ravage (1) and Ravage (2) are two
+        keywords, two Ravage (2) are one (§9 "a card cannot have the same keyword twice")."""
         d = self.cdef[iid]
-        best = None
+        out: list[int] = []
         if not self.emb[iid] and d.kw & bit:
-            best = {KW_HASTE: d.haste, KW_SECRET: d.secret, KW_SCOUT: d.scout, KW_RAVAGE: d.ravage}.get(bit)
+            v = {KW_HASTE: d.haste, KW_SECRET: d.secret, KW_SCOUT: d.scout, KW_RAVAGE: d.ravage}.get(bit)
+            out.append(v or 0)
         for b, param, _u in self.kgrant.get(iid, ()):
-            if b == bit and param is not None:
-                best = param if best is None else max(best, param)
-        return best or 0
+            if b == bit and (param or 0) not in out:
+                out.append(param or 0)
+        if self.has_abilities:
+            if self._statics_cache is None:
+                self._statics()
+            for src, c, ab in self._st_grant:
+                for b, param in ab.grant_bits:
+                    if b == bit and (param or 0) not in out and self._static_applies(src, c, ab, iid):
+                        out.append(param or 0)
+        return out
+
+    def _granted_anywhere(self, bit: int) -> bool:
+        """Whether any static ability in force or lasting effect grants this keyword to some card (§9)."""
+        if self.has_abilities and self._statics_cache is None:
+            self._statics()
+        for _src, _c, ab in self._st_grant:
+            for b, _param in ab.grant_bits:
+                if b == bit:
+                    return True
+        if self.kgrant:
+            for lst in self.kgrant.values():
+                for b, _param, _u in lst:
+                    if b == bit:
+                        return True
+        return False
+
+    def _kw_x(self, iid: int, bit: int, granted: bool) -> int:
+        """The X of Haste (X) / Secret (X) on a card out of play (§9.3, §10.9), printed or granted: -1 without it.
+        `granted`: _granted_anywhere(bit); without a grant in force only the printed keyword is read."""
+        d = self.cdef[iid]
+        if not granted:
+            if not d.kw & bit:
+                return -1
+            return (d.haste if bit == KW_HASTE else d.secret) or 0
+        return self.kw_param(iid, bit) if self.kw(iid) & bit else -1
+
+    def kw_param(self, iid: int, bit: int) -> int:
+        """The X of a parameterised keyword: for a cost (Haste, Secret) the lowest of its instances (§9)."""
+        xs = self.kw_params(iid, bit)
+        return min(xs) if xs else 0
 
     def has_rule(self, iid: int, rule: str) -> bool:
         if not self.has_abilities:
@@ -972,8 +1033,10 @@ class Game:
             return True
         if self.is_duplicate_entry(p, iid) >= 0:
             return True
-        if d.unique and self.owner[iid] != p and self.controls_unique_name(p, d.name):
-            return False  # §3.7 clarification: such a collision is prevented
+        if d.unique and self.controls_unique_name(p, d.name):
+            # §3.7: p controls a copy it cannot put this one under (the opponent's, by a change of control):
+            # the play is prevented, not paid for and discarded
+            return False
         if d.kw & KW_RESTRICTED and self.restricted_used[p] >= 1:
             return False
         if d.is_attachment and not self.legal_hosts(p, iid, first=True):
@@ -1269,7 +1332,7 @@ class Game:
                 if r is not None:
                     wants = bool(r)
                 else:
-                    wants = bool(f(self._views[p], p, kind if p == active else -1))
+                    wants = bool(f(self.view(p), p, kind if p == active else -1))
                     self.history.append(2 * p + (1 if wants else 0))
                 if not wants:
                     self._pcache = None
@@ -1332,19 +1395,27 @@ class Game:
                 if d.kw & KW_SECRET and pool >= SECRET_PLACE_COST:
                     opts.append(("secret", iid))
         elif kind == CONFRONT_P:
+            granted = self._granted_anywhere(KW_HASTE) if self.has_abilities else False
             for iid in self.hand[p]:
                 d = cdef[iid]
-                if d.kw & KW_HASTE and not d.is_deed and (d.haste or 0) + self.loyalty_surcharge(p, d) <= pool \
-                        and self.can_enter(p, iid) and self._max_ok(p, d):
-                    opts.append(("haste", iid))
+                if not (d.kw & KW_HASTE or granted):
+                    continue
+                hx = self._kw_x(iid, KW_HASTE, granted)
+                if hx >= 0 and not d.is_deed and self.can_enter(p, iid) and self._max_ok(p, d) \
+                        and (hx + self.loyalty_surcharge(p, d) <= pool or self.is_duplicate_entry(p, iid) >= 0):
+                    opts.append(("haste", iid))   # §3.7: a duplicate costs 0, whatever Haste (X) says
             done = self.struggles_done[p]
             icons = self.attack_icons(p)
             for t in range(4):
                 if icons & (1 << t) and t not in done:
                     opts.append(("struggle", t))
+        secret_granted = False
+        if self.secret[p] and self.has_abilities:
+            secret_granted = self._granted_anywhere(KW_SECRET)
         for iid in self.secret[p]:
             d = cdef[iid]
-            if d.kw & KW_SECRET and (d.secret or 0) + self.loyalty_surcharge(p, d) <= pool:
+            sx = self._kw_x(iid, KW_SECRET, secret_granted)
+            if sx >= 0 and sx + self.loyalty_surcharge(p, d) <= pool:
                 if d.is_deed:
                     ab = d.play_ability
                     if ab is not None and ab.timing == "action" and self._usable(p, iid, ab, None, deed=True,
@@ -1362,13 +1433,13 @@ class Game:
                 d = cdef[iid]
                 if d.actions and not self.emb[iid]:
                     for ab in d.actions:
-                        if (flt is None or flt(self._views[p], ab, kind)) and self._usable(p, iid, ab, None):
+                        if (flt is None or flt(self.view(p), ab, kind)) and self._usable(p, iid, ab, None):
                             opts.append(("ability", iid, ab.index))
             for iid in self.hand[p]:
                 d = cdef[iid]
                 ab = d.play_ability
                 if d.is_deed and ab is not None and ab.timing == "action" and d.cost <= pool \
-                        and (flt is None or flt(self._views[p], ab, kind)) and self._usable(p, iid, ab, None, deed=True):
+                        and (flt is None or flt(self.view(p), ab, kind)) and self._usable(p, iid, ab, None, deed=True):
                     opts.append(("deed", iid))
         if opts:
             opts.append(PASS)
@@ -1419,7 +1490,7 @@ class Game:
         if self.is_duplicate_entry(p, iid) >= 0:
             cost = 0   # §3.7: a duplicate costs 0
         elif how == "haste":
-            cost = (d.haste or 0) + self.loyalty_surcharge(p, d)
+            cost = max(self._kw_x(iid, KW_HASTE, self._granted_anywhere(KW_HASTE)), 0) + self.loyalty_surcharge(p, d)
         else:
             cost = self.play_cost(p, iid)
         self._spend(p, cost)
@@ -1442,7 +1513,7 @@ class Game:
     def _reveal(self, p: int, iid: int):
         """§10.9: pay Secret (X) (+ Loyalty); a permanent enters the field, a deed is played."""
         d = self.cdef[iid]
-        cost = (d.secret or 0) + self.loyalty_surcharge(p, d)
+        cost = max(self._kw_x(iid, KW_SECRET, self._granted_anywhere(KW_SECRET)), 0) + self.loyalty_surcharge(p, d)
         if self.logs is not None:
             self._log(f"§10.9 player {p} reveals {d.name} from the secret area for {cost}")
         if d.is_deed:
@@ -1490,8 +1561,10 @@ class Game:
         if host >= 0:
             self.host[iid] = host
             self._pw_cands = {}   # Power statics of attachments apply to their host only
-        if d.kw & KW_SCOUT and not self.emb[iid]:
-            yield from self._scout(p, self.kw_param(iid, KW_SCOUT))
+        if (d.kw & KW_SCOUT and not self.emb[iid]) or (self.has_abilities and self._granted_anywhere(KW_SCOUT)
+                                                      and self.kw(iid) & KW_SCOUT):
+            for x in self.kw_params(iid, KW_SCOUT):   # §9.3, each distinct Scout (X)
+                yield from self._scout(p, x)
         if d.enters and self.zone[iid] == FIELD:
             for ab in d.enters:
                 if self._usable(p, iid, ab, None, forced=True):
@@ -1653,20 +1726,13 @@ class Game:
                 return memo
             self._pcache = memo
             try:
-                wants = bool(f(self._views[p], p, -1))
+                wants = bool(f(self.view(p), p, -1))
             finally:
                 self._pcache = None
             self.history.append(2 * p + (1 if wants else 0))
             if wants:
                 return memo   # what was worked out stays valid for the window (nothing changed yet)
         return None
-
-    def _maybe_window(self, active: int = -1, kind: int = -1):
-        """An action window, skipped outright when nobody could act in it."""
-        if kind < 0 and not self.n_act[0] and not self.n_act[1] and not (self.secret[0] and self.pool[0]) \
-                and not (self.secret[1] and self.pool[1]):
-            return
-        yield from self._action_window(active, kind)
 
     def _draw_phase(self):
         """§5.2: both draw 2 simultaneously; an empty deck eliminates (simultaneity, §12)."""
@@ -1872,8 +1938,9 @@ class Game:
         self.struggle = s
         self.struggles_done[p].add(t)
         opp = s.defender
-        counts = self.struggle_counts[p][t]
-        counts["initiated"] += 1
+        ci = (p * 4 + t) * 5   # self._sc: initiated, won, unopposed, defended, won_defending
+        sc = self._sc
+        sc[ci] += 1
         exh = self.exh
         # S.1–S.3 declare at least one ready attacker bearing the icon; each exhausts; Subtle.
         elig = self._eligible_attackers(p, t)
@@ -1929,7 +1996,7 @@ class Game:
                 exh[j] = 1
             s.declared_defenders = s.defenders[:]
             if s.defenders:
-                counts["defended"] += 1   # S.6: the defending player declared at least one defender
+                sc[ci + 3] += 1   # S.6: the defending player declared at least one defender
             if self.logs is not None and s.defenders:
                 self._log(f"§6.2 S.6 player {opp} defends with " + ", ".join(self.name(j) for j in s.defenders))
         if self.live_ev.get("defenders_declared"):
@@ -1952,11 +2019,11 @@ class Game:
         s.margin = abs(att - dfn)    # §6.4, fixed here
         s.unopposed = s.winner == p and dfn == 0
         if s.winner == p:
-            counts["won"] += 1
+            sc[ci + 1] += 1
             if s.unopposed:
-                counts["unopposed"] += 1
+                sc[ci + 2] += 1
         elif s.winner == opp:
-            self.struggle_counts[opp][t]["won_defending"] += 1
+            sc[(opp * 4 + t) * 5 + 4] += 1
         if self.logs is not None:
             who = "no winner" if s.winner is None else ("attacker wins" if s.winner == p else "defender wins")
             self._log(f"Confrontation S.8 {STRUGGLE_TYPES[t].title()}: {att} vs {dfn}, {who}, margin {s.margin}")
@@ -1996,7 +2063,7 @@ class Game:
                 return None
             self._pcache = {}
             try:
-                picks = hook(self._views[p], kind, p, elig[:], t)
+                picks = hook(self.view(p), kind, p, elig[:], t)
             finally:
                 self._pcache = None
             self.history.append([p, *picks])
@@ -2122,8 +2189,9 @@ class Game:
                         if self.logs is not None:
                             self._log(f"§9.2 Compel: {self.name(a[1])} exhausts")
             if attacking and k & KW_RAVAGE:
-                if (yield Decision("onwin", w, [YES, NO], ("Ravage", i))) == YES:
-                    self._mill(s.defender, self.kw_param(i, KW_RAVAGE))
+                for x in self.kw_params(i, KW_RAVAGE):   # §9: each Ravage (X) with a distinct X is its own keyword
+                    if (yield Decision("onwin", w, [YES, NO], ("Ravage", i))) == YES:
+                        self._mill(s.defender, x)
             if attacking and k & KW_PROWESS and self.exh[i]:
                 if (yield Decision("onwin", w, [YES, NO], ("Prowess", i))) == YES:
                     self.exh[i] = 0
@@ -2295,8 +2363,21 @@ class Game:
         if not self.host:
             return
         for a, h in list(self.host.items()):
-            if self.zone[h] != FIELD or (self.kw(h) & KW_NO_ATTACH):
+            if self.zone[h] != FIELD or (self.kw(h) & KW_NO_ATTACH) or not self._still_legal_host(a, h):
                 self._remove_attachment(a, DISCARD)
+
+    def _still_legal_host(self, a: int, h: int) -> bool:
+        """§10.3: the host still fits the attachment's `attach` requirement (e.g. "a unit you control", read
+        from the attachment's controller), as when it was attached."""
+        ab = self.cdef[a].attach_ability
+        sel = ab.target if ab is not None and ab.target else None
+        if sel is None:
+            return self.cdef[h].is_unit
+        c = self.ctrl[a]
+        who = sel.get("controller", "you")
+        if (who == "you" and self.ctrl[h] != c) or (who == "opponent" and self.ctrl[h] == c):
+            return False
+        return self._match(sel, h, c, a)
 
     # lasting effects (§8.9) ------------------------------------------------
     def _expire(self, until: str) -> None:
@@ -2418,10 +2499,6 @@ class Game:
             yield from self._resolve(ctx, effects)
 
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
-    def _listening(self, name: str) -> bool:
-        """Whether any card could react to event `name` (Response, Halt or Disrupt) where it lies."""
-        return bool(self.live_ev.get(name))
-
     def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
         """Halt → Disrupt → (the caller resolves) → Response windows for one event; each window opens only
         when some card where it lies could act in it (`live`)."""
