@@ -4,7 +4,7 @@
     python -m scripts.policy_stats --a greedy-v1 --b greedy-v1 --games 5
     python -m scripts.policy_stats --a greedy --b greedy-v1 --games 10   # head-to-head, both seats, Wilson 95%
     python -m scripts.policy_stats --speed                 # greedy-vs-greedy games per CPU-second (play_game)
-    python -m scripts.policy_stats --json                  # the figures as JSON
+    python -m scripts.policy_stats --instructions --games 49   # instructions per game (callgrind), load-free
 
 Every ordered pair of the seven starters (cards/data/starters, read as scripts/bench_engine.py reads them) is
 played `--games` times with seeds 0.., and policy A takes seat 0 in even seeds and seat 1 in odd ones, so each
@@ -348,6 +348,52 @@ def speed(games: int = 147, runs: int = 3, policies=("greedy", "greedy")) -> flo
     return rates[len(rates) // 2]
 
 
+_IR_SCRIPT = r"""
+import sys
+sys.path.insert(0, sys.argv[3])
+from scripts.bench_engine import starter_decks
+from simulator.engine import play_game
+decks = starter_decks(); names = sorted(decks)
+pairs = [(a, b) for a in names for b in names]
+pol, n = sys.argv[1].split(","), int(sys.argv[2])
+for i in range(20):
+    play_game(decks[names[i % 7]], decks[names[(i + 3) % 7]], seed=1000 + i, policies=pol)   # warm the caches
+rounds = 0
+for i in range(n):
+    a, b = pairs[i % 49]
+    rounds += play_game(decks[a], decks[b], seed=i, policies=pol).rounds
+print("ROUNDS", rounds)
+"""
+
+
+def instructions(policies=("greedy", "greedy"), games: int = 49) -> dict:
+    """Machine instructions per game under callgrind (the same on every run whatever the machine's load), and
+    rounds per game: (count(games) - count(0)) / games."""
+    import os
+    import re
+    import subprocess
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(_IR_SCRIPT)
+
+    def count(n: int) -> tuple[int, int]:
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                              f.name, ",".join(policies), str(n), str(ROOT)], capture_output=True, text=True,
+                             timeout=3600)
+        m = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+        r = re.search(r"ROUNDS (\d+)", out.stdout)
+        if not m or not r:
+            raise RuntimeError(out.stderr[-2000:])
+        return int(m.group(1)), int(r.group(1))
+    try:
+        base, _ = count(0)
+        total, rounds = count(games)
+        return {"policies": list(policies), "games": games, "instructions_per_game": (total - base) / games,
+                "rounds_per_game": rounds / games}
+    finally:
+        os.unlink(f.name)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--a", default="greedy")
@@ -356,9 +402,14 @@ def main(argv=None) -> int:
     ap.add_argument("--decks", default="", help="comma-separated starter names (default: all seven)")
     ap.add_argument("--speed", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instructions per game under valgrind's callgrind for --a vs --b (load-independent)")
     args = ap.parse_args(argv)
     if args.speed:
         speed(policies=(args.a, args.b))
+        return 0
+    if args.instructions:
+        print(json.dumps(instructions((args.a, args.b), args.games)))
         return 0
     r = run(args.a, args.b, args.games, [d for d in args.decks.split(",") if d] or None)
     h = r["head"]

@@ -1,9 +1,14 @@
 """Policies: who decides what at each `Decision` of the game.
 
 - `RandomPolicy` — a uniformly random legal option (fuzzing, property tests).
-- `GreedyPolicy` — a sensible player: quest by need, best opening board (the simulations engineer's
-  `SetupSolver` when present), the best value per wealth, attacks it expects to win with the fewest units that win
-  (one unit per empty defence, spread across struggles), defends when it can win or when spoils would hurt.
+- `GreedyV1Policy` ("greedy-v1") — the greedy player before issue 13, unchanged: quest by need, best opening board
+  (`SetupSolver`, 8-wealth budget), the best value per wealth, attacks it expects to win with the fewest units that
+  win (one unit per empty defence, spread across struggles), defends when it can win or when spoils would hurt.
+- `GreedyPolicy` ("greedy") — greedy-v1 with issue 13's fixes: defends when the Influence and cards saved are worth
+  the exhaustion (chump-defends to deny the unopposed Influence), aims pumps and tricks at participants, uses the
+  secret area (secret-place, hide at setup, reveal as a surprise defender), chooses quests and the first player by
+  the situation, plans setup with the whole budget, sends the weakest unit into an empty defence and weighs the
+  last ready defender of each icon. docs/engine.md, "Policies", has the details and the measured play statistics.
 - The goldfish opponent of CONTRACTS §3 needs no policy: `deck_b=None` makes a player that never decides.
 
 A policy is any object with `choose(game, decision) -> action`; it is called directly on each decision.
@@ -716,8 +721,8 @@ class GreedyPolicy(GreedyV1Policy):
         hand_cost = sum(max(cdef[i].cost, 0) for i in hand if not cdef[i].is_deed)
         my_units = [i for i in game.field[p] if cdef[i].is_unit]
         their_units = [] if game.goldfish else [i for i in game.field[opp] if cdef[i].is_unit]
-        my_pw = sum(max(game.power(i), 0) for i in my_units)
-        their_pw = sum(max(game.power(i), 0) for i in their_units)
+        my_pw = sum(max(cdef[i].power, 0) for i in my_units)     # printed Power: a rough balance is enough
+        their_pw = sum(max(cdef[i].power, 0) for i in their_units)
         mine, theirs = game.influence(p), (0 if game.goldfish else game.influence(opp))
         # wealth matters while the hand holds more to play than a round's income; spoils when attacks land
         need_wealth = 1.0 if hand_cost >= 6 else (0.6 if hand_cost >= 3 else 0.25)
@@ -760,18 +765,23 @@ class GreedyPolicy(GreedyV1Policy):
         return ("first", 1 - p)
 
     # windows ---------------------------------------------------------------------------------------
-    def ability_filter(self, game: PlayerView, ab, kind: int) -> bool:
-        if ab.sacrifices:
-            return False
-        hint = ability_hint(ab)
+    def wants_window(self, game: PlayerView, p: int, kind: int) -> bool:
+        """greedy-v1's rule, except that a secret card opens a window only where it would be revealed: a deed it
+        can pay for, or a unit as a surprise defender before S.6 (units are otherwise revealed in its own turns)."""
+        if kind >= 0:
+            return True
         s: Any = game.struggle
-        if hint == "economy":
-            return kind == 2 or (kind < 0 and s is None)
-        if hint == "tempo":
-            return kind == 3 or s is not None
-        if hint == "pump":
-            return s is not None
-        return kind == 2
+        sec = game.my_secret
+        if sec:
+            pool = game.pool[p]
+            if pool:
+                cdef = game.cdef
+                for i in sec:
+                    d = cdef[i]
+                    if (d.secret or 0) <= pool and (d.is_deed or (s is not None and self._reveal_defender(game, p, s, i))):
+                        return True
+        return s is not None and bool(game.n_act) and (p == s.attacker or p == s.defender) \
+            and self._losing(game, p, s)
 
     def _useful_in_struggle(self, game: PlayerView, p: int, iid: int, ab, is_deed: bool, s) -> bool:
         """A pump is worth using only on a participant of its own side; a harmful trick only on an enemy
@@ -912,11 +922,11 @@ class GreedyPolicy(GreedyV1Policy):
         threat: list[int] = []
         guards: list[tuple] = []
         if not gold and game.first == p and game.phase == CONFRONT_P:
-            their_att = self._ready_units(game, opp, "cannot_attack")
-            threat = [t for t in range(4) if any(cdef[j].icons & (1 << t) and game.power(j) > 0 for j in their_att)]
+            # the icons the opponent can still attack with (its ready units: the ones that could defend now) and
+            # our ready units with Power that could defend them
+            threat = [t for t in range(4) if any(icons & (1 << t) and v > 0 for icons, v in their_pw)]
             if threat:
-                guards = [(i, cdef[i].icons) for i in self._ready_units(game, p, "cannot_defend")
-                          if game.power(i) > 0]
+                guards = [(i, cdef[i].icons) for i in ready if pw[i] > 0]
 
         def guard_cost(units: list[int]) -> float:
             c = 0.0

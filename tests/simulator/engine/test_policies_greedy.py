@@ -156,3 +156,25 @@ def test_greedy_hides_a_secret_card_with_spare_setup_budget():
     plan = GreedyPolicy._add_hides(g.view(0), 0, [("place", f), ("place", s1)], 8)   # 5 of 8 used: 3 left
     assert plan == [("place", f), ("place", s1), ("hide", s2)]             # §4: hiding costs 1 + 2
     assert GreedyPolicy._add_hides(g.view(0), 0, [("place", f), ("place", s1)], 7) == [("place", f), ("place", s1)]
+
+
+def test_greedy_makes_the_opponent_first_player_unless_it_can_close_the_game():
+    g = two_player(card("u", power=2))
+    dec = Decision("first_player", 0, [("first", 0), ("first", 1)])
+    assert GreedyPolicy().choose(g.view(0), dec) == ("first", 1)     # §5.1: the second player attacks last
+    assert GreedyV1Policy().choose(g.view(0), dec) == ("first", 0)
+    g.infl[0], g.infl[1] = 13, 9
+    assert GreedyPolicy().choose(g.view(0), dec) == ("first", 0)     # 13 of 15: attack first and finish it
+
+
+def test_greedy_takes_the_quest_whose_embark_gains_influence_near_the_end():
+    wed = card("wed", "quest", name="Wedding", wealth=3, momentum=1, spoils=1, levy=6,
+               abilities=[{"timing": "embark", "effects": [{"gain_influence": 1}]}])
+    tax = card("tax", "quest", name="Tax", wealth=4, momentum=1, spoils=1, levy=6)
+    d = make_deck(card("u", power=2), quests=[wed, tax, tax, tax, tax, tax, tax])
+    g = new_game(d, d)
+    g.infl[0] = 14                           # §1.1: the Embark Influence wins the game
+    opts = [("quest", q) for q in g.qdeck[0]]
+    a = GreedyPolicy().choose(g.view(0), Decision("quest", 0, opts))
+    assert g.cdef[a[1]].name == "Wedding"
+    assert g.cdef[GreedyV1Policy().choose(g.view(0), Decision("quest", 0, opts))[1]].name == "Tax"
