@@ -96,7 +96,7 @@ def _from_origin(position: dict, catalogue: Any, history: list) -> Any:
 def copy_game(g: Any) -> Any:
     """g.clone(), also for a game loaded with load_position."""
     o = _ORIGINS.get(id(g))
-    if o is not None and o[0] is g:
+    if o is not None and o[0] is g and getattr(g, "origin", None) is None:
         return _from_origin(o[1], o[2], list(g.history))
     return g.clone()
 
@@ -136,8 +136,8 @@ def world_of(view: Any, rng: random.Random) -> Any:
     again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is)."""
     g = getattr(view, "_g", None)
     o = _ORIGINS.get(id(g)) if g is not None else None
-    if o is None or o[0] is not g:
-        return view.determinize(rng)
+    if o is None or o[0] is not g or getattr(g, "origin", None) is not None:
+        return view.determinize(rng)   # the engine copies a loaded position itself (Game.origin)
     from .game import IllegalAction
     for attempt in range(11):
         pos = _dealt_position(o[1], view.player, rng) if attempt < 10 else o[1]
