@@ -29,7 +29,7 @@ DEFAULT_POLICY = "greedy"
 # split into chunks of a few games, so a chunk fits its time limit (tasks.chunk_time_limits) and many workers
 # share a run of thousands of games.
 SLOW_POLICIES = ("expert",)
-SLOW_CHUNK = 2
+SLOW_CHUNK = 1
 # What the simulate page offers (issue 13): a fast player or a strong one, the same on both sides, with the
 # CPU time per game measured on the compiled engine (docs/performance.md, "Policy ladder") for the run-time
 # estimate shown beside the choice.

@@ -35,10 +35,11 @@ CHUNK_BASE_S = 15.0
 CHUNK_PER_GAME_S = {"hands": 0.002, "goldfish": 0.04, "versus": 0.1}
 # The search player (`expert`, runner.SLOW_POLICIES) takes about 1 CPU-s per game against greedy compiled, 3 in
 # plain Python, and twice that against itself (docs/performance.md, "Policy ladder"): its chunks are
-# runner.SLOW_CHUNK games with this allowance each (a 2-game chunk: 51 s soft, 56 s hard, under the 60 s
-# visibility timeout). A first allowance of 8 s per game failed a 4-game expert-vs-expert chunk on this
-# project's 2 shared cores at load 18 (about 10% of a core per process).
-CHUNK_PER_SLOW_GAME_S = 18.0
+# runner.SLOW_CHUNK games (one) with this allowance each (a 1-game chunk: 53 s soft, 58 s hard, under the 60 s
+# visibility timeout), about 13 times the plain-Python figure like the other modes' allowances. Smaller ones
+# (8 s, then 18 s per game) cut healthy chunks short on this project's 2 shared cores at load 15-18, where a
+# process gets about 10% of a core.
+CHUNK_PER_SLOW_GAME_S = 38.0
 HARD_LIMIT_MARGIN_S = 5.0  # the soft limit fails the run with a message; the hard one kills a chunk stuck in C
 
 
@@ -47,8 +48,8 @@ def chunk_time_limits(mode: str, games: int, settings: dict | None = None) -> tu
 
     >>> chunk_time_limits("versus", 200)
     (35.0, 40.0)
-    >>> chunk_time_limits("versus", 2, {"policy": "expert"})
-    (51.0, 56.0)
+    >>> chunk_time_limits("versus", 1, {"policy": "expert"})
+    (53.0, 58.0)
     """
     per_game = CHUNK_PER_SLOW_GAME_S if runner.slow_run(mode, settings) else CHUNK_PER_GAME_S[mode]
     soft = CHUNK_BASE_S + games * per_game

@@ -86,9 +86,9 @@ def test_the_search_player_gets_small_chunks_and_a_longer_time_allowance():
     fast = runner.chunk_plan("versus", 1000, {"policy": "greedy", "opponent_policy": "greedy"})
     slow = runner.chunk_plan("versus", 1000, {"policy": "greedy", "opponent_policy": "expert"})
     assert len(fast) == 5 and len(slow) == 334 and sum(n for _, _, n in slow) == 1000   # 3 games a chunk
-    assert len(runner.chunk_plan("versus", 40, {"policy": "expert"})) == 20
-    assert tasks.chunk_time_limits("versus", 2, {"policy": "expert:50"})[0] > \
-        tasks.chunk_time_limits("versus", 2, {"policy": "greedy"})[0]
+    assert len(runner.chunk_plan("versus", 40, {"policy": "expert"})) == 40
+    assert tasks.chunk_time_limits("versus", 1, {"policy": "expert:50"})[0] > \
+        tasks.chunk_time_limits("versus", 1, {"policy": "greedy"})[0]
     assert runner.chunk_plan("versus", 1000) == fast
 
 
@@ -132,4 +132,4 @@ def test_simulate_page_offers_fast_and_strong_with_the_expected_time(client, sim
     assert response.status_code == 302
     run = SimulationRun.objects.get()
     assert run.settings["policy"] == "expert" and run.settings["opponent_policy"] == "expert"
-    assert run.chunks_total == 1
+    assert run.chunks_total == 2   # one game a chunk
