@@ -225,9 +225,13 @@ def markdown(res: dict, rates: dict | None, command: str) -> str:
         lines += ["", f"Target (issue 13), expert against the greedy player in the Camelot mirror: "
                       f"**{100 * cam[0] / cam[1]:.1f}%** of {cam[1]} games (95% interval {100 * lo:.1f}–"
                       f"{100 * hi:.1f}%; target at least 60% with the lower bound above 50%)."]
-    lines += ["", "| player | Elo | self-play games per CPU-second | CPU-s per self-play game |",
-              "| --- | --- | --- | --- |"]
-    for p in sorted(res["policies"], key=lambda p: -res["elo"][p]):
+    if not rates:
+        lines += ["", "| player | Elo |", "| --- | --- |"]
+        lines += [f"| {p} | {res['elo'][p]:.0f} |" for p in sorted(res["policies"], key=lambda p: -res["elo"][p])]
+    else:
+        lines += ["", "| player | Elo | self-play games per CPU-second | CPU-s per self-play game |",
+                  "| --- | --- | --- | --- |"]
+    for p in sorted(res["policies"], key=lambda p: -res["elo"][p]) if rates else []:
         rate = rates.get(p) if rates else None
         lines.append(f"| {p} | {res['elo'][p]:.0f} | {rate:.2f} | {1 / rate:.4f} |" if rate
                      else f"| {p} | {res['elo'][p]:.0f} | – | – |")
@@ -241,7 +245,8 @@ def write_doc(section: str) -> None:
     text = DOC.read_text(encoding="utf-8")
     start = text.find("## Policy ladder")
     if start < 0:
-        text = text.rstrip() + "\n\n" + section
+        at = text.find("## How the rules map to code")
+        text = (text[:at] + section + "\n" + text[at:]) if at >= 0 else text.rstrip() + "\n\n" + section
     else:
         nxt = re.search(r"^## ", text[start + 3:], flags=re.M)
         end = start + 3 + nxt.start() if nxt else len(text)
