@@ -34,7 +34,7 @@ SLOW_CHUNK = 1
 # CPU time per game measured on the compiled engine (docs/performance.md, "Policy ladder") for the run-time
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}
-CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.5, "versus": 1.0}}
+CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.5, "versus": 2.0}}   # versus: expert on both sides
 
 
 def expected_seconds(mode: str, games: int, player: str, workers: int = 1) -> float:
