@@ -34,7 +34,8 @@ SLOW_CHUNK = 1
 # CPU time per game measured on the compiled engine (docs/performance.md, "Policy ladder") for the run-time
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}
-CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.5, "versus": 2.0}}   # versus: expert on both sides
+# (versus: the same player on both sides, so a strong game is two expert players' worth)
+CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.5, "versus": 2.0}}
 
 
 def expected_seconds(mode: str, games: int, player: str, workers: int = 1) -> float:
