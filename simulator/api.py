@@ -35,6 +35,12 @@ class RunCreateSerializer(serializers.Serializer):
     settings = serializers.DictField(required=False, help_text="mode settings, e.g. {\"mulligan\": {\"kind\": "
                                                                "\"min_units\", \"value\": 2}}")
     name = serializers.CharField(required=False, max_length=200, allow_blank=True)
+    policy = serializers.CharField(required=False, max_length=40,
+                                   help_text="who plays the deck (goldfish, versus): random, greedy (default), "
+                                             "greedy-v1 or expert (expert:N: N simulations per decision); "
+                                             "the same as settings.policy")
+    opponent_policy = serializers.CharField(required=False, max_length=40,
+                                            help_text="who plays the opponent (versus); as `policy`")
 
 
 def run_json(run: SimulationRun, request=None) -> dict:
@@ -47,6 +53,9 @@ def run_json(run: SimulationRun, request=None) -> dict:
         "id": run.pk, "url": api_url, "page_url": url, "mode": run.mode, "status": run.status,
         "progress": 1.0 if run.status == "done" else round(run.progress, 4),
         "games": run.games, "seed": run.seed, "settings": run.settings, "engine_version": run.engine_version,
+        "policies": ([run.settings.get("policy", runner.DEFAULT_POLICY)]
+                     + ([run.settings.get("opponent_policy", runner.DEFAULT_POLICY)] if run.mode == "versus" else [])
+                     if run.mode != "hands" and isinstance(run.settings, dict) else None),
         "deck": {"name": run.deck_name, "hash": run.deck_hash, "legal": run.deck_legal},
         "opponent": ({"name": run.opponent_name, "hash": run.opponent_hash} if run.mode == "versus" else None),
         "created_at": run.created_at, "finished_at": run.finished_at, "error": run.error or None,
@@ -126,12 +135,19 @@ class SimulationViewSet(viewsets.ViewSet):
         if not text:
             return Response({"detail": "text: give the deck as decklist text, or `deck` (a saved deck's id)."},
                             status=status.HTTP_400_BAD_REQUEST)
+        settings = data.get("settings")
+        for key in ("policy", "opponent_policy"):
+            if data.get(key):
+                if settings is not None and settings.get(key) not in (None, data[key]):
+                    return Response({"detail": f"{key} is given twice, differently (as a field and in settings)."},
+                                    status=status.HTTP_400_BAD_REQUEST)
+                settings = {**(settings or {}), key: data[key]}
         try:
             run, created = services.run_request(
                 mode=data["mode"], text=text, opponent_text=opponent_text,
                 deck_version=versions["deck"][0] if "deck" in versions else None,
                 opponent_version=versions["opponent_deck"][0] if "opponent_deck" in versions else None,
-                games=data.get("games"), seed=data.get("seed"), settings=data.get("settings"), user=user,
+                games=data.get("games"), seed=data.get("seed"), settings=settings, user=user,
                 session_key="" if user else anonymous_key(request), deck_name=data.get("name") or None)
         except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)

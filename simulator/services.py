@@ -104,7 +104,7 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
         opponent_name=(spec["opponent"] or {}).get("name") or "",
         opponent_hash=(spec["opponent"] or {}).get("hash") or "",
         opponent_counts=(spec["opponent"] or {}).get("counts"), opponent_version=opponent_version,
-        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])),
+        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         session_key=session_key or "",
     )
@@ -124,7 +124,7 @@ def run_from_spec(spec: dict) -> SimulationRun:
         opponent_name=(spec["opponent"] or {}).get("name") or "",
         opponent_hash=(spec["opponent"] or {}).get("hash") or "",
         opponent_counts=(spec["opponent"] or {}).get("counts"), spec=spec,
-        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])))
+        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])))
 
 
 def run_dispatch(run: SimulationRun) -> None:

@@ -101,6 +101,7 @@ class GameResult:
     log: list | None = None
     seed: int = 0
     engine_version: str = ENGINE_VERSION
+    struggles: list = field(default_factory=list)   # Game.struggle_counts: [player][type] counters (§6.2)
 
 
 def _policy_seed(seed: int, player: int) -> int:
@@ -124,6 +125,7 @@ def result_of(game: Game) -> GameResult:
         cards_played=dict(game.cards_played),
         log=game.logs,
         seed=game.seed,
+        struggles=game.struggle_counts,
     )
 
 

@@ -1080,15 +1080,24 @@ class GreedyPolicy(GreedyV1Policy):
         return best
 
 
-POLICIES = {"greedy": GreedyPolicy, "greedy-v1": GreedyV1Policy, "random": RandomPolicy, "first": FirstPolicy}
+def _expert(seed: int = 0, arg: str | None = None) -> Any:
+    from .search import make_expert   # the search player (search.py, not compiled); imported when first asked for
+    return make_expert(seed, arg)
+
+
+POLICIES: dict[str, Any] = {"greedy": GreedyPolicy, "greedy-v1": GreedyV1Policy, "random": RandomPolicy,
+                            "first": FirstPolicy, "expert": _expert}
 
 
 def make_policy(spec, seed: int = 0):
     """'greedy' / 'random' / 'first' or any object with choose(game, decision)."""
     if isinstance(spec, str):
-        cls = POLICIES.get(spec)
-        if cls is None:
+        name, _, arg = spec.partition(":")   # "expert:200": a policy with a setting (its budget)
+        cls = POLICIES.get(name)
+        if cls is None or (arg and name != "expert"):
             raise ValueError(f"unknown policy {spec!r}; known: {', '.join(sorted(POLICIES))}")
+        if arg:
+            return cls(seed, arg)
         return cls(seed) if cls is not FirstPolicy else cls()
     if not hasattr(spec, "choose"):
         raise ValueError("a policy needs a choose(game, decision) method")
