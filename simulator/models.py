@@ -81,3 +81,5 @@ class SimulationChunk(models.Model):
     class Meta:
         ordering = ["run", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "index"], name="simulator_chunk_once")]
+
+from .playtest_models import PlaytestGame  # noqa: E402,F401  (the playtest table, issue 14)

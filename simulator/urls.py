@@ -13,5 +13,6 @@ urlpatterns = [
     path("play/", views_play.playtest_new, name="playtest"),
     path("play/<str:token>/", views_play.playtest_table, name="playtest_table"),
     path("play/<str:token>/act/", views_play.playtest_act, name="playtest_act"),
+    path("play/<str:token>/replay/", views_play.playtest_replay, name="playtest_replay"),
     path("simulate/charts.css", chart_views.charts_stylesheet, name="charts_css"),
 ]

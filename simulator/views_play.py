@@ -95,13 +95,186 @@ def sandbox(request):
     return render(request, "simulator/sandbox.html", {})
 
 
+# ---------------------------------------------------------------- the playtest table
+def _session_key(request) -> str:
+    if not request.session.session_key:
+        request.session.save()
+    return request.session.session_key
+
+
+def _games_of(request):
+    from .models import PlaytestGame
+    if request.user.is_authenticated:
+        return PlaytestGame.objects.filter(user=request.user)
+    tokens = request.session.get("playtests", [])
+    return PlaytestGame.objects.filter(user__isnull=True, token__in=tokens)
+
+
+def _game_or_404(request, token: str):
+    from .models import PlaytestGame
+    rec = PlaytestGame.objects.filter(token=token).first()
+    if rec is None:
+        raise Http404("No such game.")
+    mine = (rec.user_id is not None and request.user.is_authenticated and rec.user_id == request.user.pk) or (
+        rec.user_id is None and token in request.session.get("playtests", []))
+    if not mine:
+        raise Http404("No such game.")
+    if rec.user_id is None and request.user.is_authenticated:
+        rec.user = request.user   # an anonymous game follows its player into their account
+        rec.save(update_fields=["user"])
+    return rec
+
+
+def _deck_choice(request, prefix: str, pool) -> dict:
+    """A deck from the form: a starter (starter:SLUG), one of your decks (mine:ID) or pasted text."""
+    from cards.starters import starter
+    from .deckinput import read_deck
+    from .runner import SpecError
+    label = "your deck" if prefix == "deck" else "the opponent's deck"
+    text = (request.POST.get(prefix + "_text") or "").strip()
+    source = request.POST.get(prefix + "_source") or ""
+    name = None
+    if not text:
+        if source.startswith("starter:"):
+            st = starter(source.split(":", 1)[1])
+            if st is None:
+                raise SpecError(f"{label}: no starter deck {source.split(':', 1)[1]!r}")
+            text, name = st.text, f"{st.faction} starter"
+        elif source.startswith("mine:"):
+            got = selectors.deck_version_for(user=request.user, deck_id=source.split(":", 1)[1])
+            if got is None:
+                raise SpecError(f"{label}: that saved deck is not yours or does not exist")
+            text = got[1]
+        else:
+            raise SpecError(f"{label}: choose a deck or paste a decklist")
+    return read_deck(text, pool, label=label, name=name)
+
+
+def _form_context(request, **extra) -> dict:
+    from cards.starters import starters
+    from . import playtest
+    decks = selectors.saved_decks_for(user=request.user) if request.user.is_authenticated else []
+    ctx = {"starters": starters(), "my_decks": decks, "policies": playtest.available_policies(),
+           "games": list(_games_of(request)[:20]), "form": request.POST if request.method == "POST" else {}}
+    ctx.update(extra)
+    return ctx
+
+
+@require_http_methods(["GET", "POST"])
 def playtest_new(request):
-    raise Http404
+    from decks.pool import CardPool
+    from simulator import engine
+    from . import playtest
+    from .models import PlaytestGame
+    from .runner import SpecError
+    if request.method == "GET":
+        return render(request, "simulator/playtest_new.html", _form_context(request))
+    pool = CardPool.from_db()
+    errors = {}
+    decks = {}
+    for prefix in ("deck", "opponent"):
+        try:
+            decks[prefix] = _deck_choice(request, prefix, pool)
+        except SpecError as exc:
+            errors[prefix] = str(exc)
+    policy = request.POST.get("policy") or "greedy"
+    if policy not in playtest.available_policies():
+        errors["policy"] = f"unknown AI {policy!r}: one of {', '.join(playtest.available_policies())}"
+    if errors:
+        return render(request, "simulator/playtest_new.html", _form_context(request, errors=errors), status=400)
+    seed = int.from_bytes(__import__("os").urandom(6), "big")
+    try:
+        g = playtest.start(decks["deck"], decks["opponent"], policy, seed)
+    except engine.DeckError as exc:
+        return render(request, "simulator/playtest_new.html", _form_context(request, errors={"deck": str(exc)}),
+                      status=400)
+    token = playtest.new_token()
+    rec = PlaytestGame(token=token, user=request.user if request.user.is_authenticated else None,
+                       session_key=_session_key(request), deck_name=decks["deck"]["name"],
+                       opponent_name=decks["opponent"]["name"], deck=decks["deck"], opponent=decks["opponent"],
+                       policy=policy, seed=seed, engine_version=engine.ENGINE_VERSION)
+    _save_progress(rec, g, None)
+    playtest.remember(token, g)
+    request.session["playtests"] = (request.session.get("playtests", []) + [token])[-50:]
+    return redirect("simulator:playtest_table", token=token)
+
+
+def _names(rec) -> tuple[str, str]:
+    a, b = rec.deck_name or "You", rec.opponent_name or "The AI"
+    return ("You", f"{b} (AI)") if a != b else ("You", f"{b} (AI)")
+
+
+def _save_progress(rec, g, action) -> None:
+    """Store the history and a replay frame of what happened since the last one."""
+    from . import playtest
+    logs = g.logs or []
+    names = _names(rec)
+    new = logs[rec.seen_log:] if rec.pk else logs
+    frame = {"board": replay.board_of(g.view(playtest.HUMAN)), "raw": list(new),
+             "lines": [replay.plain_line(x, names) for x in new], "actor": 0 if action else None,
+             "action": action, "position": None, "base_position": None,
+             "round": g.round_no, "struggle_no": 0}
+    rec.frames = (rec.frames or []) + [frame]
+    rec.history = playtest.history_of(g)
+    rec.finished = g.is_terminal()
+    rec.winner = g.winner
+    rec.reason = (g.reason or "round_limit") if g.is_terminal() else ""
+    rec.seen_log = len(logs)
+    rec.save()
+
+
+def _table(request, rec, error: str = "", status: int = 200, elapsed=None):
+    from . import playtest
+    g = playtest.game_for(rec)
+    names = _names(rec)
+    ctx = playtest.table_context(g, names, playtest.card_names(rec.deck, rec.opponent))
+    last = rec.frames[-1] if rec.frames else None
+    ctx.update({"rec": rec, "error": error, "elapsed_ms": round(elapsed * 1000, 1) if elapsed is not None else None,
+                "happened": last["lines"] if last else [], "token": rec.token})
+    template = "simulator/playtest_body.html" if getattr(request, "htmx", False) else "simulator/playtest.html"
+    return render(request, template, ctx, status=status)
 
 
 def playtest_table(request, token):
-    raise Http404
+    rec = _game_or_404(request, token)
+    return _table(request, rec)
 
 
+@require_http_methods(["POST"])
 def playtest_act(request, token):
-    raise Http404
+    from . import playtest
+    rec = _game_or_404(request, token)
+    g = playtest.game_for(rec)
+    text = (request.POST.get("action") or "").strip()
+    try:
+        elapsed = playtest.act(g, text)
+    except playtest.PlaytestError as exc:
+        return _table(request, rec, error=str(exc), status=400)
+    _save_progress(rec, g, text)
+    playtest.remember(rec.token, g)
+    if not getattr(request, "htmx", False):
+        return redirect("simulator:playtest_table", token=token)
+    return _table(request, rec, elapsed=elapsed)
+
+
+def playtest_replay(request, token):
+    rec = _game_or_404(request, token)
+    frames = rec.frames or []
+    if not frames:
+        raise Http404("No replay yet.")
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    step = max(0, min(step, len(frames) - 1))
+    frame = frames[step]
+    names = list(_names(rec))
+    targets = _step_targets(frames, step)
+    base = reverse("simulator:playtest_replay", args=[token])
+    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in targets.items()}
+    data = {"names": names, "seed": rec.seed, "winner": rec.winner, "reason": rec.reason,
+            "rounds": frame["board"]["round"] if not frames else frames[-1]["board"]["round"]}
+    return render(request, "simulator/replay.html", {
+        "run": None, "rec": rec, "data": data, "frame": frame, "board": frame["board"], "names": names,
+        "step": step, "steps": len(frames), "links": links, "index": 0, "sandbox_url": None,
+        "actor_name": names[0] if frame["actor"] == 0 else None, "back_url": reverse("simulator:playtest_table", args=[token])})
