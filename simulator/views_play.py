@@ -90,9 +90,95 @@ def _unb64(text: str):
     return json.loads(base64.urlsafe_b64decode(text + pad).decode())
 
 
-# ---------------------------------------------------------------- placeholders filled in below (playtest, sandbox)
+# ---------------------------------------------------------------- the judge sandbox
+def _sandbox_from_replay(request):
+    """?run=ID&game=N&step=S: the position of that replay step (the start of its turn or step)."""
+    run = selectors.run_get(request.GET.get("run"))
+    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
+        raise Http404("No such simulation run.")
+    try:
+        index, step = int(request.GET.get("game", "0")), int(request.GET.get("step", "0"))
+        frames = _replayed(run, index)["frames"]
+        frame = frames[max(0, min(step, len(frames) - 1))]
+    except (ValueError, replay.ReplayError) as exc:
+        raise Http404(str(exc)) from None
+    return frame["position"] or frame["base_position"]
+
+
+@require_http_methods(["GET", "POST"])
 def sandbox(request):
-    return render(request, "simulator/sandbox.html", {})
+    from decks.pool import CardPool
+    from . import sandbox as sb
+    ctx: dict = {"zones": sb.ZONES, "phases": list(replay.PHASE_TITLES), "form": request.POST}
+    position, actions, status = None, [], 200
+    op = request.POST.get("op", "") if request.method == "POST" else ""
+    try:
+        if request.method == "GET":
+            if request.GET.get("run"):
+                position = _sandbox_from_replay(request)
+        elif op == "build":
+            position = sb.build(request.POST)
+        elif op == "load":
+            upload = request.FILES.get("upload")
+            if upload is not None:
+                try:
+                    text = upload.read(1_000_000).decode("utf-8")
+                except UnicodeDecodeError:
+                    raise sb.SandboxError("the uploaded file is not UTF-8 text") from None
+            else:
+                text = request.POST.get("position", "")
+            position = sb.parse(text)
+        else:
+            position = sb.parse(request.POST.get("start", ""))
+            try:
+                actions = json.loads(request.POST.get("actions") or "[]")
+            except ValueError:
+                actions = []
+            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                raise sb.SandboxError("actions: a list of action texts", field="action")
+            if op == "step":
+                actions = actions + [request.POST.get("action", "")]
+            elif op == "undo":
+                actions = actions[:-1]
+    except sb.SandboxError as exc:
+        ctx.update({"error": str(exc), "error_field": exc.field})
+        status = 400
+    if position is not None:
+        try:
+            g = sb.run(position, actions, CardPool.from_db())
+        except sb.SandboxError as exc:
+            ctx.update({"error": str(exc), "error_field": exc.field})
+            status = 400
+            if exc.field == "action" and actions:   # show the state before the refused action
+                actions = actions[:exc.index] if exc.index is not None else actions[:-1]
+                try:
+                    g = sb.run(position, actions, CardPool.from_db())
+                except sb.SandboxError:
+                    g = None
+            else:
+                g = None
+        if g is not None:
+            v = sb.view_context(g)
+            before = 0
+            if actions:
+                try:
+                    before = len(sb.run(position, actions[:-1], CardPool.from_db()).logs or [])
+                except sb.SandboxError:
+                    before = 0
+            ctx.update(v)
+            ctx.update({"game": True, "start_json": json.dumps(position), "actions_json": json.dumps(actions),
+                        "actions": actions, "step_log": v["log"][before:], "names": ["Player 0", "Player 1"],
+                        "export_json": json.dumps(dict(position, actions=actions), indent=1),
+                        "current_json": json.dumps(v["current"], indent=1) if v["current"] else None})
+        ctx["position_text"] = json.dumps(position, indent=1)
+    if op in ("export", "export_current") and ctx.get("game"):
+        body = ctx["current_json"] if op == "export_current" and ctx.get("current_json") else ctx["export_json"]
+        resp = HttpResponse(body, content_type="application/json")
+        resp["Content-Disposition"] = 'attachment; filename="position.json"'
+        return resp
+    if request.method == "POST" and "position_text" not in ctx:
+        ctx["position_text"] = request.POST.get("position", "")
+    return render(request, "simulator/sandbox.html", ctx, status=status)
 
 
 # ---------------------------------------------------------------- the playtest table

@@ -1,0 +1,58 @@
+"""Server time of each playtest decision against the greedy AI (issue 14): the person's action applied and the
+AI played to the person's next decision (simulator/playtest.py act), over whole games of the starter decks.
+
+    python -m scripts.bench_playtest [--games N]      # prints median, 95th percentile and max in ms
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=6)
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "roc_site.settings.test")
+    import django
+    django.setup()
+    from decks.pool import CardPool
+    from simulator import engine, playtest
+    from simulator.deckinput import read_deck
+    from simulator.engine.actions import option_texts
+    pool = CardPool.from_cards(json.loads((ROOT / "cards/data/core.json").read_text())["cards"])
+    starters = sorted((ROOT / "cards/data/starters").glob("*.txt"))
+    times, rebuilds, n_dec = [], [], 0
+    for k in range(args.games):
+        a, b = starters[k % len(starters)], starters[(k + 3) % len(starters)]
+        da, db = read_deck(a.read_text(), pool), read_deck(b.read_text(), pool)
+        rng = random.Random(k)
+        g = playtest.start(da, db, "greedy", seed=1000 + k)
+        while not g.is_terminal():
+            opts = option_texts(g)
+            t0 = time.process_time()
+            playtest.act(g, rng.choice(opts))
+            times.append(time.process_time() - t0)
+            n_dec += 1
+        t0 = time.process_time()
+        playtest.rebuild(da, db, "greedy", 1000 + k, playtest.history_of(g))
+        rebuilds.append(time.process_time() - t0)
+    times.sort()
+    ms = lambda x: round(x * 1000, 2)  # noqa: E731
+    print(json.dumps({"engine_build": engine.ENGINE_BUILD, "games": args.games, "decisions": n_dec,
+                      "median_ms": ms(statistics.median(times)), "p95_ms": ms(times[int(len(times) * .95)]),
+                      "max_ms": ms(times[-1]), "rebuild_whole_game_ms_max": ms(max(rebuilds))}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
