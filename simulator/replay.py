@@ -237,13 +237,21 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
             "influence_by_round": g.by_round["influence"]}
 
 
+def short_name(name: str | None, default: str) -> str:
+    """A deck's name as a log line reads it: "Starter deck: Camelot — The Fellowship ..." -> "Camelot"."""
+    name = (name or "").strip()
+    if name.lower().startswith("starter deck:"):
+        name = name.split(":", 1)[1].strip().split(" — ")[0].strip()
+    return name or default
+
+
 def replay_run_game(spec: dict, index: int) -> dict:
     """Game `index` of the run `spec`, replayed (ReplayError when it cannot be)."""
     args = game_args(spec, index)
     deck_a = runner.engine_deck(spec["deck"])
     deck_b = runner.engine_deck(spec["opponent"]) if spec["mode"] == "versus" else None
-    names = (spec["deck"].get("name") or "Your deck",
-             (spec.get("opponent") or {}).get("name") or ("Opponent" if deck_b else "the goldfish"))
+    names = (short_name(spec["deck"].get("name"), "Your deck"),
+             short_name((spec.get("opponent") or {}).get("name"), "Opponent" if deck_b else "the goldfish"))
     if names[0] == names[1]:
         names = (names[0] + " (1)", names[1] + " (2)")
     out = replay_game(deck_a, deck_b, seed=args["seed"], first_player=args["first_player"],

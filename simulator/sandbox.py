@@ -128,7 +128,9 @@ def view_context(g, names=("Player 0", "Player 1")) -> dict:
         b0["players"][1]["secret_cards"] = b1["players"][1].get("secret_cards", [])
     pending = None
     if g.pending is not None and not g.is_terminal():
-        pending = {"player": g.pending.player, "kind": g.pending.kind, "options": option_texts(g)}
+        from .playtest import KIND_HELP
+        pending = {"player": g.pending.player, "kind": g.pending.kind, "options": option_texts(g),
+                   "help": KIND_HELP.get(g.pending.kind, "")}
     try:
         current = to_position(g) if not g.is_terminal() else None
     except ValueError:

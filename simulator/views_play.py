@@ -286,8 +286,7 @@ def playtest_new(request):
 
 
 def _names(rec) -> tuple[str, str]:
-    a, b = rec.deck_name or "You", rec.opponent_name or "The AI"
-    return ("You", f"{b} (AI)") if a != b else ("You", f"{b} (AI)")
+    return ("You", f"AI ({replay.short_name(rec.opponent_name, 'its deck')})")
 
 
 def _save_progress(rec, g, action) -> None:
