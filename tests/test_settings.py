@@ -1,5 +1,6 @@
 """Settings: production refuses to start without a secret, is clean under `check --deploy`, and every CELERY_*
 name is one Celery knows (a typo such as CELERT_TASK_TIME_LIMIT would be silently ignored — STYLE §10)."""
+import pytest
 import os
 import subprocess
 import sys
@@ -14,12 +15,14 @@ def _manage(*args, env_extra):
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
 
 
+@pytest.mark.processes
 def test_production_refuses_to_start_without_a_secret_key():
     r = _manage("check", env_extra={"DJANGO_SETTINGS_MODULE": "roc_site.settings.production"})
     assert r.returncode != 0
     assert "SECRET_KEY must be set" in r.stderr
 
 
+@pytest.mark.processes
 def test_production_settings_pass_check_deploy():
     r = _manage("check", "--deploy", "--fail-level", "WARNING",
                 env_extra={"DJANGO_SETTINGS_MODULE": "roc_site.settings.production",

@@ -16,6 +16,7 @@ def test_openapi_schema_is_served():
     assert b"openapi" in response.content
 
 
+@pytest.mark.processes
 def test_engine_imports_without_django_settings():
     import subprocess
     import sys

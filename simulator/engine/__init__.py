@@ -58,7 +58,7 @@ from .game import Decision, Game, GameOver, IllegalAction, PlayerView
 from .policies import GreedyPolicy, RandomPolicy, make_policy
 
 # Bump whenever results for the same seed would change.
-ENGINE_VERSION = "r1-engine-6"
+ENGINE_VERSION = "r1-engine-7"   # 7: the §3.7, §9, §10.3 fixes of issue 12
 
 __all__ = [
     "ENGINE_BUILD", "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",

@@ -241,9 +241,6 @@ class CardDef:
         cache[key] = d
         return d
 
-    def has_icon(self, struggle: int) -> bool:
-        return bool(self.icons & (1 << struggle))
-
 
 def _live_key(ab) -> str:
     return ab.event if ab.timing in ("response", "forced") else f"{ab.timing}:{ab.event}"

@@ -373,6 +373,9 @@ class Game:
         # stops: the rules also pause at the start of each phase or turn and at the end of each struggle with a
         # Decision of kind "boundary" (player -1, one option, never recorded): the judge stops there
         self.stops = False
+        # positions.from_position: origin(cards, log) lays out the same start again (clone and determinize replay
+        # the history from there instead of from §4 setup)
+        self.origin: Any = None
         self.queued: list[Any] = []   # (player, host name) of a `play CARD on HOST` whose host decision is to come
         self.labels: dict[int, str] = {}   # card id -> the label a position gave it (action texts use it)
         self.restricted_used = [0, 0]
@@ -549,8 +552,12 @@ class Game:
     def _replayed(self, history: list, cards: list[int] | None, log: bool) -> "Game":
         """A new game on the same decks and seed that makes the choices of `history` (IllegalAction when one no
         longer applies)."""
-        g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
-                 max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
+        if self.origin is not None:   # a game loaded from a position starts from it again
+            g: Game = self.origin(cards, log)
+            g.observer = self.observer
+        else:
+            g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
+                     max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
         g._replay = history
         g._rpos = 0
         n = len(history)
@@ -880,15 +887,43 @@ class Game:
                         k |= bit
         return k
 
-    def kw_param(self, iid: int, bit: int) -> int:
+    def kw_params(self, iid: int, bit: int) -> list[int]:
+        """§9: the X of each instance of a parameterised keyword the card has — printed (unless blanked), granted
+        by an effect, granted by a static ability — once per distinct X: Ravage (1) and Ravage (2) are two
+        keywords, two Ravage (2) are one (§9 "a card cannot have the same keyword twice")."""
         d = self.cdef[iid]
-        best = None
+        out: list[int] = []
         if not self.emb[iid] and d.kw & bit:
-            best = {KW_HASTE: d.haste, KW_SECRET: d.secret, KW_SCOUT: d.scout, KW_RAVAGE: d.ravage}.get(bit)
+            v = {KW_HASTE: d.haste, KW_SECRET: d.secret, KW_SCOUT: d.scout, KW_RAVAGE: d.ravage}.get(bit)
+            out.append(v or 0)
         for b, param, _u in self.kgrant.get(iid, ()):
-            if b == bit and param is not None:
-                best = param if best is None else max(best, param)
-        return best or 0
+            if b == bit and (param or 0) not in out:
+                out.append(param or 0)
+        if self.has_abilities:
+            if self._statics_cache is None:
+                self._statics()
+            for src, c, ab in self._st_grant:
+                for b, param in ab.grant_bits:
+                    if b == bit and (param or 0) not in out and self._static_applies(src, c, ab, iid):
+                        out.append(param or 0)
+        return out
+
+    def _kw_x(self, iid: int, bit: int) -> int:
+        """The X of Haste (X) / Secret (X) on a card out of play (§9.3, §10.9), printed or granted: -1 without it.
+        Only decks with keyword grants pay for looking beyond the printed keyword."""
+        d = self.cdef[iid]
+        if self.has_abilities and self._statics_cache is None:
+            self._statics()
+        if not self._st_grant and not self.kgrant:
+            if not d.kw & bit:
+                return -1
+            return (d.haste if bit == KW_HASTE else d.secret) or 0
+        return self.kw_param(iid, bit) if self.kw(iid) & bit else -1
+
+    def kw_param(self, iid: int, bit: int) -> int:
+        """The X of a parameterised keyword: for a cost (Haste, Secret) the lowest of its instances (§9)."""
+        xs = self.kw_params(iid, bit)
+        return min(xs) if xs else 0
 
     def has_rule(self, iid: int, rule: str) -> bool:
         if not self.has_abilities:
@@ -972,8 +1007,10 @@ class Game:
             return True
         if self.is_duplicate_entry(p, iid) >= 0:
             return True
-        if d.unique and self.owner[iid] != p and self.controls_unique_name(p, d.name):
-            return False  # §3.7 clarification: such a collision is prevented
+        if d.unique and self.controls_unique_name(p, d.name):
+            # §3.7: p controls a copy it cannot put this one under (the opponent's, by a change of control):
+            # the play is prevented, not paid for and discarded
+            return False
         if d.kw & KW_RESTRICTED and self.restricted_used[p] >= 1:
             return False
         if d.is_attachment and not self.legal_hosts(p, iid, first=True):
@@ -1334,9 +1371,10 @@ class Game:
         elif kind == CONFRONT_P:
             for iid in self.hand[p]:
                 d = cdef[iid]
-                if d.kw & KW_HASTE and not d.is_deed and (d.haste or 0) + self.loyalty_surcharge(p, d) <= pool \
-                        and self.can_enter(p, iid) and self._max_ok(p, d):
-                    opts.append(("haste", iid))
+                hx = self._kw_x(iid, KW_HASTE)
+                if hx >= 0 and not d.is_deed and self.can_enter(p, iid) and self._max_ok(p, d) \
+                        and (hx + self.loyalty_surcharge(p, d) <= pool or self.is_duplicate_entry(p, iid) >= 0):
+                    opts.append(("haste", iid))   # §3.7: a duplicate costs 0, whatever Haste (X) says
             done = self.struggles_done[p]
             icons = self.attack_icons(p)
             for t in range(4):
@@ -1344,7 +1382,8 @@ class Game:
                     opts.append(("struggle", t))
         for iid in self.secret[p]:
             d = cdef[iid]
-            if d.kw & KW_SECRET and (d.secret or 0) + self.loyalty_surcharge(p, d) <= pool:
+            sx = self._kw_x(iid, KW_SECRET)
+            if sx >= 0 and sx + self.loyalty_surcharge(p, d) <= pool:
                 if d.is_deed:
                     ab = d.play_ability
                     if ab is not None and ab.timing == "action" and self._usable(p, iid, ab, None, deed=True,
@@ -1419,7 +1458,7 @@ class Game:
         if self.is_duplicate_entry(p, iid) >= 0:
             cost = 0   # §3.7: a duplicate costs 0
         elif how == "haste":
-            cost = (d.haste or 0) + self.loyalty_surcharge(p, d)
+            cost = max(self._kw_x(iid, KW_HASTE), 0) + self.loyalty_surcharge(p, d)
         else:
             cost = self.play_cost(p, iid)
         self._spend(p, cost)
@@ -1442,7 +1481,7 @@ class Game:
     def _reveal(self, p: int, iid: int):
         """§10.9: pay Secret (X) (+ Loyalty); a permanent enters the field, a deed is played."""
         d = self.cdef[iid]
-        cost = (d.secret or 0) + self.loyalty_surcharge(p, d)
+        cost = max(self._kw_x(iid, KW_SECRET), 0) + self.loyalty_surcharge(p, d)
         if self.logs is not None:
             self._log(f"§10.9 player {p} reveals {d.name} from the secret area for {cost}")
         if d.is_deed:
@@ -1490,8 +1529,9 @@ class Game:
         if host >= 0:
             self.host[iid] = host
             self._pw_cands = {}   # Power statics of attachments apply to their host only
-        if d.kw & KW_SCOUT and not self.emb[iid]:
-            yield from self._scout(p, self.kw_param(iid, KW_SCOUT))
+        if self.kw(iid) & KW_SCOUT:
+            for x in self.kw_params(iid, KW_SCOUT):   # §9.3, each distinct Scout (X)
+                yield from self._scout(p, x)
         if d.enters and self.zone[iid] == FIELD:
             for ab in d.enters:
                 if self._usable(p, iid, ab, None, forced=True):
@@ -1660,13 +1700,6 @@ class Game:
             if wants:
                 return memo   # what was worked out stays valid for the window (nothing changed yet)
         return None
-
-    def _maybe_window(self, active: int = -1, kind: int = -1):
-        """An action window, skipped outright when nobody could act in it."""
-        if kind < 0 and not self.n_act[0] and not self.n_act[1] and not (self.secret[0] and self.pool[0]) \
-                and not (self.secret[1] and self.pool[1]):
-            return
-        yield from self._action_window(active, kind)
 
     def _draw_phase(self):
         """§5.2: both draw 2 simultaneously; an empty deck eliminates (simultaneity, §12)."""
@@ -2122,8 +2155,9 @@ class Game:
                         if self.logs is not None:
                             self._log(f"§9.2 Compel: {self.name(a[1])} exhausts")
             if attacking and k & KW_RAVAGE:
-                if (yield Decision("onwin", w, [YES, NO], ("Ravage", i))) == YES:
-                    self._mill(s.defender, self.kw_param(i, KW_RAVAGE))
+                for x in self.kw_params(i, KW_RAVAGE):   # §9: each Ravage (X) with a distinct X is its own keyword
+                    if (yield Decision("onwin", w, [YES, NO], ("Ravage", i))) == YES:
+                        self._mill(s.defender, x)
             if attacking and k & KW_PROWESS and self.exh[i]:
                 if (yield Decision("onwin", w, [YES, NO], ("Prowess", i))) == YES:
                     self.exh[i] = 0
@@ -2295,8 +2329,21 @@ class Game:
         if not self.host:
             return
         for a, h in list(self.host.items()):
-            if self.zone[h] != FIELD or (self.kw(h) & KW_NO_ATTACH):
+            if self.zone[h] != FIELD or (self.kw(h) & KW_NO_ATTACH) or not self._still_legal_host(a, h):
                 self._remove_attachment(a, DISCARD)
+
+    def _still_legal_host(self, a: int, h: int) -> bool:
+        """§10.3: the host still fits the attachment's `attach` requirement (e.g. "a unit you control", read
+        from the attachment's controller), as when it was attached."""
+        ab = self.cdef[a].attach_ability
+        sel = ab.target if ab is not None and ab.target else None
+        if sel is None:
+            return self.cdef[h].is_unit
+        c = self.ctrl[a]
+        who = sel.get("controller", "you")
+        if (who == "you" and self.ctrl[h] != c) or (who == "opponent" and self.ctrl[h] == c):
+            return False
+        return self._match(sel, h, c, a)
 
     # lasting effects (§8.9) ------------------------------------------------
     def _expire(self, until: str) -> None:
@@ -2418,10 +2465,6 @@ class Game:
             yield from self._resolve(ctx, effects)
 
     # ------------------------------------------------------------------ events and reaction windows (§8.4)
-    def _listening(self, name: str) -> bool:
-        """Whether any card could react to event `name` (Response, Halt or Disrupt) where it lies."""
-        return bool(self.live_ev.get(name))
-
     def _event(self, name: str, info: dict, halt_only: bool = False, response_only: bool = False):
         """Halt → Disrupt → (the caller resolves) → Response windows for one event; each window opens only
         when some card where it lies could act in it (`live`)."""

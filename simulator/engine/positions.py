@@ -118,7 +118,8 @@ def _count(v: Any, where: str, default: int = 0) -> int:
 
 
 def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: int = 50,
-                  policies: Any = None, stops: bool = False, advance: bool = True) -> Game:
+                  policies: Any = None, stops: bool = False, advance: bool = True,
+                  cards: list[int] | None = None) -> Game:
     """A Game in the state of a position (CONTRACTS §6), running from there: its first decision is pending.
     `catalogue` maps a card code to its CONTRACTS §1 dict (`.get(code)`: a dict or `decks.pool.CardPool`).
     PositionError for a broken position; nothing runs then. `advance=False`: laid out, not started (the rules
@@ -294,8 +295,10 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
     deck_a = decks[0]
     assert deck_a is not None
     g = Game(deck_a, decks[1], seed=seed, first_player=first, max_rounds=max_rounds, log=log, autostart=False,
-             policies=policies)
+             policies=policies, cards=cards)
     g.stops = stops
+    g.origin = lambda cards, log: from_position(data, catalogue, log=log, max_rounds=max_rounds, advance=False,
+                                                cards=cards)
     # lay the cards out where the position says (ids: faction, destiny, quests, draw cards, per player)
     iid_of: dict[int, int] = {}
     for p in (0, 1):

@@ -84,6 +84,7 @@ def test_contracts_3_unknown_format_is_a_bad_argument(small_catalogue, tmp_path)
     assert code == 2 and "nope" in message
 
 
+@pytest.mark.processes
 def test_contracts_3_missing_argument_exits_2_from_the_command_line():
     proc = subprocess.run([sys.executable, "manage.py", "validatedeck"], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
@@ -137,6 +138,7 @@ def _fresh(tmp_path, *args: str) -> subprocess.CompletedProcess:
                           timeout=300, env=env)
 
 
+@pytest.mark.processes
 def test_before_migrate_it_names_the_commands_to_run_and_exits_2(tmp_path):
     """Issue 19: validatedeck before `migrate` printed a database traceback."""
     deck = str(ROOT / "cards" / "data" / "starters" / "camelot.txt")

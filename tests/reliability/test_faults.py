@@ -134,6 +134,7 @@ class Beat:
         self.log.close()
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")
 def test_broker_stopped_answers_503_and_no_run_is_lost(e2e_db, in_process, tmp_path):
     redis = Redis(tmp_path)
@@ -171,6 +172,7 @@ def test_broker_stopped_answers_503_and_no_run_is_lost(e2e_db, in_process, tmp_p
         redis.stop()
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("broker", BROKERS)
 def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_process, broker):
     """SIGKILL to the worker's process group (main process and pool together) while chunk 0 is being

@@ -54,6 +54,7 @@ def test_policy_header_format():
     assert policy_header(DEFAULT_POLICY).startswith("default-src 'self'; script-src 'self';")
 
 
+@pytest.mark.processes
 def test_production_sends_hsts_and_redirects_to_https():
     code = (
         "import django; django.setup()\n"

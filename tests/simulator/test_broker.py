@@ -114,6 +114,7 @@ def strip(result: dict) -> dict:
     return {k: v for k, v in result.items() if k != "elapsed_s"}
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("broker", BROKERS)
 def test_queued_runs_equal_in_process_runs(e2e_db, in_process, broker):
     env = _env(e2e_db, broker)
@@ -145,6 +146,7 @@ def _wait_for_children(worker: Worker, count: int, timeout: float = 30) -> list[
     raise AssertionError(f"the worker has {worker.children()} pool processes, not {count}\n{worker.output()}")
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("broker", BROKERS)
 def test_pool_processes_killed_mid_run_lose_nothing(e2e_db, in_process, broker):
     """SIGKILL to single pool processes (not the whole worker) while a run is going: the process computing
@@ -196,6 +198,7 @@ def test_pool_processes_killed_mid_run_lose_nothing(e2e_db, in_process, broker):
     assert not worker.stopped_by_sigkill, "the worker did not shut down on SIGTERM within 20 s"
 
 
+@pytest.mark.processes
 def test_a_broker_that_is_down_is_reported_and_the_run_is_kept(e2e_db):
     env = _env(e2e_db, "redis://127.0.0.1:1/0")  # nothing listens on port 1
     started = time.monotonic()

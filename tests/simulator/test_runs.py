@@ -252,6 +252,7 @@ def test_each_chunk_is_sent_with_a_time_limit_from_its_size_under_the_visibility
     assert max(s.options["time_limit"] for s in sent) < 60  # the default visibility timeout on Redis
 
 
+@pytest.mark.processes
 def test_the_default_redis_visibility_timeout_is_a_minute():
     import json
     import os

@@ -79,6 +79,7 @@ def test_no_message_is_visible_half_written(folders):
         assert QUEUE(conn.channel()).get().payload["n"] == 3
 
 
+@pytest.mark.processes
 def test_the_messages_of_a_dead_consumer_go_back_to_the_queue(folders):
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()

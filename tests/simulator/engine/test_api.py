@@ -98,6 +98,7 @@ def test_engine_imports_nothing_from_django_or_the_apps():
                     f"{path.name} imports {n}"
 
 
+@pytest.mark.processes
 def test_engine_runs_without_django_settings():
     code = ("import os, sys; os.environ.pop('DJANGO_SETTINGS_MODULE', None); sys.path.insert(0, '.');"
             "import simulator.engine as e; assert 'django' not in sys.modules; print(e.ENGINE_VERSION)")

@@ -41,7 +41,7 @@ GOLDEN_OPENING = [
 def test_golden_transcript_seed_2026():
     a, b = decks()
     r = play_game(a, b, seed=2026, log=True)
-    assert ENGINE_VERSION == "r1-engine-6"
+    assert ENGINE_VERSION == "r1-engine-7"
     assert (r.winner, r.reason, r.rounds, r.first_player) == (0, "influence", 6, 1)
     assert r.influence_by_round == [[2, 1], [4, 2], [6, 3], [8, 4], [12, 6], [16, 4]]
     assert r.log[:len(GOLDEN_OPENING)] == GOLDEN_OPENING

@@ -201,3 +201,77 @@ def test_3_6_gained_keywords_survive_blanking():
     g.emb[u] = 1
     struggle(g, 0, COMBAT, [u])
     assert g.cnt[u] == 1
+
+
+def _granting(code, keyword):
+    """A location whose static ability grants `keyword` to its controller's units (§9, §8.1)."""
+    return card(code, "location", abilities=[
+        {"timing": "static", "affects": {"type": "unit", "controller": "you"}, "grant": [keyword]}])
+
+
+def test_9_a_keyword_granted_by_a_static_ability_keeps_its_x():
+    """§9: a granted Ravage (2) mills 2 (it milled 0: the granted X was dropped)."""
+    g = two_player(U2, _granting("banner", "Ravage (2)"))
+    field(g, 0, "banner")
+    a = field(g, 0, "u2")
+    g._statics_cache = None
+    before = len(g.deck[1])
+    struggle(g, 0, COMBAT, [a])
+    assert len(g.deck[1]) == before - 2
+
+
+def test_9_parameterised_keywords_with_different_x_are_distinct():
+    """§9: printed Ravage (1) plus granted Ravage (2) are two keywords: they mill 1 and 2 (3 in all)."""
+    g = two_player(kw_unit("rav", "Ravage (1)"), _granting("banner", "Ravage (2)"))
+    field(g, 0, "banner")
+    a = field(g, 0, "rav")
+    g._statics_cache = None
+    before = len(g.deck[1])
+    struggle(g, 0, COMBAT, [a])
+    assert len(g.deck[1]) == before - 3 and len(g.discard[1]) == 3
+
+
+def test_9_the_same_keyword_twice_with_the_same_x_is_one():
+    g = two_player(kw_unit("rav", "Ravage (2)"), _granting("banner", "Ravage (2)"))
+    field(g, 0, "banner")
+    a = field(g, 0, "rav")
+    g._statics_cache = None
+    before = len(g.deck[1])
+    struggle(g, 0, COMBAT, [a])
+    assert len(g.deck[1]) == before - 2
+
+
+def test_9_3_a_granted_scout_keeps_its_x():
+    g = two_player(U2, _granting("lookout", "Scout (2)"))
+    field(g, 0, "lookout")
+    g._statics_cache = None
+    u = to_hand(g, 0, "u2")
+    looked = []
+    drive(g._enter(0, u, "played"), [lambda dec: looked.append(dec.info) or ("top", dec.info)
+                                     if dec.kind == "scout" else None] * 2)
+    assert len(looked) == 2
+
+
+def test_9_3_a_granted_haste_keeps_its_x():
+    """A static ability granting Haste (1) to units in hand: fielded for 1, not for its cost 4."""
+    quick = card("quick", "location", abilities=[
+        {"timing": "static", "affects": {"type": "unit", "zone": "hand", "controller": "you"},
+         "grant": ["Haste (1)"]}])
+    g = two_player(card("slow", power=3, cost=4), quick)
+    field(g, 0, "quick")
+    g._statics_cache = None
+    h = to_hand(g, 0, "slow")
+    g.pool[0] = 1
+    assert ("haste", h) in g._window_options(0, CONFRONT_P)
+    drive(g._play_from_hand(0, h, "haste"))
+    assert g.zone[h] == FIELD and g.pool[0] == 0
+
+
+def test_3_7_a_duplicate_fielded_by_haste_costs_0_whatever_the_pool_holds():
+    g = two_player(kw_unit("knight", "Haste (3)", unique=True, name="Sir Fast"))
+    first = field(g, 0, "knight")
+    dup = to_hand(g, 0, "knight")
+    g.pool[0] = 0
+    assert ("haste", dup) in g._window_options(0, CONFRONT_P)
+    drive(g._play_from_hand(0, dup, "haste"))
+    assert dup in g.dups[first] and g.pool[0] == 0

@@ -212,3 +212,19 @@ def test_after_a_struggle_the_judge_gives_a_confrontation_position_with_struggle
         assert st[0].split()[1] in r["position"]["struggles_made"]
         again = from_position(r["position"], CAT)
         assert not any(t == st[0] for t in option_texts(again))
+
+
+def test_a_loaded_game_clones_and_determinizes_from_its_position():
+    _g, pos = _pos()
+    h = from_position(pos, CAT)
+    pols = (GreedyPolicy(1), GreedyPolicy(2))
+    for _ in range(15):
+        if h.is_terminal():
+            break
+        _greedy_step(h, pols)
+    c = h.clone()
+    assert c.state_text() == h.state_text() and option_texts(c) == option_texts(h)
+    p = h.pending.player
+    d = h.view(p).determinize(random.Random(3))
+    assert [d.cdef[i].code for i in d.hand[p]] == [h.cdef[i].code for i in h.hand[p]]
+    assert d.round_no == h.round_no and d.legal_actions() == h.legal_actions()

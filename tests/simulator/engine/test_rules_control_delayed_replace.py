@@ -383,3 +383,30 @@ def test_2_2_become_is_checked_like_any_effect():
     bad = CardDef(card("bad", "deed", abilities=[{"timing": "action", "effects": [
         {"become": {"type": "deed"}, "who": "self"}]}]))
     assert not bad.supported and "become" in bad.unsupported_reason
+
+
+def test_3_7_controlling_an_opponents_copy_of_a_unique_prevents_playing_your_own():
+    """§3.7: with the opponent's Lancelot under your control, your own Lancelot is not offered at all (it was
+    offered, paid for and discarded)."""
+    from simulator.engine.game import KINGDOM_P
+    g = two_player(SEDUCE, U3)
+    theirs = field(g, 1, "u3")
+    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
+    assert g.ctrl[theirs] == 0
+    mine = to_hand(g, 0, "u3")
+    g.pool[0] = 9
+    assert ("play", mine) not in g._window_options(0, KINGDOM_P)
+    assert not g.can_enter(0, mine)
+
+
+def test_10_3_an_attachment_illegally_attached_after_a_change_of_control_is_discarded_at_once():
+    """§10.3: "attach to a unit you control"; its host changes control: the attachment is discarded."""
+    banner = card("banner", "attachment", abilities=[{"timing": "attach", "target": {"type": "unit",
+                                                                                    "controller": "you"}}])
+    g = two_player(SEDUCE, U2, banner)
+    host = field(g, 1, "u2")
+    att = field(g, 1, "banner")
+    g.host[att] = host
+    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
+    assert g.ctrl[host] == 0
+    assert g.zone[att] == DISCARD and att not in g.host and att in g.discard[1]

@@ -109,6 +109,7 @@ def test_bundled_cards_carry_their_set_code():
     assert all(c["set"] == "fb" for c in cards)
 
 
+@pytest.mark.processes
 def test_the_realms_package_imports_no_django():
     """The seam and the engine plug these modules in from anywhere: they must not need Django settings."""
     import subprocess

@@ -125,6 +125,7 @@ def test_an_illegal_but_playable_deck_builds_with_its_verdict():
 
 
 # ---- boundaries --------------------------------------------------------------------------------------------
+@pytest.mark.processes
 def test_the_engine_imports_no_django():
     code = ("import sys; import simulator.engines.realms, simulator.engines.realms.sim; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework', 'celery')]; "

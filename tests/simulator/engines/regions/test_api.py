@@ -210,6 +210,7 @@ def test_same_seed_same_game_and_logs_cite_the_rules():
     assert r1.log[-1].endswith("wins") or "tie" in r1.log[-1]
 
 
+@pytest.mark.processes
 def test_engine_imports_no_django():
     code = ("import sys; import simulator.engines.regions as r; import simulator.engines.regions.sim; "
             "import cards.games.regions.schema; "

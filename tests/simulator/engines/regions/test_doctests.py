@@ -2,6 +2,8 @@
 own: a compiled build keeps no doctests)."""
 from __future__ import annotations
 
+import pytest
+
 import os
 import subprocess
 import sys
@@ -13,6 +15,7 @@ MODULES = ["simulator.engines.regions", "simulator.engines.regions.game", "simul
            "cards.games.regions.text", "cards.games.regions.frame"]
 
 
+@pytest.mark.processes
 def test_docstring_examples():
     code = ("import doctest, importlib, sys\n"
             f"mods = {MODULES!r}\n"

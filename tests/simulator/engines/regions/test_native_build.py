@@ -43,10 +43,12 @@ def _run(pure: bool) -> tuple[str, str]:
     return build, digest
 
 
+@pytest.mark.processes
 def test_plain_python_when_asked():
     assert _run(pure=True)[0] == "pure"
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not all(is_compiled(m) for m in COMPILED_MODULES) or stamp() != source_hash(),
                     reason="no up-to-date compiled build (make regions-engine)")
 def test_compiled_and_plain_python_play_the_same_games():
