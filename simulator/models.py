@@ -82,4 +82,4 @@ class SimulationChunk(models.Model):
         ordering = ["run", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "index"], name="simulator_chunk_once")]
 
-from .playtest_models import PlaytestGame  # noqa: E402,F401  (the playtest table, issue 14)
+from .playtest_models import PlaytestFrame, PlaytestGame  # noqa: E402,F401  (the playtest table, issue 14)

@@ -21,7 +21,7 @@ class PlaytestGame(models.Model):
     seed = models.BigIntegerField()
     engine_version = models.CharField(max_length=40, blank=True, default="")
     history = models.JSONField(default=list, help_text="Game.history: every choice and shortcut answer")
-    frames = models.JSONField(default=list, help_text="the replay: a frame per decision of the person")
+    frames_saved = models.PositiveIntegerField(default=0, help_text="frames of its replay (PlaytestFrame)")
     seen_log = models.PositiveIntegerField(default=0, help_text="log lines already shown to the person")
     finished = models.BooleanField(default=False)
     winner = models.IntegerField(null=True, blank=True)
@@ -34,3 +34,16 @@ class PlaytestGame(models.Model):
 
     def __str__(self) -> str:
         return f"playtest {self.token}: {self.deck_name} vs {self.opponent_name}"
+
+
+class PlaytestFrame(models.Model):
+    """One frame of a playtest game's replay (a decision of the person and what followed): appended, never
+    rewritten, so a decision writes one small row."""
+
+    game = models.ForeignKey(PlaytestGame, on_delete=models.CASCADE, related_name="frames")
+    number = models.PositiveIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="playtest_frame_unique")]

@@ -198,7 +198,8 @@ def _games_of(request):
 
 def _game_or_404(request, token: str):
     from .models import PlaytestGame
-    rec = PlaytestGame.objects.filter(token=token).first()
+    # the decks are read only to rebuild a game this process does not hold (playtest.game_for)
+    rec = PlaytestGame.objects.filter(token=token).defer("deck", "opponent").first()
     if rec is None:
         raise Http404("No such game.")
     mine = (rec.user_id is not None and request.user.is_authenticated and rec.user_id == request.user.pk) or (
@@ -299,13 +300,21 @@ def _save_progress(rec, g, action) -> None:
              "lines": [replay.plain_line(x, names) for x in new], "actor": 0 if action else None,
              "action": action, "position": None, "base_position": None,
              "round": g.round_no, "struggle_no": 0}
-    rec.frames = (rec.frames or []) + [frame]
     rec.history = playtest.history_of(g)
     rec.finished = g.is_terminal()
     rec.winner = g.winner
     rec.reason = (g.reason or "round_limit") if g.is_terminal() else ""
     rec.seen_log = len(logs)
-    rec.save()
+    from .models import PlaytestFrame
+    number = rec.frames_saved
+    rec.frames_saved = number + 1
+    if rec.pk is None:
+        rec.save()
+    else:   # the decks never change: write only what a decision changes
+        rec.save(update_fields=["history", "finished", "winner", "reason", "seen_log", "frames_saved",
+                                "updated_at"])
+    PlaytestFrame.objects.create(game=rec, number=number, data=frame)
+    rec.last_frame = frame
 
 
 def _table(request, rec, error: str = "", status: int = 200, elapsed=None):
@@ -313,7 +322,10 @@ def _table(request, rec, error: str = "", status: int = 200, elapsed=None):
     g = playtest.game_for(rec)
     names = _names(rec)
     ctx = playtest.table_context(g, names, playtest.card_names(rec.deck, rec.opponent))
-    last = rec.frames[-1] if rec.frames else None
+    last = getattr(rec, "last_frame", None)
+    if last is None:
+        f = rec.frames.order_by("-number").first()
+        last = f.data if f else None
     ctx.update({"rec": rec, "error": error, "elapsed_ms": round(elapsed * 1000, 1) if elapsed is not None else None,
                 "happened": last["lines"] if last else [], "token": rec.token})
     template = "simulator/playtest_body.html" if getattr(request, "htmx", False) else "simulator/playtest.html"
@@ -344,7 +356,7 @@ def playtest_act(request, token):
 
 def playtest_replay(request, token):
     rec = _game_or_404(request, token)
-    frames = rec.frames or []
+    frames = [f.data for f in rec.frames.order_by("number")]
     if not frames:
         raise Http404("No replay yet.")
     try:
