@@ -189,7 +189,14 @@ def table_context(g, names: tuple[str, str], catalogue_names: dict[str, str]) ->
                    "options": [{"text": t, "label": _label(t, catalogue_names),
                                 "pass": t in ("pass", "done", "defend none", "bar none", "no", "keep")}
                                for t in opts]}
-    return {"board": board, "pending": pending, "over": g.is_terminal(), "winner": g.winner,
+    card_actions: dict[str, list[dict]] = {}
+    for o in (pending or {}).get("options", []):
+        words = o["text"].split()
+        # an option that names a card is offered on that card too (click the card to play, attack, defend, ...)
+        if len(words) >= 2 and words[0] not in ("struggle", "first", "x") and words[1] != "none":
+            card_actions.setdefault(words[1].split(".")[0], []).append(
+                {"text": o["text"], "verb": _label(" ".join([words[0]] + words[2:]), catalogue_names)})
+    return {"board": board, "pending": pending, "card_actions": card_actions, "over": g.is_terminal(), "winner": g.winner,
             "reason": g.reason or ("round_limit" if g.is_terminal() else None), "names": list(names)}
 
 

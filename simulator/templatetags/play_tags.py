@@ -18,3 +18,12 @@ def game_summary(lines, first_name, second_name):
     """The sample log as a game summary (simulator/replay.py summary)."""
     from simulator.replay import summary
     return summary(list(lines or []), (first_name or "The deck", second_name or "The opponent"))
+
+
+@register.filter
+def get(mapping, key):
+    """mapping|get:key — mapping[key], or None."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None

@@ -86,3 +86,20 @@ def test_someone_elses_game_is_not_found(client, sim_db, camelot_text, winter_te
 def test_a_bad_decklist_is_named_next_to_its_field(client, sim_db, camelot_text):
     r = client.post("/play/", {"deck_text": "3x No Such Card", "opponent_text": camelot_text, "policy": "greedy"})
     assert r.status_code == 400 and 'id="deck-error"' in r.content.decode()
+
+
+def test_options_that_name_a_card_are_offered_on_the_card(client, sim_db, camelot_text, winter_text):
+    import html
+    url = _start(client, camelot_text, winter_text)
+    for _ in range(40):
+        body = client.get(url).content.decode()
+        on_cards = [html.unescape(v) for v in re.findall(r'data-card-action="([^"]+)"', body)]
+        opts = _options(body)
+        assert set(on_cards) <= set(opts)
+        if on_cards:
+            assert 'form="act-form"' in body
+            r = client.post(url + "act/", {"action": on_cards[0]})
+            assert r.status_code == 302
+            return
+        client.post(url + "act/", {"action": opts[0]})
+    pytest.fail("no option named a card in 40 decisions")
