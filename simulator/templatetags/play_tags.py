@@ -27,3 +27,10 @@ def get(mapping, key):
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+@register.filter
+def possessive(name):
+    """"You" -> "Your", "Camelot" -> "Camelot's"."""
+    name = str(name)
+    return "Your" if name == "You" else f"{name}'s"
