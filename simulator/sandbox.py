@@ -68,8 +68,11 @@ def build(form: dict) -> dict:
     except ValueError:
         raise SandboxError("round: a whole number", field="round") from None
     phase = form.get("phase") or "confrontation"
-    return {"game": "r1", "seed": 1, "round": rnd, "phase": phase, "first_player": int(form.get("first") or 0),
-            "active_player": int(form.get("first") or 0) if phase in ("kingdom", "confrontation") else None,
+    first = form.get("first") or "0"
+    if first not in ("0", "1"):
+        raise SandboxError("first player: 0 or 1", field="first")
+    return {"game": "r1", "seed": 1, "round": rnd, "phase": phase, "first_player": int(first),
+            "active_player": int(first) if phase in ("kingdom", "confrontation") else None,
             "authority": None, "players": players}
 
 
@@ -101,7 +104,7 @@ def run(position: dict, actions: list[str], catalogue) -> Any:
         g = from_position(body, catalogue, log=True)
     except PositionError as exc:
         raise SandboxError(str(exc)) from None
-    except (TypeError, ValueError, KeyError) as exc:   # a shape the loader did not foresee: still the field's message
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:   # a shape the loader did not foresee: still the field's message
         raise SandboxError(f"refused: {exc}") from None
     _settle(g)
     for n, text in enumerate(todo):

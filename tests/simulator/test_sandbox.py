@@ -94,3 +94,20 @@ def test_a_replay_step_opens_in_the_sandbox(client, sim_db, camelot_text, winter
     link = html.unescape(re.search(r'href="([^"]+)" id="open-sandbox"', page).group(1))
     body = client.get(link).content.decode()
     assert _options(body) and 'name="start"' in body
+
+
+@pytest.mark.parametrize("text", ['[]', '{"players": 3}', '{"players": [{"faction": 5}, {}]}',
+                                  '{"round": "x", "players": [{"faction": "core-001"}, {}]}',
+                                  '{"players": [{"faction": "core-001", "field": [{"card": "core-135", "attachments": 7}]}, {}]}',
+                                  '{"players": [{"faction": "core-001", "hand": [[1]]}, {"faction": null}]}'])
+def test_odd_positions_are_refused_with_a_message_never_a_500(client, core_db, text):
+    r = client.post("/play/sandbox/", {"op": "load", "position": text})
+    assert r.status_code == 400 and 'id="position-error"' in r.content.decode()
+
+
+def test_odd_builder_and_step_fields_answer_400(client, core_db):
+    assert client.post("/play/sandbox/", dict(BUILD, first="7")).status_code == 400
+    assert client.post("/play/sandbox/", dict(BUILD, p0_influence="lots")).status_code == 400
+    assert client.post("/play/sandbox/", {"op": "step", "start": "{", "actions": "[]"}).status_code == 400
+    body = client.post("/play/sandbox/", BUILD).content.decode()
+    assert client.post("/play/sandbox/", dict(_state(body), op="step", actions="{}")).status_code == 400
