@@ -42,6 +42,7 @@ COMBAT, GUILE, SORCERY, FAITH = range(4)
 PASS = ("pass",)
 DONE = ("done",)
 CONTINUE = ("continue",)
+STRUGGLE_COUNTERS = ("initiated", "won", "unopposed", "defended", "won_defending")
 YES = ("yes",)
 NO = ("no",)
 
@@ -428,9 +429,7 @@ class Game:
         # §6.2 counters per player and struggle type, for the struggles that player initiated: initiated, won
         # (as the attacker), unopposed (S.10), defended (the defending player declared at least one defender,
         # S.6); and won_defending, the struggles of that type the player won as the defender
-        self.struggle_counts: list[list[dict[str, int]]] = [
-            [{"initiated": 0, "won": 0, "unopposed": 0, "defended": 0, "won_defending": 0} for _t in range(4)]
-            for _p in (0, 1)]
+        self._sc = [0] * 40   # (player * 4 + type) * 5 + counter, counters in STRUGGLE_COUNTERS order
         self._gen = self._run()
         self.pending: Decision | None = None
         self.round1_first = first_player if first_player is not None else 0
@@ -446,7 +445,7 @@ class Game:
         # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
         self.observer = observer
         self.policies: list[Any] = [None, None]
-        self._views: list[PlayerView] = [PlayerView(self, 0), PlayerView(self, 1)]
+        self._views: list[PlayerView | None] = [None, None]   # made on first use
         if policies is not None:
             self._set_policies(policies)
         if autostart:
@@ -466,7 +465,21 @@ class Game:
 
     def view(self, p: int) -> "PlayerView":
         """What player p may know of this game (a read-only view; PlayerView)."""
-        return self._views[p]
+        v = self._views[p]
+        if v is None:
+            v = PlayerView(self, p)
+            self._views[p] = v
+        return v
+
+    @property
+    def struggle_counts(self) -> list[list[dict[str, int]]]:
+        """§6.2 counters per player and struggle type (0 combat, 1 guile, 2 sorcery, 3 faith) for the struggles
+        that player initiated: initiated, won (as the attacker), unopposed (S.10), defended (the defending
+        player declared at least one defender, S.6); and won_defending: struggles of that type the player won as
+        the defender."""
+        sc = self._sc
+        return [[{k: sc[(p * 4 + t) * 5 + n] for n, k in enumerate(STRUGGLE_COUNTERS)} for t in range(4)]
+                for p in (0, 1)]
 
     def play(self, stop: Any = None) -> None:
         """Play the game with the policies given to the constructor (play_game's loop): to its end, or until
@@ -474,7 +487,7 @@ class Game:
         pols = self.policies
         if pols[0] is None or (pols[1] is None and not self.goldfish):
             raise ValueError("play() needs a policy for each player")
-        v0, v1 = self._views
+        v0, v1 = self.view(0), self.view(1)
         c0 = pols[0].choose
         c1 = pols[1].choose if pols[1] is not None else c0
         gen = self._gen
@@ -908,13 +921,26 @@ class Game:
                         out.append(param or 0)
         return out
 
-    def _kw_x(self, iid: int, bit: int) -> int:
-        """The X of Haste (X) / Secret (X) on a card out of play (§9.3, §10.9), printed or granted: -1 without it.
-        Only decks with keyword grants pay for looking beyond the printed keyword."""
-        d = self.cdef[iid]
+    def _granted_anywhere(self, bit: int) -> bool:
+        """Whether any static ability in force or lasting effect grants this keyword to some card (§9)."""
         if self.has_abilities and self._statics_cache is None:
             self._statics()
-        if not self._st_grant and not self.kgrant:
+        for _src, _c, ab in self._st_grant:
+            for b, _param in ab.grant_bits:
+                if b == bit:
+                    return True
+        if self.kgrant:
+            for lst in self.kgrant.values():
+                for b, _param, _u in lst:
+                    if b == bit:
+                        return True
+        return False
+
+    def _kw_x(self, iid: int, bit: int, granted: bool) -> int:
+        """The X of Haste (X) / Secret (X) on a card out of play (§9.3, §10.9), printed or granted: -1 without it.
+        `granted`: _granted_anywhere(bit); without a grant in force only the printed keyword is read."""
+        d = self.cdef[iid]
+        if not granted:
             if not d.kw & bit:
                 return -1
             return (d.haste if bit == KW_HASTE else d.secret) or 0
@@ -1306,7 +1332,7 @@ class Game:
                 if r is not None:
                     wants = bool(r)
                 else:
-                    wants = bool(f(self._views[p], p, kind if p == active else -1))
+                    wants = bool(f(self.view(p), p, kind if p == active else -1))
                     self.history.append(2 * p + (1 if wants else 0))
                 if not wants:
                     self._pcache = None
@@ -1369,9 +1395,12 @@ class Game:
                 if d.kw & KW_SECRET and pool >= SECRET_PLACE_COST:
                     opts.append(("secret", iid))
         elif kind == CONFRONT_P:
+            granted = self._granted_anywhere(KW_HASTE) if self.has_abilities else False
             for iid in self.hand[p]:
                 d = cdef[iid]
-                hx = self._kw_x(iid, KW_HASTE)
+                if not (d.kw & KW_HASTE or granted):
+                    continue
+                hx = self._kw_x(iid, KW_HASTE, granted)
                 if hx >= 0 and not d.is_deed and self.can_enter(p, iid) and self._max_ok(p, d) \
                         and (hx + self.loyalty_surcharge(p, d) <= pool or self.is_duplicate_entry(p, iid) >= 0):
                     opts.append(("haste", iid))   # §3.7: a duplicate costs 0, whatever Haste (X) says
@@ -1380,9 +1409,12 @@ class Game:
             for t in range(4):
                 if icons & (1 << t) and t not in done:
                     opts.append(("struggle", t))
+        secret_granted = False
+        if self.secret[p] and self.has_abilities:
+            secret_granted = self._granted_anywhere(KW_SECRET)
         for iid in self.secret[p]:
             d = cdef[iid]
-            sx = self._kw_x(iid, KW_SECRET)
+            sx = self._kw_x(iid, KW_SECRET, secret_granted)
             if sx >= 0 and sx + self.loyalty_surcharge(p, d) <= pool:
                 if d.is_deed:
                     ab = d.play_ability
@@ -1401,13 +1433,13 @@ class Game:
                 d = cdef[iid]
                 if d.actions and not self.emb[iid]:
                     for ab in d.actions:
-                        if (flt is None or flt(self._views[p], ab, kind)) and self._usable(p, iid, ab, None):
+                        if (flt is None or flt(self.view(p), ab, kind)) and self._usable(p, iid, ab, None):
                             opts.append(("ability", iid, ab.index))
             for iid in self.hand[p]:
                 d = cdef[iid]
                 ab = d.play_ability
                 if d.is_deed and ab is not None and ab.timing == "action" and d.cost <= pool \
-                        and (flt is None or flt(self._views[p], ab, kind)) and self._usable(p, iid, ab, None, deed=True):
+                        and (flt is None or flt(self.view(p), ab, kind)) and self._usable(p, iid, ab, None, deed=True):
                     opts.append(("deed", iid))
         if opts:
             opts.append(PASS)
@@ -1458,7 +1490,7 @@ class Game:
         if self.is_duplicate_entry(p, iid) >= 0:
             cost = 0   # §3.7: a duplicate costs 0
         elif how == "haste":
-            cost = max(self._kw_x(iid, KW_HASTE), 0) + self.loyalty_surcharge(p, d)
+            cost = max(self._kw_x(iid, KW_HASTE, self._granted_anywhere(KW_HASTE)), 0) + self.loyalty_surcharge(p, d)
         else:
             cost = self.play_cost(p, iid)
         self._spend(p, cost)
@@ -1481,7 +1513,7 @@ class Game:
     def _reveal(self, p: int, iid: int):
         """§10.9: pay Secret (X) (+ Loyalty); a permanent enters the field, a deed is played."""
         d = self.cdef[iid]
-        cost = max(self._kw_x(iid, KW_SECRET), 0) + self.loyalty_surcharge(p, d)
+        cost = max(self._kw_x(iid, KW_SECRET, self._granted_anywhere(KW_SECRET)), 0) + self.loyalty_surcharge(p, d)
         if self.logs is not None:
             self._log(f"§10.9 player {p} reveals {d.name} from the secret area for {cost}")
         if d.is_deed:
@@ -1529,7 +1561,8 @@ class Game:
         if host >= 0:
             self.host[iid] = host
             self._pw_cands = {}   # Power statics of attachments apply to their host only
-        if self.kw(iid) & KW_SCOUT:
+        if (d.kw & KW_SCOUT and not self.emb[iid]) or (self.has_abilities and self._granted_anywhere(KW_SCOUT)
+                                                      and self.kw(iid) & KW_SCOUT):
             for x in self.kw_params(iid, KW_SCOUT):   # §9.3, each distinct Scout (X)
                 yield from self._scout(p, x)
         if d.enters and self.zone[iid] == FIELD:
@@ -1693,7 +1726,7 @@ class Game:
                 return memo
             self._pcache = memo
             try:
-                wants = bool(f(self._views[p], p, -1))
+                wants = bool(f(self.view(p), p, -1))
             finally:
                 self._pcache = None
             self.history.append(2 * p + (1 if wants else 0))
@@ -1905,8 +1938,9 @@ class Game:
         self.struggle = s
         self.struggles_done[p].add(t)
         opp = s.defender
-        counts = self.struggle_counts[p][t]
-        counts["initiated"] += 1
+        ci = (p * 4 + t) * 5   # self._sc: initiated, won, unopposed, defended, won_defending
+        sc = self._sc
+        sc[ci] += 1
         exh = self.exh
         # S.1–S.3 declare at least one ready attacker bearing the icon; each exhausts; Subtle.
         elig = self._eligible_attackers(p, t)
@@ -1962,7 +1996,7 @@ class Game:
                 exh[j] = 1
             s.declared_defenders = s.defenders[:]
             if s.defenders:
-                counts["defended"] += 1   # S.6: the defending player declared at least one defender
+                sc[ci + 3] += 1   # S.6: the defending player declared at least one defender
             if self.logs is not None and s.defenders:
                 self._log(f"§6.2 S.6 player {opp} defends with " + ", ".join(self.name(j) for j in s.defenders))
         if self.live_ev.get("defenders_declared"):
@@ -1985,11 +2019,11 @@ class Game:
         s.margin = abs(att - dfn)    # §6.4, fixed here
         s.unopposed = s.winner == p and dfn == 0
         if s.winner == p:
-            counts["won"] += 1
+            sc[ci + 1] += 1
             if s.unopposed:
-                counts["unopposed"] += 1
+                sc[ci + 2] += 1
         elif s.winner == opp:
-            self.struggle_counts[opp][t]["won_defending"] += 1
+            sc[(opp * 4 + t) * 5 + 4] += 1
         if self.logs is not None:
             who = "no winner" if s.winner is None else ("attacker wins" if s.winner == p else "defender wins")
             self._log(f"Confrontation S.8 {STRUGGLE_TYPES[t].title()}: {att} vs {dfn}, {who}, margin {s.margin}")
@@ -2029,7 +2063,7 @@ class Game:
                 return None
             self._pcache = {}
             try:
-                picks = hook(self._views[p], kind, p, elig[:], t)
+                picks = hook(self.view(p), kind, p, elig[:], t)
             finally:
                 self._pcache = None
             self.history.append([p, *picks])
