@@ -34,7 +34,7 @@ realms-engine: $(STAMP)
 
 load-core: install
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py loadcards cards/data/core.json
+	$(PY) manage.py loadcards cards/data/core.json cards/games/realms/data/realms.json cards/games/regions/data/regions.json
 	$(PY) manage.py publishstarters
 
 run: load-core

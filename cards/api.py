@@ -48,6 +48,9 @@ Q_PARAM = OpenApiParameter(
         "parentheses group. Keys: t f c p i a k x l s w m sp lv is legal owned. See /cards/syntax/."),
     examples=[OpenApiExample("Cheap Camelot units", value="f:camelot t:unit c<=2"),
               OpenApiExample("Knights or Lords", value="a:knight|lord -is:unique")])
+GAME_PARAM = OpenApiParameter(
+    "game", OpenApiTypes.STR, description="The game (CONTRACTS §7): r1 (default), realms, regions; the same as "
+    "the /<game>/api/cards/ prefix. Another game's cards have its own fields and search keys (its syntax page).")
 SORT_PARAM = OpenApiParameter(
     "sort", OpenApiTypes.STR, enum=[*SORTS, *(f"-{s}" for s in SORTS)],
     description="Sort by name (default), cost, power, faction, type or set (set and number); prefix - to reverse.")
@@ -56,7 +59,7 @@ BAD_QUERY = OpenApiResponse(SearchErrorSerializer, description="Malformed query 
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Search cards", parameters=[Q_PARAM, SORT_PARAM],
+    list=extend_schema(summary="Search cards", parameters=[Q_PARAM, SORT_PARAM, GAME_PARAM],
                        responses={200: CardSerializer(many=True), 400: BAD_QUERY}),
     retrieve=extend_schema(summary="One card by code",
                            responses={200: CardSerializer, 404: OpenApiResponse(description="No card with this code")}),
@@ -70,7 +73,27 @@ class CardViewSet(viewsets.ViewSet):
     lookup_field = "code"
     lookup_value_regex = "[^/]+"
 
+    def _other_game(self, request):
+        """`?game=G` (CONTRACTS §7): another game's catalogue, answered by cards/game_views.py; None for r1."""
+        from .games import registry
+
+        slug = request.query_params.get("game")
+        if not slug or slug == registry.DEFAULT:
+            return None
+        try:
+            game = registry.get(slug)
+        except registry.UnknownGame as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return game
+
     def list(self, request):
+        game = self._other_game(request)
+        if isinstance(game, Response):
+            return game
+        if game is not None:
+            from . import game_views
+
+            return game_views.api_cards(request._request, game.slug)
         q = request.query_params.get("q", "")
         sort = request.query_params.get("sort") or None
         try:
@@ -83,6 +106,13 @@ class CardViewSet(viewsets.ViewSet):
         return paginator.get_paginated_response(data)
 
     def retrieve(self, request, code=None):
+        game = self._other_game(request)
+        if isinstance(game, Response):
+            return game
+        if game is not None:
+            from . import game_views
+
+            return game_views.api_card(request._request, game.slug, code)
         card = card_get(code=code)
         if card is None:
             raise Http404(f"No card with code {code!r}.")

@@ -10,8 +10,8 @@ class CardsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from .cache import catalogue_written
-        from .models import Card, CardSet, Faction
+        from .models import Card, CardSet, Faction, GameCard
 
-        for model in (Card, CardSet, Faction):
+        for model in (Card, CardSet, Faction, GameCard):
             post_save.connect(catalogue_written, sender=model, dispatch_uid=f"catalogue-version-{model.__name__}")
             post_delete.connect(catalogue_written, sender=model, dispatch_uid=f"catalogue-deleted-{model.__name__}")

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 
 from .cardfile import CARD_TYPES, FACTION_NAMES, ICONS, KNOWN_KEYS, parse_keyword
+from .games.registry import DEFAULT as DEFAULT_GAME
 
 
 class Faction(models.Model):
@@ -22,13 +23,29 @@ class Faction(models.Model):
         return self.name
 
 
+class GameManager(models.Manager):
+    """The default manager of a table shared by every game: r1's rows only, so that every r1 query (and every
+    contract of CONTRACTS §1–§6) reads exactly what it read before other games existed (CONTRACTS §7: no game
+    named means r1). `all_games` sees every row."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(game=DEFAULT_GAME)
+
+
 class CardSet(models.Model):
-    code = models.SlugField(max_length=32, unique=True)
+    """A card set of one game (CONTRACTS §7: the set's "game", r1 when absent); `code` is unique within it."""
+
+    game = models.CharField(max_length=16, default=DEFAULT_GAME, db_index=True)
+    code = models.SlugField(max_length=32)
     name = models.CharField(max_length=100)
     position = models.PositiveSmallIntegerField(default=0)
 
+    objects = GameManager()
+    all_games = models.Manager()
+
     class Meta:
         ordering = ["position", "code"]
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="cards_cardset_code_per_game")]
 
     def __str__(self) -> str:
         return self.name
@@ -224,6 +241,48 @@ class Card(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/cards/{self.code}/"
+
+    game = DEFAULT_GAME  # r1's own table (its columns are r1's); other games' cards are GameCard rows
+
+
+class GameCard(models.Model):
+    """A card of a game other than r1 (CONTRACTS §7), as its game's card file holds it. r1 keeps its own `Card`
+    table (its columns, covering search index and constraints are r1's); every other game's cards live here: the
+    columns every game shares (code, name, subtitle, type, set, number), the game's identity group (realms: the
+    affiliation) for filters and colours, and the whole card in the game's own form in `data` (the game's
+    schema validates it on load: cards/games/<game>/schema.py). `code` is unique within its game."""
+
+    game = models.CharField(max_length=16, db_index=True)
+    code = models.CharField(max_length=32)
+    name = models.CharField(max_length=100)
+    subtitle = models.CharField(max_length=100, blank=True, null=True)
+    type = models.CharField(max_length=24)
+    group = models.CharField(max_length=32, blank=True, null=True,
+                             help_text="The card's identity group in its game (realms: affiliation; none: General)")
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="game_cards")
+    number = models.PositiveIntegerField(null=True, blank=True)
+    data = models.JSONField(help_text="The card as its game's card file holds it (cards/games/<game>/schema.py)")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["card_set__position", "number", "name"]
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="cards_gamecard_code_per_game")]
+        indexes = [models.Index(fields=["game", "type"])]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def title(self) -> str:
+        return f"{self.name}, {self.subtitle}" if self.subtitle else self.name
+
+    def to_data(self) -> dict:
+        """The card dict the game's hooks take: its card-file form plus "set" (the set code)."""
+        return {**self.data, "set": self.card_set.code}
+
+    def get_absolute_url(self) -> str:
+        return f"/{self.game}/cards/{self.code}/"
 
 
 FACTION_COLORS = {

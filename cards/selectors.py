@@ -126,3 +126,16 @@ def featured_cards(*, count: int = 6, day: datetime.date | None = None) -> list[
                .order_by("pk").values_list("pk", flat=True))
     chosen = random.Random(day.toordinal()).sample(ids, min(count, len(ids)))
     return cards_by_ids(chosen)
+
+
+def game_cards(game: str) -> list[dict]:
+    """Every card of a game other than r1 as its card dict (the game's hooks' input), in catalogue order."""
+    from .models import GameCard
+
+    return [c.to_data() for c in GameCard.objects.filter(game=game).select_related("card_set")]
+
+
+def game_card(game: str, code: str):
+    from .models import GameCard
+
+    return GameCard.objects.filter(game=game, code=code).select_related("card_set").first()

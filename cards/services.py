@@ -50,7 +50,7 @@ def card_files_load(*, card_files: list[CardFile]) -> LoadSummary:
     for cf in card_files:
         if cf.errors:
             raise ValueError("card_files_load() was given a file with errors")
-        position = CardSet.objects.count()
+        position = CardSet.all_games.count()
         card_set, _ = CardSet.objects.update_or_create(
             code=cf.set_code, defaults={"name": cf.set_name}, create_defaults={"name": cf.set_name,
                                                                                "position": position})
@@ -76,4 +76,42 @@ def card_files_load(*, card_files: list[CardFile]) -> LoadSummary:
         # (docs/performance.md, card search).
         with connection.cursor() as cursor:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(Card._meta.db_table)}")
+    return summary
+
+
+@transaction.atomic
+def game_card_files_load(*, game: str, card_files: list) -> LoadSummary:
+    """Insert or update the cards of already-validated card files of a game other than r1 (CONTRACTS §7), by
+    (game, code). The game's `card_to_json` hook gives the stored form; `group` is its `card_group` hook's."""
+    from .games import registry
+    from .models import GameCard
+
+    spec = registry.get(game)
+    to_json = spec.hook("card_to_json")
+    group_of = spec.hook("card_group") if spec.has("card_group") else (lambda card: None)
+    summary = LoadSummary()
+    for cf in card_files:
+        if cf.errors:
+            raise ValueError("game_card_files_load() was given a file with errors")
+        position = CardSet.all_games.count()
+        card_set, _ = CardSet.all_games.update_or_create(
+            game=game, code=cf.set_code, defaults={"name": cf.set_name},
+            create_defaults={"name": cf.set_name, "position": position})
+        existing = {c.code: c for c in GameCard.objects.filter(game=game, code__in=[d["code"] for d in cf.cards])}
+        for raw in cf.cards:
+            data = to_json(raw)
+            fields = {"name": data["name"], "subtitle": data.get("subtitle"), "type": data["type"],
+                      "group": group_of(data), "card_set": card_set, "number": data.get("number"), "data": data}
+            card = existing.get(data["code"])
+            if card is None:
+                GameCard.objects.create(game=game, code=data["code"], **fields)
+                summary.created.append(data["code"])
+                continue
+            if card.data == data and card.card_set_id == card_set.id:
+                summary.unchanged.append(card.code)
+                continue
+            for key, value in fields.items():
+                setattr(card, key, value)
+            card.save()
+            summary.updated.append(card.code)
     return summary

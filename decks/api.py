@@ -332,6 +332,22 @@ class IsOwnerForWrites(permissions.BasePermission):
 
 
 @extend_schema(tags=["decks"])
+def _other_game_list(request, view_name: str):
+    """`?game=G` (CONTRACTS §7): another game's decks or decklists (decks/game_views.py); None for r1."""
+    from cards.games import registry
+
+    slug = request.query_params.get("game")
+    if not slug or slug == registry.DEFAULT:
+        return None
+    try:
+        registry.get(slug)
+    except registry.UnknownGame as exc:
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    from . import game_views
+
+    return getattr(game_views, view_name)(request._request, slug)
+
+
 class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
                   viewsets.GenericViewSet):
     """Your decks. Private decks are visible to their owner only (another user gets 404)."""
@@ -339,6 +355,10 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
     permission_classes = [permissions.IsAuthenticated, IsOwnerForWrites]
     serializer_class = DeckSerializer
     queryset = Deck.objects.none()
+
+    def list(self, request, *args, **kwargs):
+        other = _other_game_list(request, "api_decks")
+        return other if other is not None else super().list(request, *args, **kwargs)
 
     def get_queryset(self):
         if self.action == "list":
@@ -593,9 +613,29 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                                              f"at most {MAX_TEXT_CHARS:,}."})
         if "\x00" in text:
             raise ValidationError({"detail": "The decklist contains binary data (NUL bytes), not text."})
+        game = data.get("game") or request.query_params.get("game")
+        if game and game != "r1":
+            return self._validate_other_game(game, text, data)
         fmt = _fmt_from_request(data)
         verdict = check_decklist_text(text, CardPool.from_db(), fmt)
         return Response(verdict.to_json())
+
+    @staticmethod
+    def _validate_other_game(slug, text: str, data) -> Response:
+        """`"game": G` (CONTRACTS §7): the game's own legality hook and formats."""
+        from cards.games import registry
+        from cards.selectors import game_cards
+
+        try:
+            game = registry.get(str(slug))
+        except registry.UnknownGame as exc:
+            raise ValidationError({"detail": str(exc)}) from None
+        if not game.has("check_text"):
+            raise ValidationError({"detail": f"The game {game.slug!r} has no deckbuilding to check."})
+        fmt = data.get("format") or game.formats[0]
+        if fmt not in game.formats:
+            raise ValidationError({"detail": f'"format" must be one of {", ".join(game.formats)} for {game.slug}.'})
+        return Response(game.hook("check_text")(text, game_cards(game.slug), fmt))
 
 
 
@@ -689,7 +729,8 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
         description="Every filter is optional; one that is given must hold a value (an empty `until=` is a 400).",
         responses={200: DecklistSerializer(many=True), 400: DetailSerializer})
     def list(self, request, *args, **kwargs):
-        return super().list(request, *args, **kwargs)
+        other = _other_game_list(request, "api_decklists")
+        return other if other is not None else super().list(request, *args, **kwargs)
 
     def _toggle(self, request, service):
         decklist = self.get_object()

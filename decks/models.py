@@ -288,3 +288,91 @@ class DecklistComment(models.Model):
     @property
     def hidden(self) -> bool:
         return self.hidden_at is not None
+
+
+# ---- the other games (CONTRACTS §7) ---------------------------------------------------------------------------
+# r1's decks, decklists and collection keep their own tables above (tuned for r1 at a million lists: the
+# faction/destiny columns, card-row copies kept by triggers, the per-faction tally). Every other game's decks
+# live in these tables, keyed by `game`, with the deck's identity (realms: Leaders + affiliation) as the game's
+# `identity` hook computes it. Writes go through decks/game_services.py.
+class GameDeck(models.Model):
+    """A deck of a game other than r1: the working copy; every save is a GameDeckVersion."""
+
+    game = models.CharField(max_length=16, db_index=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_decks")
+    name = models.CharField(max_length=200)
+    fmt = models.CharField(max_length=24, default="standard", help_text="The game's format the deck is built for")
+    cards = models.JSONField(default=dict, help_text="card code -> count")
+    identity = models.JSONField(default=dict, blank=True, help_text="The game's identity hook's answer")
+    group = models.CharField(max_length=32, blank=True, null=True, help_text="identity group (realms: affiliation)")
+    notes = models.TextField(blank=True, default="")
+    is_private = models.BooleanField(default=True)
+    version = models.PositiveIntegerField(default=0)
+    deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["game", "owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return f"/{self.game}/decks/{self.pk}/"
+
+
+class GameDeckVersion(models.Model):
+    deck = models.ForeignKey(GameDeck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    cards = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deck", "-number"]
+        constraints = [models.UniqueConstraint(fields=["deck", "number"], name="decks_gameversion_unique_number")]
+
+
+class GameDecklist(models.Model):
+    """A published snapshot of a GameDeck: public, at /<game>/decklists/ID-slug/."""
+
+    game = models.CharField(max_length=16)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_decklists")
+    source_deck = models.ForeignKey(GameDeck, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="publications")
+    title = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80)
+    description = models.TextField(blank=True, default="")
+    fmt = models.CharField(max_length=24, default="standard")
+    cards = models.JSONField(default=dict)
+    identity = models.JSONField(default=dict, blank=True)
+    group = models.CharField(max_length=32, blank=True, null=True)
+    published_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-published_at", "-id"]
+        indexes = [models.Index(fields=["game", "group", "-published_at"])]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return f"/{self.game}/decklists/{self.pk}-{self.slug}/"
+
+
+class GameCollectionCard(models.Model):
+    """How many copies of a card of another game a player owns."""
+
+    game = models.CharField(max_length=16)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_collection")
+    card_code = models.CharField(max_length=32)
+    count = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["card_code"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "card_code"], name="decks_gamecollection_unique"),
+            models.CheckConstraint(condition=Q(count__gte=1), name="decks_gamecollection_count_positive"),
+        ]

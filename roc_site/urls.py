@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("cards.urls")),
     path("", include("decks.urls")),
     path("", include("simulator.urls")),
+    path("", include("roc_site.game_urls")),  # /<game>/… for every game of the registry (CONTRACTS §7)
 ]
 
 if settings.DEBUG:  # pragma: no cover - uploaded media in development only

@@ -3,3 +3,18 @@ from django.shortcuts import render
 
 def home(request):
     return render(request, "home.html")
+
+
+def games_context(request) -> dict:
+    """The game switcher (templates/_nav_links.html): every registered game, and the one being browsed (the
+    /<game>/ prefix; none means r1, CONTRACTS §7)."""
+    from cards.games import registry
+
+    match = getattr(request, "resolver_match", None)
+    current = (match.kwargs.get("game") if match else None) or registry.DEFAULT
+    try:
+        game = registry.get(current)
+    except registry.UnknownGame:
+        game = registry.get(None)
+    return {"site_games": registry.games(), "current_game": game,
+            "game_prefix": "" if game.builtin else f"/{game.slug}"}

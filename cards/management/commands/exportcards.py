@@ -1,10 +1,12 @@
-"""python manage.py exportcards [--set CODE] [-o FILE] — CONTRACTS §1; export followed by load is a no-op."""
+"""python manage.py exportcards [--game G] [--set CODE] [-o FILE] — CONTRACTS §1, §7; export followed by load is a
+no-op. No --game means r1."""
 import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cards.models import Card, CardSet
+from cards.games import registry
+from cards.models import Card, CardSet, GameCard
 
 
 class Command(BaseCommand):
@@ -13,13 +15,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--set", dest="set_code", metavar="CODE")
         parser.add_argument("-o", "--output", metavar="FILE")
+        parser.add_argument("--game", default=registry.DEFAULT, help="the game (CONTRACTS §7); default r1")
 
-    def handle(self, *args, set_code=None, output=None, **options):
-        sets = CardSet.objects.all()
+    def handle(self, *args, set_code=None, output=None, game=registry.DEFAULT, **options):
+        try:
+            self.spec = registry.get(game)
+        except registry.UnknownGame as e:
+            raise CommandError(str(e), returncode=2) from None
+        sets = CardSet.all_games.filter(game=self.spec.slug)
         if set_code:
             sets = sets.filter(code=set_code)
             if not sets.exists():
-                known = ", ".join(CardSet.objects.values_list("code", flat=True)) or "none loaded"
+                known = ", ".join(CardSet.all_games.filter(game=self.spec.slug).values_list("code", flat=True)) \
+                    or "none loaded"
                 raise CommandError(f"No set with code {set_code!r} (known sets: {known}).", returncode=2)
         sets = list(sets)
         if len(sets) > 1:
@@ -36,7 +44,10 @@ class Command(BaseCommand):
         else:
             sys.stdout.write(text + "\n")
 
-    @staticmethod
-    def _doc(card_set):
+    def _doc(self, card_set):
+        if not self.spec.builtin:
+            cards = [c.data for c in GameCard.objects.filter(game=card_set.game, card_set=card_set)
+                     .order_by("number", "code")]
+            return self.spec.hook("set_to_json")(card_set.code, card_set.name, cards)
         cards = Card.objects.filter(card_set=card_set).select_related("faction").order_by("number", "code")
         return {"set": {"code": card_set.code, "name": card_set.name}, "cards": [c.to_data() for c in cards]}

@@ -29,7 +29,13 @@ class Command(BaseCommand):
         except DatabaseError as e:
             raise CommandError(f"The database is not ready ({str(e).splitlines()[0][:120]}): run "
                                "`python manage.py migrate` first.", returncode=1) from e
-        for decklist in result.published:
+        from decks.game_services import GameDeckError, game_starters_publish
+
+        try:
+            others, others_unchanged = game_starters_publish(account=account)  # the other games' (CONTRACTS §7)
+        except GameDeckError as e:
+            raise CommandError(e.message, returncode=1) from e
+        for decklist in [*result.published, *others]:
             self.stdout.write(f"published {decklist.title} ({decklist.get_absolute_url()})")
-        self.stdout.write(f"Starter decklists of {result.account}: {len(result.published)} published, "
-                          f"{result.unchanged} already up to date.")
+        self.stdout.write(f"Starter decklists of {result.account}: {len(result.published) + len(others)} published, "
+                          f"{result.unchanged + others_unchanged} already up to date.")

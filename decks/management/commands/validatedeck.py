@@ -1,4 +1,7 @@
-"""`python manage.py validatedeck FILE [--json] [--format SLUG]` (CONTRACTS §3).
+"""`python manage.py validatedeck FILE [--json] [--format SLUG] [--game G]` (CONTRACTS §3, §7).
+
+With `--game realms` (any registered game but r1) the game's legality hook judges the deck and `--format` is
+one of that game's formats (realms: `standard`, `simplified`).
 
 Exit 0: the deck is legal. Exit 1: it is not (every problem is listed). Exit 2: the file cannot be read, the
 arguments are wrong, or the database is not ready (not migrated, no cards loaded: the message says what to run). The active organised-play format applies unless `--format` names another one.
@@ -27,7 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("file", help="decklist text file (CONTRACTS §2); '-' reads standard input")
         parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
         parser.add_argument("--format", dest="format_slug", default=None,
-                            help="check against this organised-play format instead of the active one")
+                            help="check against this organised-play format instead of the active one (r1); "
+                                 "another game: one of its formats (realms: standard, simplified)")
+        parser.add_argument("--game", default=None, help="the game (CONTRACTS §7); default r1")
 
     def _read(self, name: str) -> str:
         try:
@@ -51,6 +56,14 @@ class Command(BaseCommand):
             raise CommandError(f"{name}: not UTF-8 text (byte {e.start})", returncode=2) from e
 
     def handle(self, *args, **options):
+        from cards.games import registry
+
+        try:
+            game = registry.get(options["game"])
+        except registry.UnknownGame as e:
+            raise CommandError(f"--game: {e}", returncode=2) from None
+        if not game.builtin:
+            return self._other_game(game, options)
         text = self._read(options["file"])
         require_database()
         if options["format_slug"]:
@@ -66,6 +79,42 @@ class Command(BaseCommand):
             self.stdout.write(render_verdict(verdict.to_json()))
         if not verdict.legal:
             sys.exit(1)
+
+
+    def _other_game(self, game, options):
+        from cards.selectors import game_cards
+
+        fmt = options["format_slug"] or game.formats[0]
+        if fmt not in game.formats:
+            raise CommandError(f"--format: the {game.slug} formats are {', '.join(game.formats)}, not {fmt!r}",
+                               returncode=2)
+        if not game.has("check_text"):
+            raise CommandError(f"--game {game.slug}: this game has no deckbuilding to check", returncode=2)
+        text = self._read(options["file"])
+        require_database(cards=False)
+        cards = game_cards(game.slug)
+        if not cards:
+            raise CommandError(f"No {game.slug} cards are loaded: run python manage.py loadcards on its card file "
+                               "(make load-core does).", returncode=2)
+        verdict = game.hook("check_text")(text, cards, fmt)
+        if options["json"]:
+            self.stdout.write(json.dumps(verdict, ensure_ascii=False, indent=2))
+        else:
+            self.stdout.write(render_game_verdict(verdict))
+        if not verdict["legal"]:
+            sys.exit(1)
+
+
+def render_game_verdict(data: dict) -> str:
+    counts = ", ".join(f"{n} {k}" for k, n in data.get("counts", {}).items())
+    who = data.get("affiliation") or data.get("faction") or "no identity"
+    lines = [f"{'LEGAL' if data['legal'] else 'NOT LEGAL'}: {who}; {counts}"
+             + (f"; format {data['format']}" if data.get("format") else "")]
+    for label, mark, items in (("error", "x", data["errors"]), ("warning", "!", data["warnings"])):
+        if items:
+            lines.append(f"{len(items)} {label}{'s' if len(items) != 1 else ''}:")
+            lines += [f"  {mark} {e['message']} [{e['code']}, {e['rule']}]" for e in items]
+    return "\n".join(lines)
 
 
 def render_verdict(data: dict) -> str:

@@ -33,9 +33,15 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument("--queue", action="store_true", help="run on the Celery workers and wait")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait with --queue")
+        parser.add_argument("--game", default=None, help="the game (CONTRACTS §7); default r1")
 
     def handle(self, *args, file, mode, opponent=None, games=None, seed=1, json=False, queue=False,
                timeout=3600, **options):
+        if options.get("game") not in (None, "", "r1"):  # another game: its registry hooks (decks/game_simulate.py)
+            from decks.game_simulate import simulate_other_game
+
+            return simulate_other_game(self, file=file, mode=mode, games=games, seed=seed, as_json=json,
+                                       game=options["game"])
         text = _read(file, "deck file")
         opponent_text = _read(opponent, "opponent file") if opponent else None
         if games is not None and games < 1:
