@@ -390,6 +390,7 @@ class Game:
         self._statics_cache: Any = None
         self._st_power: list[StaticEntry] = []   # the active statics split by what they modify (_statics)
         self._st_grant: list[StaticEntry] = []
+        self._st_grant_mask = 0
         self._st_rule: list[StaticEntry] = []
         self._st_cost: list[StaticEntry] = []
         self._st_player: list[StaticEntry] = []
@@ -765,6 +766,11 @@ class Game:
         if st_power != self._st_power:
             self._pw_cands = {}   # the candidates depend only on the Power statics (and printed cards)
         self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
+        mask = 0
+        for _s, _c, a in st_grant:
+            for b, _param in a.grant_bits:
+                mask |= b
+        self._st_grant_mask = mask   # every keyword some static ability in force grants (§9)
         self._st_cost, self._st_player = st_cost, st_player
         by_rule: dict[str, list[StaticEntry]] = {}
         for x in st_rule:
@@ -925,10 +931,8 @@ class Game:
         """Whether any static ability in force or lasting effect grants this keyword to some card (§9)."""
         if self.has_abilities and self._statics_cache is None:
             self._statics()
-        for _src, _c, ab in self._st_grant:
-            for b, _param in ab.grant_bits:
-                if b == bit:
-                    return True
+        if self._st_grant_mask & bit:
+            return True
         if self.kgrant:
             for lst in self.kgrant.values():
                 for b, _param, _u in lst:
@@ -1332,7 +1336,8 @@ class Game:
                 if r is not None:
                     wants = bool(r)
                 else:
-                    wants = bool(f(self.view(p), p, kind if p == active else -1))
+                    v = self._views[p]
+                    wants = bool(f(v if v is not None else self.view(p), p, kind if p == active else -1))
                     self.history.append(2 * p + (1 if wants else 0))
                 if not wants:
                     self._pcache = None
@@ -1726,7 +1731,8 @@ class Game:
                 return memo
             self._pcache = memo
             try:
-                wants = bool(f(self.view(p), p, -1))
+                v = self._views[p]
+                wants = bool(f(v if v is not None else self.view(p), p, -1))
             finally:
                 self._pcache = None
             self.history.append(2 * p + (1 if wants else 0))
