@@ -150,10 +150,23 @@ def plain_line(line: str, names: tuple[str, str]) -> dict:
             text = text[len(phase) + 1:]
             break
     text = re.sub(r"\bplayer ([01])\b", lambda k: names[int(k.group(1))], text)
+    if "You" in names:   # the playtest table: "You gains" -> "You gain"
+        text = re.sub(r"\bYou (\w+)\b", lambda k: "You " + _plural_verb(k.group(1)), text)
     text = re.sub(r"\s{2,}", " ", text).strip(" :")
     if text:
         text = text[0].upper() + text[1:]
     return {"text": text, "rules": rules, "round": rnd}
+
+
+def _plural_verb(word: str) -> str:
+    special = {"has": "have", "is": "are", "was": "were", "does": "do"}
+    if word in special:
+        return special[word]
+    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        return word[:-1]
+    return word
 
 
 def rule_url(rule: str) -> str:

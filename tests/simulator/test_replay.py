@@ -90,3 +90,12 @@ def test_summary_keeps_a_running_score():
     rounds = replay.summary(lines, ("A", "B"))
     assert rounds[0]["score"] == [0, 1] and rounds[1]["score"] == [1, 0]
     assert rounds[0]["events"][0]["text"] == "Guile struggle: B wins 1–0 (attacking, margin 1)"
+
+
+def test_the_playtest_log_speaks_to_you():
+    names = ("You", "AI (Winter)")
+    assert replay.plain_line("R2 §6.2 S.10 unopposed: player 0 gains 1 Influence (1)", names)["text"] == \
+        "Unopposed: You gain 1 Influence (1)"
+    assert replay.plain_line("R2 §5.1 player 0 chooses player 1 as first player", names)["text"] == \
+        "You choose AI (Winter) as first player"
+    assert replay.plain_line("R2 §5.1 player 0 passes", names)["text"] == "You pass"
