@@ -1,5 +1,6 @@
 """`simulate FILE --game G --mode M` for the hosted games (CONTRACTS §7): the game's engine hooks of the registry
-(cards/games/registry.py; realms: `hands` exact, `goldfish` from simulator/engines/realms)."""
+(cards/games/registry.py; realms: `hands` exact). Modes that run an engine (realms goldfish and versus, regions
+versus) are simulator/games/command.py's."""
 from __future__ import annotations
 
 import json

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("decks.urls")),
     path("", include("simulator.urls")),
     path("", include("roc_site.game_urls")),  # /<game>/… for every game of the registry (CONTRACTS §7)
+    path("", include("simulator.games.urls")),  # /<game>/simulate/…, /<game>/api/simulations/ (realms, regions)
 ]
 
 if settings.DEBUG:  # pragma: no cover - uploaded media in development only

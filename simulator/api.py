@@ -4,6 +4,8 @@ Views only translate: input checks here, the work in services.py.
 """
 from __future__ import annotations
 
+import json
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.response import Response
@@ -17,6 +19,9 @@ from .models import SimulationRun
 
 
 class RunCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=["r1", "realms", "regions"], required=False,
+                                   help_text="the game (CONTRACTS §7), default r1; realms and regions runs are "
+                                             "described in docs/games/simulations.md")
     mode = serializers.ChoiceField(choices=runner.MODES)
     text = serializers.CharField(max_length=MAX_TEXT_CHARS, trim_whitespace=False, required=False,
                                  help_text="the deck as decklist text (CONTRACTS §2); or give `deck`")
@@ -30,6 +35,12 @@ class RunCreateSerializer(serializers.Serializer):
     settings = serializers.DictField(required=False, help_text="mode settings, e.g. {\"mulligan\": {\"kind\": "
                                                                "\"min_units\", \"value\": 2}}")
     name = serializers.CharField(required=False, max_length=200, allow_blank=True)
+    policy = serializers.CharField(required=False, max_length=40,
+                                   help_text="who plays the deck (goldfish, versus): random, greedy (default), "
+                                             "greedy-v1 or expert (expert:N: N simulations per decision); "
+                                             "the same as settings.policy")
+    opponent_policy = serializers.CharField(required=False, max_length=40,
+                                            help_text="who plays the opponent (versus); as `policy`")
 
 
 def run_json(run: SimulationRun, request=None) -> dict:
@@ -42,6 +53,9 @@ def run_json(run: SimulationRun, request=None) -> dict:
         "id": run.pk, "url": api_url, "page_url": url, "mode": run.mode, "status": run.status,
         "progress": 1.0 if run.status == "done" else round(run.progress, 4),
         "games": run.games, "seed": run.seed, "settings": run.settings, "engine_version": run.engine_version,
+        "policies": ([run.settings.get("policy", runner.DEFAULT_POLICY)]
+                     + ([run.settings.get("opponent_policy", runner.DEFAULT_POLICY)] if run.mode == "versus" else [])
+                     if run.mode != "hands" and isinstance(run.settings, dict) else None),
         "deck": {"name": run.deck_name, "hash": run.deck_hash, "legal": run.deck_legal},
         "opponent": ({"name": run.opponent_name, "hash": run.opponent_hash} if run.mode == "versus" else None),
         "created_at": run.created_at, "finished_at": run.finished_at, "error": run.error or None,
@@ -72,7 +86,11 @@ class SimulationViewSet(viewsets.ViewSet):
     @extend_schema(responses={200: inline_serializer("SimulationRunList", fields={
         "count": serializers.IntegerField(), "results": RUN_SCHEMA.__class__(many=True)})})
     def list(self, request):
-        runs = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:50]
+        runs = selectors.runs_for(user=request.user, session_key=anonymous_key(request))
+        if request.query_params.get("game"):  # ?game=realms|regions (simulator/games); r1 runs name no game
+            game = request.query_params["game"]
+            runs = runs.filter(spec__game=game) if game != "r1" else runs.exclude(spec__has_key="game")
+        runs = runs[:50]
         return Response({"count": len(runs), "results": [run_json(r, request) for r in runs]})
 
     @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
@@ -89,6 +107,14 @@ class SimulationViewSet(viewsets.ViewSet):
     def create(self, request):
         if not isinstance(request.data, dict):
             return Response({"detail": "Send a JSON object with mode and text."}, status=status.HTTP_400_BAD_REQUEST)
+        if request.data.get("game") not in (None, "", "r1"):  # a hosted game's run: simulator/games/views.py
+            from .games.views import GAMES, api_create
+
+            if request.data["game"] not in GAMES:
+                return Response({"detail": f"game: {str(request.data['game'])[:40]!r} has no simulations; "
+                                           f"r1, {', '.join(GAMES)}"}, status=status.HTTP_400_BAD_REQUEST)
+            response = api_create(request, request.data["game"], dict(request.data))
+            return Response(json.loads(response.content), status=response.status_code)
         serializer = RunCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -109,12 +135,19 @@ class SimulationViewSet(viewsets.ViewSet):
         if not text:
             return Response({"detail": "text: give the deck as decklist text, or `deck` (a saved deck's id)."},
                             status=status.HTTP_400_BAD_REQUEST)
+        settings = data.get("settings")
+        for key in ("policy", "opponent_policy"):
+            if data.get(key):
+                if settings is not None and settings.get(key) not in (None, data[key]):
+                    return Response({"detail": f"{key} is given twice, differently (as a field and in settings)."},
+                                    status=status.HTTP_400_BAD_REQUEST)
+                settings = {**(settings or {}), key: data[key]}
         try:
             run, created = services.run_request(
                 mode=data["mode"], text=text, opponent_text=opponent_text,
                 deck_version=versions["deck"][0] if "deck" in versions else None,
                 opponent_version=versions["opponent_deck"][0] if "opponent_deck" in versions else None,
-                games=data.get("games"), seed=data.get("seed"), settings=data.get("settings"), user=user,
+                games=data.get("games"), seed=data.get("seed"), settings=settings, user=user,
                 session_key="" if user else anonymous_key(request), deck_name=data.get("name") or None)
         except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)

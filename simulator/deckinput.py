@@ -12,8 +12,8 @@ from decks.legality import check_deck
 from decks.pool import CardPool
 
 from . import hands as hands_mod
-from .runner import (DEFAULT_GAMES, DEFAULT_MAX_ROUNDS, MODES, SpecError, deck_data_hash, draw_entries,
-                     engine_module, engine_version)
+from .runner import (DEFAULT_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_POLICY, MODES, SpecError, deck_data_hash,
+                     draw_entries, engine_module, engine_version)
 
 MAX_TEXT_CHARS = 20_000
 MAX_SEED = 2**63 - 1
@@ -76,6 +76,31 @@ def _int_setting(data: dict, key: str, default: int, low: int, high: int, what: 
         raise SpecError(f"{key} must be a whole number ({what}), not {value!r}.")
     if not low <= value <= high:
         raise SpecError(f"{key} must be from {low} to {high} ({what}), not {value}.")
+    return value
+
+
+def policy_names() -> list[str]:
+    """The policies a run may name (CONTRACTS §3), as `simulate --help` lists them."""
+    try:
+        from simulator.engine.policies import POLICIES
+    except Exception:  # pragma: no cover - an engine that cannot load has no policies to offer
+        return [DEFAULT_POLICY]
+    return sorted(n for n in POLICIES if n != "first")
+
+
+def _policy_setting(settings: dict, key: str, engine) -> str:
+    """A policy name from the settings ('greedy' when missing): one of policy_names(), or 'expert:N' (its
+    budget in simulations per decision)."""
+    value = settings.get(key)
+    if value in (None, ""):
+        return DEFAULT_POLICY
+    names = policy_names()
+    if not isinstance(value, str) or value.partition(":")[0] not in names:
+        raise SpecError(f"{key} must be one of {', '.join(names)} (or expert:N), not {value!r}.")
+    try:
+        engine.make_policy(value, 0)
+    except ValueError as exc:
+        raise SpecError(f"{key}: {exc}") from exc
     return value
 
 
@@ -142,6 +167,8 @@ def build_spec(*, mode, text, opponent_text=None, games=None, seed=None, setting
     elif opponent_text:
         raise SpecError(f"An opponent deck only goes with mode 'versus', not {mode!r}.")
     if mode == "hands":
+        if any(settings.get(k) not in (None, "") for k in ("policy", "opponent_policy")):
+            raise SpecError("policy and opponent_policy go with mode goldfish or versus (hands plays no games).")
         try:
             clean["mulligan"] = hands_mod.MulliganPolicy.from_setting(settings.get("mulligan")).to_setting()
         except ValueError as exc:
@@ -153,6 +180,11 @@ def build_spec(*, mode, text, opponent_text=None, games=None, seed=None, setting
     else:
         clean["max_rounds"] = _int_setting(settings, "max_rounds", DEFAULT_MAX_ROUNDS, 1, 50, "round limit")
         engine = engine_module()
+        clean["policy"] = _policy_setting(settings, "policy", engine)
+        if mode == "versus":
+            clean["opponent_policy"] = _policy_setting(settings, "opponent_policy", engine)
+        elif settings.get("opponent_policy") not in (None, ""):
+            raise SpecError("opponent_policy only goes with mode 'versus' (the goldfish opponent never decides).")
         for d in (deck, opponent):
             if d is None:
                 continue
@@ -161,7 +193,8 @@ def build_spec(*, mode, text, opponent_text=None, games=None, seed=None, setting
             except getattr(engine, "DeckError", ValueError) as exc:
                 raise SpecError(f"The {d['name']} cannot play a game: {exc}") from exc
             d["unsupported_cards"] = sorted(set(getattr(built, "unsupported_cards", []) or []))
-    unknown = set(settings) - set(clean) - {"mulligan", "rounds", "setup_refill", "targets", "max_rounds"}
+    unknown = set(settings) - set(clean) - {"mulligan", "rounds", "setup_refill", "targets", "max_rounds",
+                                            "policy", "opponent_policy"}
     if unknown:
         raise SpecError(f"Unknown setting(s) {', '.join(sorted(unknown))} for mode {mode!r}.")
     spec = {"mode": mode, "games": games, "seed": seed, "settings": clean, "deck": deck, "opponent": opponent,

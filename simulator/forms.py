@@ -24,6 +24,8 @@ class SimulateForm(forms.Form):
     mulligan_value = forms.IntegerField(label="Mulligan if the best setup places fewer than", required=False,
                                         min_value=0, max_value=50,
                                         error_messages={"invalid": "write a whole number from 0 to 50"})
+    player = forms.ChoiceField(label="Players", required=False,
+                               choices=[("fast", "Fast (greedy)"), ("strong", "Strong (expert search)")])
     query = forms.CharField(label="Chance to draw any card matching a search", required=False, max_length=500)
     query_k = forms.IntegerField(label="at least (copies)", required=False, min_value=1, max_value=7,
                                  error_messages={"invalid": "write a whole number from 1 to 7"})

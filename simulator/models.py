@@ -62,7 +62,8 @@ class SimulationRun(models.Model):
         return f"run {self.pk} ({self.mode}, {self.status})"
 
     def get_absolute_url(self) -> str:
-        return f"/simulate/runs/{self.pk}/"
+        game = (self.spec or {}).get("game")  # a hosted game's run (simulator/games): its /<game>/ report page
+        return f"/{game}/simulate/runs/{self.pk}/" if game else f"/simulate/runs/{self.pk}/"
 
     @property
     def is_finished(self) -> bool:
@@ -82,4 +83,68 @@ class SimulationChunk(models.Model):
         ordering = ["run", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "index"], name="simulator_chunk_once")]
 
+
+class TuningRun(models.Model):
+    """A compare, tune or matrix run (issue 15): a sequence of stages of units (simulator/tuning.py)."""
+
+    KIND_CHOICES = [("compare", "Version against version"), ("tune", "Card swaps"), ("matrix", "Meta matrix")]
+    CANCELLED = "cancelled"
+    STATUS_CHOICES = [*RunStatus.choices, (CANCELLED, "cancelled")]
+
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=RunStatus.PENDING, db_index=True)
+    games = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    policy = models.CharField(max_length=40, default="greedy")
+    opponent_policy = models.CharField(max_length=40, default="greedy")
+    target = models.CharField(max_length=10, blank=True, default="")
+    engine_version = models.CharField(max_length=60)
+    request_key = models.CharField(max_length=64, db_index=True)
+    title = models.CharField(max_length=300, blank=True, default="")
+    spec = models.JSONField(help_text="everything a worker needs, card data included (simulator/tuning.py)")
+    stage = models.PositiveIntegerField(default=0, help_text="the stage being computed")
+    stage_units = models.JSONField(default=list, help_text="the units of the current stage")
+    games_done = models.PositiveIntegerField(default=0)
+    games_planned = models.PositiveIntegerField(default=0)
+    progress = models.FloatField(default=0.0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    nightly = models.BooleanField(default=False, db_index=True,
+                                  help_text="the nightly meta matrix of the most-liked decklists")
+    private = models.BooleanField(default=False, help_text="used a saved deck: only its creator sees it")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="tuning_runs")
+    session_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    elapsed_s = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"tuning run {self.pk} ({self.kind}, {self.status})"
+
+    def get_absolute_url(self) -> str:
+        return f"/tune/runs/{self.pk}/"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (RunStatus.DONE, RunStatus.FAILED, self.CANCELLED)
+
+
+class TuningUnit(models.Model):
+    """One unit's partial, stored under (run, stage, index): a redelivered unit finds it and changes nothing."""
+
+    run = models.ForeignKey(TuningRun, on_delete=models.CASCADE, related_name="units")
+    stage = models.PositiveIntegerField()
+    index = models.PositiveIntegerField()
+    result = models.JSONField()
+    games = models.PositiveIntegerField(default=0)
+    elapsed_s = models.FloatField(default=0.0)
+
+    class Meta:
+        ordering = ["run", "stage", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "stage", "index"], name="simulator_tuning_unit_once")]
 from .playtest_models import PlaytestFrame, PlaytestGame  # noqa: E402,F401  (the playtest table, issue 14)

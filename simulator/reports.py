@@ -154,10 +154,34 @@ def goldfish_report(merged: dict, *, games: int, seed: int, unsupported: Sequenc
 
 
 # ---- versus ----------------------------------------------------------------------------------------------
+STRUGGLE_TYPES = ("combat", "guile", "sorcery", "faith")
+STRUGGLE_COUNTS = ("initiated", "won", "unopposed", "defended")
+SIDES = ("deck", "opponent")
+
+
+def empty_struggles() -> dict:
+    """CONTRACTS §3 "struggles": per side and struggle type, how many it initiated, won, won unopposed, and in how
+    many of them the defending player declared at least one defender (S.6)."""
+    return {side: {t: {k: 0 for k in STRUGGLE_COUNTS} for t in STRUGGLE_TYPES} for side in SIDES}
+
+
+def add_struggles(target: dict, per_player) -> None:
+    """Add a game's struggle counters: per_player[p][type][count] for players 0 (the deck) and 1 (the opponent),
+    type an index in STRUGGLE_TYPES order (the engine's GameResult.struggles) or a name (a partial's)."""
+    for p, side in enumerate(SIDES):
+        got = per_player[p] if per_player is not None and p < len(per_player) else None
+        if not got:
+            continue
+        for n, t in enumerate(STRUGGLE_TYPES):
+            row = (got.get(t) if isinstance(got, dict) else got[n]) or {}
+            for k in STRUGGLE_COUNTS:
+                target[side][t][k] += int(row.get(k, 0))
+
+
 def empty_versus() -> dict:
     return {"games": 0, "wins": 0, "losses": 0, "draws": 0, "rounds_sum": 0, "rounds": {},
             "first_player_wins": 0, "a_first_games": 0, "a_first_wins": 0, "a_second_games": 0,
-            "a_second_wins": 0, "how": {}, "sample_log": None}
+            "a_second_wins": 0, "how": {}, "sample_log": None, "struggles": empty_struggles()}
 
 
 def add_versus_game(part: dict, result) -> None:
@@ -181,6 +205,7 @@ def add_versus_game(part: dict, result) -> None:
     side = {0: "wins", 1: "losses", None: "draws"}[result.winner]
     key = f"{side}:{result.reason}"
     part["how"][key] = part["how"].get(key, 0) + 1
+    add_struggles(part["struggles"], getattr(result, "struggles", None))
 
 
 def merge_versus(parts: Iterable[dict]) -> dict:
@@ -191,6 +216,8 @@ def merge_versus(parts: Iterable[dict]) -> dict:
             out[key] += part[key]
         _add_counts(out["rounds"], part["rounds"])
         _add_counts(out["how"], part["how"])
+        if part.get("struggles"):
+            add_struggles(out["struggles"], [part["struggles"][side] for side in SIDES])
         if out["sample_log"] is None and part.get("sample_log") is not None:
             out["sample_log"] = part["sample_log"]
     return out
@@ -229,6 +256,7 @@ def versus_report(merged: dict, *, seed: int, unsupported: Sequence[str], oppone
         "first_player_wins": merged["first_player_wins"],
         "first_player_means": "round 1",
         "how": how,
+        "struggles": merged["struggles"],
         "sample_log": merged["sample_log"],
         "unsupported_cards": sorted(unsupported),
         "opponent_unsupported_cards": sorted(opponent_unsupported),

@@ -24,6 +24,25 @@ BASE_CHUNK = {"hands": 2_000, "goldfish": 200, "versus": 200}
 MAX_CHUNKS = 400  # a run never has more chunks than this: big runs get bigger chunks
 DEFAULT_GAMES = {"hands": 10_000, "goldfish": 1_000, "versus": 1_000}
 DEFAULT_MAX_ROUNDS = 50
+DEFAULT_POLICY = "greedy"
+# The search player plays a game in about a CPU-second instead of a few milliseconds: runs that use it are
+# split into chunks of a few games, so a chunk fits its time limit (tasks.chunk_time_limits) and many workers
+# share a run of thousands of games.
+SLOW_POLICIES = ("expert",)
+SLOW_CHUNK = 1
+# What the simulate page offers (issue 13): a fast player or a strong one, the same on both sides, with the
+# CPU time per game measured on the compiled engine (docs/performance.md, "Policy ladder") for the run-time
+# estimate shown beside the choice.
+PLAYERS = {"fast": "greedy", "strong": "expert"}
+# (versus: the same player on both sides, so a strong game is two expert players' worth)
+CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.5, "versus": 2.0}}
+
+
+def expected_seconds(mode: str, games: int, player: str, workers: int = 1) -> float:
+    """A run's expected CPU time spread over `workers` worker processes (the page's estimate)."""
+    if mode == "hands":
+        return games * 0.00007 / workers
+    return games * CPU_S_PER_GAME[PLAYERS.get(player, player)][mode] / workers
 
 
 class EngineUnavailable(RuntimeError):
@@ -57,9 +76,22 @@ def chunk_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def chunk_plan(mode: str, games: int) -> list[tuple[int, int, int]]:
-    """[(index, first game, games in chunk)]: depends only on the mode and the number of games."""
-    size = max(BASE_CHUNK[mode], math.ceil(games / MAX_CHUNKS))
+def policy_name(spec: str | None) -> str:
+    """'expert' for 'expert:200': the policy a spec names."""
+    return (spec or DEFAULT_POLICY).partition(":")[0]
+
+
+def slow_run(mode: str, settings: dict | None) -> bool:
+    """Whether a run plays the search player (smaller chunks, longer time allowance per game)."""
+    s = settings or {}
+    return mode != "hands" and any(policy_name(s.get(k)) in SLOW_POLICIES for k in ("policy", "opponent_policy"))
+
+
+def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
+    """[(index, first game, games in chunk)]: depends only on the mode, the number of games and (for the
+    chunk size) whether the run's settings name the search player."""
+    base = SLOW_CHUNK if slow_run(mode, settings) else BASE_CHUNK[mode]
+    size = max(base, math.ceil(games / MAX_CHUNKS))
     return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
 
 
@@ -130,7 +162,7 @@ def engine_deck(deck: dict, uses: int = 0):
 # ---- one chunk -------------------------------------------------------------------------------------------
 def run_chunk(spec: dict, index: int) -> dict:
     """The partial result of chunk `index` of the run `spec` (counts only; see reports.py)."""
-    plan = chunk_plan(spec["mode"], spec["games"])
+    plan = chunk_plan(spec["mode"], spec["games"], spec["settings"])
     _, start, size = plan[index]
     seed = chunk_seed(spec["seed"], index)
     mode = spec["mode"]
@@ -143,17 +175,20 @@ def run_chunk(spec: dict, index: int) -> dict:
     deck_b = engine_deck(spec["opponent"], size) if mode == "versus" else None
     rng = random.Random(seed)
     max_rounds = settings.get("max_rounds", DEFAULT_MAX_ROUNDS)
+    policy = settings.get("policy", DEFAULT_POLICY)
+    opponent_policy = settings.get("opponent_policy", DEFAULT_POLICY)
     part = reports.empty_goldfish() if mode == "goldfish" else reports.empty_versus()
     for g in range(start, start + size):
         game_seed = rng.getrandbits(63)
         want_log = mode == "versus" and g == 0
         if mode == "goldfish":
-            result = engine.play_game(deck_a, None, seed=game_seed, max_rounds=max_rounds)
+            result = engine.play_game(deck_a, None, seed=game_seed, max_rounds=max_rounds,
+                                      policies=(policy, DEFAULT_POLICY))
             reports.add_goldfish_game(part, result)
         else:
             # Alternate who goes first (game 0: the first deck), so first-player advantage cancels out.
             result = engine.play_game(deck_a, deck_b, seed=game_seed, first_player=g % 2,
-                                      max_rounds=max_rounds, log=want_log)
+                                      max_rounds=max_rounds, log=want_log, policies=(policy, opponent_policy))
             reports.add_versus_game(part, result)
             if want_log:
                 part["sample_log"] = {"game": 0, "seed": game_seed, "first_player": result.first_player,
@@ -189,10 +224,12 @@ def finalize(spec: dict, merged: dict) -> dict:
     elif mode == "goldfish":
         result = reports.goldfish_report(merged, games=spec["games"], seed=spec["seed"],
                                          unsupported=spec["deck"].get("unsupported_cards", []))
+        result["policy"] = settings.get("policy", DEFAULT_POLICY)
     else:
         result = reports.versus_report(merged, seed=spec["seed"],
                                        unsupported=spec["deck"].get("unsupported_cards", []),
                                        opponent_unsupported=spec["opponent"].get("unsupported_cards", []))
+        result["policies"] = [settings.get("policy", DEFAULT_POLICY), settings.get("opponent_policy", DEFAULT_POLICY)]
     result["deck"] = deck_summary(spec["deck"])
     if spec.get("opponent"):
         result["opponent"] = deck_summary(spec["opponent"])
@@ -212,7 +249,7 @@ def deck_summary(deck: dict) -> dict:
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
     """Every chunk in order in this process, merged exactly as the Celery chord does."""
     started = time.perf_counter()
-    plan = chunk_plan(spec["mode"], spec["games"])
+    plan = chunk_plan(spec["mode"], spec["games"], spec["settings"])
     parts = []
     for index, _, _ in plan:
         parts.append(run_chunk(spec, index))

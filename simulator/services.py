@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import runner, selectors
+from .games import engine_for  # a run's game: r1 (runner.py), realms or regions (simulator/games)
 from .deckinput import build_spec
 from .models import IN_FLIGHT, RunStatus, SimulationChunk, SimulationRun
 
@@ -103,7 +104,7 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
         opponent_name=(spec["opponent"] or {}).get("name") or "",
         opponent_hash=(spec["opponent"] or {}).get("hash") or "",
         opponent_counts=(spec["opponent"] or {}).get("counts"), opponent_version=opponent_version,
-        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])),
+        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         session_key=session_key or "",
     )
@@ -123,7 +124,7 @@ def run_from_spec(spec: dict) -> SimulationRun:
         opponent_name=(spec["opponent"] or {}).get("name") or "",
         opponent_hash=(spec["opponent"] or {}).get("hash") or "",
         opponent_counts=(spec["opponent"] or {}).get("counts"), spec=spec,
-        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"])))
+        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])))
 
 
 def run_dispatch(run: SimulationRun) -> None:
@@ -166,7 +167,7 @@ def chunk_store(run_id: int, index: int) -> bool:
     # (tests/simulator/test_broker.py reads this line to kill the process mid-chunk)
     log.info("computing chunk %s of run %s in process %s", index, run_id, os.getpid())
     started = time.perf_counter()
-    part = runner.run_chunk(run.spec, index)
+    part = engine_for(run.spec).run_chunk(run.spec, index)
     total = max(run.chunks_total, 1)
     try:
         # One transaction (one commit) for the chunk and the progress: a commit is most of a chunk's database
@@ -199,10 +200,11 @@ def run_finish(run_id: int) -> SimulationRun | None:
     if run is None or run.status in (RunStatus.DONE, RunStatus.FAILED):
         return run
     parts = list(SimulationChunk.objects.filter(run_id=run_id).order_by("index").values_list("result", flat=True))
-    expected = len(runner.chunk_plan(run.mode, run.games))
+    engine = engine_for(run.spec)
+    expected = len(engine.chunk_plan(run.mode, run.games, run.settings))
     if len(parts) != expected:
         return run_fail(run_id, f"Only {len(parts)} of {expected} chunks finished.")
-    result = runner.finalize(run.spec, runner.merge(run.mode, parts))
+    result = engine.finalize(run.spec, engine.merge(run.mode, parts))
     now = timezone.now()
     started = run.started_at or run.queued_at or run.created_at
     elapsed = round((now - started).total_seconds(), 3)
@@ -223,6 +225,6 @@ def run_fail(run_id: int, reason: str) -> SimulationRun | None:
 def run_execute_here(run: SimulationRun) -> SimulationRun:
     """Run every chunk of a stored run in this process, through the same store/merge path as the workers."""
     run_mark_started(run.pk)
-    for index, _, _ in runner.chunk_plan(run.mode, run.games):
+    for index, _, _ in engine_for(run.spec).chunk_plan(run.mode, run.games, run.settings):
         chunk_store(run.pk, index)
     return run_finish(run.pk)

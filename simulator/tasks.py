@@ -19,7 +19,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import reset_queries
 
-from . import runner, services
+from . import services
+from .games import engine_for
 from .models import SimulationChunk
 
 log = logging.getLogger(__name__)
@@ -33,16 +34,31 @@ log = logging.getLogger(__name__)
 # it is still being computed, and one held by a worker that died comes back within about a minute.
 CHUNK_BASE_S = 15.0
 CHUNK_PER_GAME_S = {"hands": 0.002, "goldfish": 0.04, "versus": 0.1}
+# The search player (`expert`, runner.SLOW_POLICIES) takes about 1 CPU-s per game against greedy compiled, 3 in
+# plain Python, and twice that against itself (docs/performance.md, "Policy ladder"): its chunks are
+# runner.SLOW_CHUNK games (one) with this allowance each (a 1-game chunk: 53 s soft, 58 s hard, under the 60 s
+# visibility timeout), about 13 times the plain-Python figure like the other modes' allowances. Smaller ones
+# (8 s, then 18 s per game) cut healthy chunks short on this project's 2 shared cores at load 15-18, where a
+# process gets about 10% of a core.
+CHUNK_PER_SLOW_GAME_S = 38.0
 HARD_LIMIT_MARGIN_S = 5.0  # the soft limit fails the run with a message; the hard one kills a chunk stuck in C
 
 
-def chunk_time_limits(mode: str, games: int) -> tuple[float, float]:
-    """(soft, hard) seconds for a chunk of `games` games (hands sampled, for mode hands).
+def chunk_time_limits(mode: str, games: int, settings: dict | None = None, *,
+                      per_game: dict | None = None) -> tuple[float, float]:
+    """(soft, hard) seconds for a chunk of `games` games (hands sampled, for mode hands); `per_game`: another
+    game's allowances (simulator/games), `settings`: the run's (the search player gets a longer allowance).
 
     >>> chunk_time_limits("versus", 200)
     (35.0, 40.0)
+    >>> chunk_time_limits("versus", 1, {"policy": "expert"})
+    (53.0, 58.0)
     """
-    soft = CHUNK_BASE_S + games * CHUNK_PER_GAME_S[mode]
+    if per_game is not None:  # another game's allowances (simulator/games)
+        each = per_game[mode]
+    else:
+        each = CHUNK_PER_SLOW_GAME_S if runner.slow_run(mode, settings) else CHUNK_PER_GAME_S[mode]
+    soft = CHUNK_BASE_S + games * each
     return soft, soft + HARD_LIMIT_MARGIN_S
 
 
@@ -58,7 +74,9 @@ def start_run(run_id: int) -> None:
     run = services.run_mark_started(run_id)
     if run is None:
         return
-    plan = runner.chunk_plan(run.mode, run.games)
+    engine = engine_for(run.spec)  # r1, realms or regions
+    plan = engine.chunk_plan(run.mode, run.games, run.settings)
+    per_game = getattr(engine, "CHUNK_PER_GAME_S", None)
     stored = set(SimulationChunk.objects.filter(run_id=run_id).values_list("index", flat=True))
     missing = [index for index, _, _ in plan if index not in stored]
     if not missing:
@@ -67,9 +85,9 @@ def start_run(run_id: int) -> None:
     sizes = {index: size for index, _, size in plan}
     chunks = []
     for index in missing:
-        soft, hard = chunk_time_limits(run.mode, sizes[index])
+        soft, hard = chunk_time_limits(run.mode, sizes[index], run.settings, per_game=per_game)
         chunks.append(run_chunk.si(run_id, index).set(soft_time_limit=soft, time_limit=hard))
-    longest = max(chunk_time_limits(run.mode, sizes[index])[1] for index in missing)
+    longest = max(chunk_time_limits(run.mode, sizes[index], run.settings, per_game=per_game)[1] for index in missing)
     visibility = (getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {}).get("visibility_timeout")
     if visibility and longest >= visibility:
         log.warning("run %s: a chunk may take up to %.0f s, longer than the broker's visibility timeout (%s s); "

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import chart_views, views, views_play
+from . import chart_views, tuning_views, views, views_play
 
 app_name = "simulator"
 urlpatterns = [
@@ -15,4 +15,10 @@ urlpatterns = [
     path("play/<str:token>/act/", views_play.playtest_act, name="playtest_act"),
     path("play/<str:token>/replay/", views_play.playtest_replay, name="playtest_replay"),
     path("simulate/charts.css", chart_views.charts_stylesheet, name="charts_css"),
+    # tuning (issue 15)
+    path("tune/", tuning_views.tune_page, name="tune"),
+    path("tune/meta/", tuning_views.meta_page, name="tune_meta"),
+    path("tune/runs/<int:pk>/", tuning_views.tuning_run, name="tuning_run"),
+    path("tune/runs/<int:pk>/cancel/", tuning_views.tuning_cancel, name="tuning_cancel"),
+    path("tune/runs/<int:pk>/cells/<str:cell>/", tuning_views.tuning_cell, name="tuning_cell"),
 ]

@@ -34,7 +34,7 @@ def _int_or_none(value):
 @require_http_methods(["GET", "POST"])
 def simulate(request):
     form = {"mode": "hands", "text": "", "opponent": "", "games": "", "seed": "1", "mulligan_kind": "min_units",
-            "mulligan_value": "2", "query": "", "query_k": "1"}
+            "mulligan_value": "2", "query": "", "query_k": "1", "player": "fast"}
     error = None
     status = 200
     deck_id = request.GET.get("deck") or request.POST.get("deck") or ""
@@ -108,6 +108,13 @@ def simulate(request):
             settings["mulligan"] = {"kind": form["mulligan_kind"], "value": _int_or_none(form["mulligan_value"]) or 0}
             if form["query"].strip():
                 settings["targets"] = [{"query": form["query"].strip(), "k": _int_or_none(form["query_k"]) or 1}]
+        else:
+            # Fast or strong players (issue 13): the same policy plays both sides, so the win rate measures
+            # the decks, not a difference in play
+            policy = runner.PLAYERS.get(form["player"], runner.DEFAULT_POLICY)
+            settings["policy"] = policy
+            if form["mode"] == "versus":
+                settings["opponent_policy"] = policy
         user = request.user if request.user.is_authenticated else None
         if user is None and not request.session.session_key:
             request.session.save()
@@ -129,7 +136,7 @@ def simulate(request):
     loaded = deck_id if version is not None else ""
     return render(request, "simulator/simulate.html", {
         "form": form, "error": error, "problems": problems, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
-        "policy_kinds": POLICY_KINDS, "recent": recent,
+        "policy_kinds": POLICY_KINDS, "recent": recent, "player_times": player_times(),
         # another player's public deck stays a hidden field; one of mine is chosen in the list of my decks
         "deck_id": loaded if loaded not in mine else "", "deck_loaded": loaded,
         "my_decks": my_decks, "deck_choice": loaded if loaded in mine else "",
@@ -139,6 +146,27 @@ def simulate(request):
         # The starter whose list is in each box now (so its button shows as chosen, whichever way it got there).
         "starters": starters(), "starter": _holding(form["text"]), "opponent_starter": _holding(form["opponent"]),
     }, status=status)
+
+
+def player_times() -> list[dict]:
+    """The page's fast/strong choice with its expected run time for 1,000 games (CPU time on one worker; more
+    workers share a run's chunks, so two workers take about half as long)."""
+    out = []
+    for key, label, about in (("fast", "Fast", "the greedy player: rules of thumb, no look-ahead"),
+                              ("strong", "Strong", "the expert player: searches each important decision by "
+                                                   "playing it out")):
+        secs = {m: runner.expected_seconds(m, 1_000, key) for m in ("goldfish", "versus")}
+        out.append({"key": key, "label": label, "about": about, "goldfish": _duration(secs["goldfish"]),
+                    "versus": _duration(secs["versus"])})
+    return out
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"about {round(seconds / 60)} min"
+    return f"about {seconds / 3600:.1f} h"
 
 
 def _holding(text: str) -> str:
@@ -174,6 +202,8 @@ def run_detail(request, pk: int):
     run = selectors.run_get(pk)
     if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
         raise Http404("No such simulation run.")
+    if (run.spec or {}).get("game"):  # a realms or regions run has its own report page (simulator/games/views.py)
+        return redirect(run.get_absolute_url())
     context = {"run": run, "result": run.result if run.status == "done" else None}
     if context["result"]:
         result = context["result"]

@@ -90,15 +90,6 @@ def hands_mode(counts, cards, options=None) -> dict:
     return hands(counts, cards, options)
 
 
-def goldfish_mode(counts, cards, options=None) -> dict:
-    from simulator.engines.realms.sim import goldfish  # the pure engine package (no Django)
-    options = dict(options or {})
-    by_code = {c["code"]: c for c in cards}
-    entries = [(by_code[code], n) for code, n in counts.items() if code in by_code]
-    return goldfish(entries, games=int(options.get("games", 100)), seed=int(options.get("seed", 0)),
-                    policy=options.get("policy", "greedy"), fmt=options.get("format", "standard"))
-
-
 def card_summary(card: dict) -> list[tuple[str, str]]:
     """The card page's facts, in the game's words (docs/games/realms.md, "Card fields")."""
     out = [("Type", TYPE_NAMES.get(card.get("type"), card.get("type") or "")),

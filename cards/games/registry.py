@@ -205,8 +205,9 @@ register(Game(
     hands="cards.games.realms_hooks:hands",
     render_card="cards.games.realms.images:render_card",
     card_summary="cards.games.realms_hooks:card_summary",
-    engine_modes={"hands": "cards.games.realms_hooks:hands_mode",
-                  "goldfish": "cards.games.realms_hooks:goldfish_mode"},  # the engine: simulator/engines/realms
+    # goldfish and versus run the engine, so they live in simulator/ (simulator/games/realms.py): cards ← decks ←
+    # simulator, never the other way
+    engine_modes={"hands": "cards.games.realms_hooks:hands_mode"},
     starters="cards.games.realms_hooks:starters",
     data_files="cards.games.realms_hooks:data_files",
     colors={"sunward": "#b3362b", "deepwood": "#3e7a37", "ashen": "#5e3b7e", "tideholm": "#1f6a8a",

@@ -1,5 +1,7 @@
 """Settings shared by every environment. Values that differ per machine come from the environment."""
 import os
+
+from celery.schedules import crontab
 from pathlib import Path
 
 import dj_database_url
@@ -233,6 +235,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "requeue-pending-runs": {"task": "simulator.requeue_pending",
                              "schedule": float(os.environ.get("CELERY_REQUEUE_INTERVAL_S", "30"))},
+    # The meta matrix of the most-liked published decklists, once a night (issue 15; /tune/meta/).
+    "nightly-meta-matrix": {"task": "simulator.nightly_matrix",
+                            "schedule": crontab(hour=int(os.environ.get("ROC_META_MATRIX_HOUR", "3")), minute=0)},
 }
 
 LOGGING = {

@@ -58,7 +58,7 @@ from .game import Decision, Game, GameOver, IllegalAction, PlayerView
 from .policies import GreedyPolicy, RandomPolicy, make_policy
 
 # Bump whenever results for the same seed would change.
-ENGINE_VERSION = "r1-engine-7"   # 7: the §3.7, §9, §10.3 fixes of issue 12
+ENGINE_VERSION = "r1-engine-9"   # 7: the §3.7, §9, §10.3 fixes of issue 12; 8: the greedy player of issue 13; 9: §10.9 Secret deeds secret-placed
 
 __all__ = [
     "ENGINE_BUILD", "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",
@@ -101,6 +101,7 @@ class GameResult:
     log: list | None = None
     seed: int = 0
     engine_version: str = ENGINE_VERSION
+    struggles: list = field(default_factory=list)   # Game.struggle_counts: [player][type] counters (§6.2)
 
 
 def _policy_seed(seed: int, player: int) -> int:
@@ -124,6 +125,7 @@ def result_of(game: Game) -> GameResult:
         cards_played=dict(game.cards_played),
         log=game.logs,
         seed=game.seed,
+        struggles=game.struggle_counts,
     )
 
 

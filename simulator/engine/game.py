@@ -1386,6 +1386,10 @@ class Game:
             for iid in self.hand[p]:
                 d = cdef[iid]
                 if d.is_deed:
+                    # §10.9: a Secret deed is secret-placed like any Secret card (and played when revealed);
+                    # deeds are played from hand in their own timing windows, not as a Kingdom play
+                    if d.kw & KW_SECRET and pool >= SECRET_PLACE_COST:
+                        opts.append(("secret", iid))
                     continue
                 c = d.cost
                 if c >= 0:

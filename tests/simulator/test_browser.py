@@ -43,7 +43,7 @@ class BackgroundQueue:
         self.go.clear()
         run = self._retry(lambda: SimulationRun.objects.get(pk=run_id))
         self._retry(services.run_mark_started, run_id)
-        for index, _, _ in runner.chunk_plan(run.mode, run.games):
+        for index, _, _ in runner.chunk_plan(run.mode, run.games, run.settings):
             time.sleep(0.8)
             self._retry(services.chunk_store, run_id, index)
         self._retry(services.run_finish, run_id)

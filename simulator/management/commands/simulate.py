@@ -1,5 +1,6 @@
 """python manage.py simulate FILE --mode hands|goldfish|versus [--opponent FILE] [--games N] [--seed S] [--json]
-[--queue] — CONTRACTS §3. In-process by default; --queue sends the run to the Celery workers and waits."""
+[--policy NAME] [--opponent-policy NAME] [--queue] — CONTRACTS §3. In-process by default; --queue sends the run
+to the Celery workers and waits."""
 import json
 import sys
 import time
@@ -9,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from roc_site.dbcheck import require_database
 from simulator import runner
-from simulator.deckinput import build_spec
+from simulator.deckinput import build_spec, policy_names
 from simulator.models import RunStatus
 from simulator.runner import EngineUnavailable, SpecError
 
@@ -31,12 +32,25 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, help="games to play, or hands to sample for --mode hands")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        names = ", ".join(policy_names())
+        parser.add_argument("--policy", metavar="NAME", default=None,
+                            help=f"who plays the first deck (goldfish and versus): one of {names}; "
+                                 "expert:N gives the search player N simulations per decision (default greedy)")
+        parser.add_argument("--opponent-policy", metavar="NAME", default=None,
+                            help=f"who plays the opponent deck (versus): one of {names} (default greedy)")
         parser.add_argument("--queue", action="store_true", help="run on the Celery workers and wait")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait with --queue")
         parser.add_argument("--game", default=None, help="the game (CONTRACTS §7); default r1")
+        from simulator.games.command import add_game_arguments
+
+        add_game_arguments(parser)
 
     def handle(self, *args, file, mode, opponent=None, games=None, seed=1, json=False, queue=False,
-               timeout=3600, **options):
+               timeout=3600, policy=None, opponent_policy=None, **options):
+        from simulator.games.command import handles, simulate_game
+
+        if handles(options.get("game"), mode):  # realms goldfish/versus, regions versus (simulator/games)
+            return simulate_game(self, {**self._game_options, "file": file, "mode": mode})
         if options.get("game") not in (None, "", "r1"):  # another game: its registry hooks (decks/game_simulate.py)
             from decks.game_simulate import simulate_other_game
 
@@ -46,9 +60,21 @@ class Command(BaseCommand):
         opponent_text = _read(opponent, "opponent file") if opponent else None
         if games is not None and games < 1:
             raise CommandError(f"--games must be at least 1, not {games}", returncode=2)
+        if mode == "hands" and (policy or opponent_policy):
+            raise CommandError("--policy and --opponent-policy go with --mode goldfish or versus (hands plays no "
+                               "games)", returncode=2)
+        if mode != "versus" and opponent_policy:
+            raise CommandError("--opponent-policy goes with --mode versus (the goldfish opponent never decides)",
+                               returncode=2)
+        settings = {}
+        if policy:
+            settings["policy"] = policy
+        if opponent_policy:
+            settings["opponent_policy"] = opponent_policy
         require_database()  # the decks are read against the card catalogue: migrated and loaded, or say so
         try:
             spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed,
+                              settings=settings,
                               deck_name=Path(file).name, opponent_name=Path(opponent).name if opponent else None)
         except (SpecError, EngineUnavailable) as exc:
             raise CommandError(str(exc), returncode=2) from exc
@@ -90,3 +116,7 @@ class Command(BaseCommand):
         from simulator.text import report_text
 
         self.stdout.write(report_text(result))
+
+    def execute(self, *args, **options):
+        self._game_options = dict(options)  # every option, whatever handle() names (simulator/games/command.py)
+        return super().execute(*args, **options)

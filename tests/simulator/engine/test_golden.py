@@ -29,20 +29,24 @@ GOLDEN_OPENING = [
     'R0 §4 reveal: player 0 fields Wall, Wall',
     'R0 §4 reveal: player 1 fields Wall, Wall',
     'R1 §5.1 Quest: player 0 embarks on Muster; player 1 embarks on Muster',
-    'R1 §5.1 player 1 chooses player 1 as first player',
-    'R1 §5.3 Kingdom: player 1 collects 5 wealth',
-    'R1 §5.3 Kingdom: player 1 plays Wall for 4',
+    'R1 §5.1 player 1 chooses player 0 as first player',
     'R1 §5.3 Kingdom: player 0 collects 5 wealth',
     'R1 §5.3 Kingdom: player 0 plays Wall for 4',
+    'R1 §5.3 Kingdom: player 1 collects 5 wealth',
+    'R1 §5.3 Kingdom: player 1 plays Wall for 4',
     'R1 §6.2 S.3 player 1 declares a Combat struggle with Wall, Wall, Wall',
+    'R1 §6.2 S.6 player 0 defends with Wall',
+    'R1 Confrontation S.8 Combat: 12 vs 4, attacker wins, margin 8',
 ]
 
 
 def test_golden_transcript_seed_2026():
     a, b = decks()
     r = play_game(a, b, seed=2026, log=True)
-    assert ENGINE_VERSION == "r1-engine-7"
-    assert (r.winner, r.reason, r.rounds, r.first_player) == (0, "influence", 6, 1)
-    assert r.influence_by_round == [[2, 1], [4, 2], [6, 3], [8, 4], [12, 6], [16, 4]]
+    assert ENGINE_VERSION == "r1-engine-9"
+    # issue 13's greedy player: player 1 makes player 0 go first (§5.1), player 0 keeps its Walls home as
+    # defenders and chump-defends the 12-Power attack (S.10: no unopposed Influence)
+    assert (r.winner, r.reason, r.rounds, r.first_player) == (1, "influence", 9, 0)
+    assert r.influence_by_round == [[1, 0], [1, 1], [1, 2], [1, 3], [3, 4], [3, 6], [3, 9], [5, 12], [4, 15]]
     assert r.log[:len(GOLDEN_OPENING)] == GOLDEN_OPENING
     assert r.log[-1].endswith("wins")

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('simulator', '0001_initial'),
+        ('simulator', '0002_tuning_runs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

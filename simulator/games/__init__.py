@@ -1,0 +1,46 @@
+"""Simulation runs of the hosted games (realms, regions) on the same run machinery as r1 (issues 17, 18).
+
+A run's spec names its game (`spec["game"]`; none means r1). `engine_for(spec)` gives the module that runs it,
+with the interface simulator/runner.py has for r1: `chunk_plan(mode, games, settings)`, `run_chunk(spec, index)`,
+`merge(mode, parts)`, `finalize(spec, merged)`, `request_key(spec)`. The services and the Celery tasks call
+these through `engine_for`, so a realms or regions run is chunked, seeded, stored and merged exactly like an r1
+run: the same spec, games and seed give the same JSON (except `elapsed_s`) in-process and on the workers.
+"""
+from __future__ import annotations
+
+from types import ModuleType
+
+GAMES = ("realms", "regions")
+
+
+def game_of(spec: dict | None) -> str:
+    return (spec or {}).get("game") or "r1"
+
+
+def engine_for(spec: dict | None) -> ModuleType:
+    game = game_of(spec)
+    if game == "realms":
+        from . import realms
+        return realms
+    if game == "regions":
+        from . import regions
+        return regions
+    from . import r1  # simulator/runner.py's functions
+    return r1
+
+
+def run_in_process(spec: dict, progress=None) -> dict:
+    """Every chunk here, in order, merged as the workers do (the `simulate` command without --queue)."""
+    import time
+
+    engine = engine_for(spec)
+    started = time.perf_counter()
+    plan = engine.chunk_plan(spec["mode"], spec["games"], spec.get("settings"))
+    parts = []
+    for index, _, _ in plan:
+        parts.append(engine.run_chunk(spec, index))
+        if progress:
+            progress(index + 1, len(plan))
+    result = engine.finalize(spec, engine.merge(spec["mode"], parts))
+    result["elapsed_s"] = round(time.perf_counter() - started, 3)
+    return result

@@ -1,0 +1,67 @@
+"""Realms runs (issue 17, rules 002_…): the run interface of simulator/games over simulator/engines/realms/sim.py.
+
+Goldfish (002 §8 setup; the goldfish opponent is a Leader that never acts, docs/games/realms.md R26) and versus;
+the spec, chunks, seeds, merge and report are the engine package's (sim.py), so a worker gives the same numbers
+as the web process.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from simulator.engines.realms import sim
+
+MODES = sim.MODES
+SpecError = sim.SpecError
+POLICIES = ("greedy", "random")
+# A chunk's time allowance per game (simulator/tasks.py chunk_time_limits): the plain-Python engine's worst per game
+# on a quiet machine (docs/performance.md, "Realms engine": goldfish 5 ms, greedy head-to-head 36 ms) times about
+# 10 for goldfish and 5.5 for versus, so 200 versus games get 53 s (58 hard), under the broker's visibility timeout.
+CHUNK_PER_GAME_S = {"goldfish": 0.05, "versus": 0.19}
+
+
+def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
+    return sim.chunk_plan(mode, games)
+
+
+def run_chunk(spec: dict, index: int) -> dict:
+    return sim.run_chunk(spec, index)
+
+
+def merge(mode: str, parts: list[dict]) -> dict:
+    return sim.merge(mode, parts)
+
+
+def finalize(spec: dict, merged: dict) -> dict:
+    """The engine's report, with CONTRACTS §3's goldfish names beside its own: `win_round` is `win_turn` (the
+    goldfish takes no turns, so the deck's turns are the rounds) and `eliminated_rate` is 0 (002 has no elimination:
+    a game ends at the VP (§14) or at the round cap, R22)."""
+    result = sim.finalize(spec, merged)
+    if result["mode"] == "goldfish":
+        result["win_round"] = result["win_turn"]
+        result["eliminated_rate"] = 0.0
+    return result
+
+
+def request_key(spec: dict) -> str:
+    """Same decks' card data, mode, games, seed, settings and engine version: the same run."""
+    body = {"game": "realms", "mode": spec["mode"], "games": spec["games"], "seed": spec["seed"],
+            "settings": spec["settings"], "engine_version": spec["engine_version"],
+            "deck": spec["deck"]["data_hash"],
+            "opponent": spec["opponent"]["data_hash"] if spec.get("opponent") else None}
+    return hashlib.sha256(sim.canonical_json(body).encode()).hexdigest()
+
+
+def make_spec(mode: str, entries: list, opponent_entries: list | None = None, **kwargs) -> dict:
+    return sim.make_spec(mode, entries, opponent_entries, **kwargs)
+
+
+def run_fields(spec: dict) -> dict:
+    """The SimulationRun columns of a realms spec (deck counts by code)."""
+    def counts(part):
+        return {c["code"]: n for c, n in part["entries"]}
+
+    opp = spec.get("opponent")
+    return {"deck_name": spec["deck"].get("name") or "", "deck_hash": spec["deck"]["data_hash"],
+            "deck_counts": counts(spec["deck"]), "deck_legal": True,
+            "opponent_name": (opp or {}).get("name") or "", "opponent_hash": (opp or {}).get("data_hash") or "",
+            "opponent_counts": counts(opp) if opp else None}

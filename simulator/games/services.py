@@ -1,0 +1,154 @@
+"""Writes for the hosted games' runs (issues 17, 18): build a spec from decklist text or strategy text, create a
+SimulationRun for it (deduplicated, under the same per-user limits as r1) and dispatch it to the same Celery tasks.
+The run's game lives in its spec (`spec["game"]`), which simulator/games.engine_for reads.
+"""
+from __future__ import annotations
+
+from simulator import selectors
+from simulator.models import IN_FLIGHT, RunStatus, SimulationRun
+from simulator.services import LimitExceeded, _owner_filter, limits_for, run_dispatch
+
+from . import engine_for
+
+MAX_TEXT = 20_000
+
+
+class GameSpecError(ValueError):
+    """A request that cannot be run (-> 400 / exit 2); the message names the field, line or card."""
+
+
+def realms_spec(*, mode: str, text: str, opponent_text: str | None = None, games=None, seed=0,
+                policy: str | None = None, opponent_policy: str | None = None, fmt: str | None = None,
+                deck_name: str = "", opponent_name: str = "") -> dict:
+    """A realms goldfish or versus spec from decklist text (CONTRACTS §2, realms names), read against the loaded
+    realms cards (cards.selectors.game_cards)."""
+    from cards.games import registry
+    from cards.selectors import game_cards
+    from decks.game_services import GameDeckError, read_text
+
+    from . import realms
+
+    if mode not in realms.MODES:
+        raise GameSpecError(f"mode: realms simulations are goldfish or versus (hands: the hands page), not {mode!r}")
+    game = registry.get("realms")
+    cards = game_cards("realms")
+    if not cards:
+        raise GameSpecError("No realms cards are loaded: run python manage.py loadcards on its card file.")
+
+    def entries(label: str, body: str | None) -> list:
+        if not isinstance(body, str) or not body.strip():
+            raise GameSpecError(f"{label}: give the deck as decklist text")
+        if len(body) > MAX_TEXT:
+            raise GameSpecError(f"{label}: at most {MAX_TEXT:,} characters")
+        try:
+            counts = read_text(game, body, cards)
+        except GameDeckError as exc:
+            raise GameSpecError(f"{label}: {exc.message} "
+                                + "; ".join(p["message"] for p in exc.problems)) from None
+        if not counts:
+            raise GameSpecError(f"{label}: the decklist names no card")
+        return registry.entries(counts, cards)
+
+    deck = entries("text", text)
+    opp = entries("opponent", opponent_text) if mode == "versus" else None
+    if mode != "versus" and opponent_text:
+        raise GameSpecError("opponent: only a versus run has an opponent deck")
+    kwargs = {"games": games, "seed": seed, "deck_name": deck_name or "", "opponent_name": opponent_name or ""}
+    if policy:
+        kwargs["policy"] = policy
+    if opponent_policy:
+        kwargs["opponent_policy"] = opponent_policy
+    if fmt:
+        kwargs["fmt"] = fmt
+    try:
+        return realms.make_spec(mode, deck, opp, **kwargs)
+    except realms.SpecError as exc:
+        raise GameSpecError(str(exc)) from None
+
+
+def regions_spec(*, mode: str, text: str, opponent_text: str | None, games=None, seed=0,
+                 policy: str | None = None, opponent_policy: str | None = None) -> dict:
+    """A regions versus spec from two strategy texts (docs/games/regions-strategies.md); a strategy that does not
+    parse fails here with its line and column."""
+    from simulator.engines.regions.strategy import StrategyError
+
+    from . import regions
+
+    if mode != "versus":
+        raise GameSpecError(f"mode: regions runs are versus (strategy against strategy), not {mode!r}")
+    for label, body in (("text", text), ("opponent", opponent_text)):
+        if not isinstance(body, str) or not body.strip():
+            raise GameSpecError(f"{label}: give a strategy's text (or the name of a shipped one)")
+        if len(body) > MAX_TEXT:
+            raise GameSpecError(f"{label}: at most {MAX_TEXT:,} characters")
+    kwargs = {"seed": seed, "policy": policy, "opponent_policy": opponent_policy}
+    if games is not None:
+        kwargs["games"] = games
+    try:
+        return regions.make_spec(text, opponent_text, **kwargs)
+    except StrategyError as exc:
+        raise GameSpecError(f"strategy: {exc}") from None
+    except regions.SpecError as exc:
+        raise GameSpecError(str(exc)) from None
+
+
+def build_game_spec(game: str, **kwargs) -> dict:
+    if game == "realms":
+        return realms_spec(**kwargs)
+    if game == "regions":
+        kwargs.pop("fmt", None)
+        kwargs.pop("deck_name", None)
+        kwargs.pop("opponent_name", None)
+        return regions_spec(**kwargs)
+    raise GameSpecError(f"game: {game!r} has no simulations here (realms, regions; r1 is the default)")
+
+
+def run_fields(spec: dict) -> dict:
+    return engine_for(spec).run_fields(spec)
+
+
+def run_from_game_spec(spec: dict) -> SimulationRun:
+    """A new run of a built spec (the `simulate --queue` command), not deduplicated; not dispatched yet."""
+    engine = engine_for(spec)
+    return SimulationRun.objects.create(
+        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
+        engine_version=spec["engine_version"], request_key=engine.request_key(spec), spec=spec,
+        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])), **run_fields(spec))
+
+
+def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", dispatch: bool = True,
+                     **kwargs) -> tuple[SimulationRun, bool]:
+    """Validate, deduplicate and queue a hosted game's run, under the r1 limits (simulator/services.py)."""
+    limits = limits_for(user)
+    games = kwargs.get("games")
+    cap = limits.max_games.get(mode)
+    if cap is not None and isinstance(games, int) and not isinstance(games, bool) and games > cap:
+        raise LimitExceeded(f"Limit: at most {cap:,} games per run for {mode} "
+                            f"({'signed-in users' if limits.who == 'user' else 'anonymous users; sign in for more'})"
+                            f", you asked for {games:,}.")
+    spec = build_game_spec(game, mode=mode, **kwargs)
+    engine = engine_for(spec)
+    key = engine.request_key(spec)
+    existing = (SimulationRun.objects.filter(request_key=key).exclude(status=RunStatus.FAILED)
+                .order_by("-created_at").first())
+    if existing is not None and not selectors.run_visible(existing, user=user, session_key=session_key):
+        existing = None
+    if existing is not None:
+        if existing.status == RunStatus.PENDING and dispatch:
+            run_dispatch(existing)
+        return existing, False
+    owner = _owner_filter(user, session_key)
+    if owner is not None:
+        flying = SimulationRun.objects.filter(status__in=IN_FLIGHT, **owner).count()
+        if flying >= limits.in_flight:
+            raise LimitExceeded(f"Limit: at most {limits.in_flight} simulation(s) in progress at once; "
+                                "wait for the running one to finish.")
+    run = SimulationRun.objects.create(
+        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
+        engine_version=spec["engine_version"], request_key=key, spec=spec,
+        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
+        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
+        session_key=session_key or "", **run_fields(spec))
+    if dispatch:
+        run_dispatch(run)
+    return run, True

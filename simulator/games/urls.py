@@ -1,0 +1,17 @@
+"""/<game>/simulate/… and /<game>/api/simulations/ for the hosted games' simulations (simulator/games/views.py)."""
+from django.urls import path
+
+import roc_site.game_urls  # noqa: F401  (registers the <game:…> converter)
+
+from . import views
+
+urlpatterns = [
+    path("<game:game>/simulate/", views.simulate_page, name="game-simulate"),
+    path("<game:game>/simulate/runs/<int:pk>/", views.run_page, name="game-run"),
+    path("<game:game>/simulate/runs/<int:pk>/replay/", views.replay_page, name="game-replay"),
+    path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
+    path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
+    path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
+    path("<game:game>/api/simulations/", views.api_simulations, name="game-api-simulations"),
+    path("<game:game>/api/round-robin/", views.api_round_robin, name="game-api-round-robin"),
+]

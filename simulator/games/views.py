@@ -1,0 +1,319 @@
+"""Pages and API of the hosted games' simulations (issues 17, 18), at /<game>/simulate/… and /<game>/api/…:
+
+- /realms/simulate/: goldfish or head-to-head of pasted (or starter) decklists; /regions/simulate/: strategy
+  against strategy. A run goes to the Celery workers (simulator/games/services.py) and its page polls (htmx).
+- /<game>/simulate/runs/ID/: the report with charts (pygal); /<game>/simulate/runs/ID/replay/: the sample game's log
+  step by step.
+- /regions/strategies/: the strategy editor; typing posts to /regions/strategies/parse/ (htmx), which answers the
+  parse errors with line and column. /regions/round-robin/: every shipped strategy against every other.
+- /<game>/api/simulations/ (POST a run, GET the visitor's runs) and the same with `game` on /api/simulations/.
+"""
+from __future__ import annotations
+
+import json
+
+from django.core.cache import cache
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from simulator import selectors, services
+from simulator.api import anonymous_key, run_json
+from simulator.models import SimulationRun
+
+from . import GAMES, charts
+from .services import GameSpecError, game_run_request
+
+MAX_TEXT = 20_000
+REALMS_POLICIES = ("greedy", "random")
+REGIONS_POLICIES = ("strategy", "random")
+
+
+def _game(game: str) -> str:
+    if game not in GAMES:
+        raise Http404(f"The game {game!r} has no simulations.")
+    return game
+
+
+def _int(value, default=None):
+    value = (value or "").strip() if isinstance(value, str) else value
+    if value in (None, ""):
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise GameSpecError(f"{value!r} is not a whole number") from None
+
+
+def _regions_strategies() -> dict[str, str]:
+    from simulator.engines.regions.sim import shipped_texts
+    return shipped_texts()
+
+
+def _realms_starters() -> list[tuple[str, str]]:
+    from cards.games import registry
+    return registry.get("realms").hook("starters")()
+
+
+def _owner(request):
+    user = request.user if request.user.is_authenticated else None
+    return user, "" if user else anonymous_key(request)
+
+
+def simulate_page(request, game: str):
+    game = _game(game)
+    from cards.games import registry
+
+    spec = registry.get(game)
+    shipped = _regions_strategies() if game == "regions" else {}
+    starters = _realms_starters() if game == "realms" else []
+    form = {"mode": "versus" if game == "regions" else "goldfish", "text": "", "opponent": "", "games": "",
+            "seed": "1", "policy": "", "opponent_policy": ""}
+    if game == "regions":
+        form["text"] = shipped.get(request.GET.get("strategy", "big-money"), "")
+        form["opponent"] = shipped.get(request.GET.get("opponent", "region-control"), "")
+    elif request.GET.get("starter"):
+        form["text"] = dict(starters).get(request.GET["starter"], "")
+    error, status = None, 200
+    if request.method == "POST":
+        form.update({k: request.POST.get(k, form[k])[:MAX_TEXT] for k in form})
+        if game == "regions" and not form["opponent"].strip():  # the strategy editor's "against" pick
+            form["opponent"] = shipped.get(request.POST.get("opponent_pick", ""), "")
+        user, session_key = _owner(request)
+        try:
+            run, _ = game_run_request(
+                game, mode=form["mode"], text=form["text"], opponent_text=form["opponent"] or None,
+                games=_int(form["games"]), seed=_int(form["seed"], 1), policy=form["policy"] or None,
+                opponent_policy=form["opponent_policy"] or None, user=user, session_key=session_key,
+                deck_name=request.POST.get("name", "")[:200], opponent_name=request.POST.get("opponent_name", "")[:200])
+            return redirect(run.get_absolute_url())
+        except (GameSpecError, services.LimitExceeded) as exc:
+            error, status = str(exc), 400
+        except services.BrokerUnavailable as exc:
+            return redirect(exc.run.get_absolute_url())
+    return render(request, "games/simulate.html", {
+        "game": spec, "form": form, "error": error, "shipped": shipped, "starters": starters,
+        "policies": REGIONS_POLICIES if game == "regions" else REALMS_POLICIES,
+        "modes": (("versus", "Strategy against strategy"),) if game == "regions" else
+        (("goldfish", "Goldfish (against a Leader that never acts)"), ("versus", "Head-to-head"))}, status=status)
+
+
+def _run_for(request, game: str, pk: int) -> SimulationRun:
+    run = selectors.run_get(pk)
+    if (run is None or (run.spec or {}).get("game") != game
+            or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request))):
+        raise Http404("No such simulation run.")
+    return run
+
+
+def run_page(request, game: str, pk: int):
+    from cards.games import registry
+
+    game = _game(game)
+    run = _run_for(request, game, pk)
+    result = run.result if run.status == "done" else None
+    spec = run.spec or {}
+
+    def label(part, name, fallback):
+        return name or ", ".join((part or {}).get("leaders") or []) or (part or {}).get("name") or fallback
+
+    context = {"game": registry.get(game), "run": run, "result": result,
+               "charts": charts.charts_for(result) if result else [],
+               "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
+               "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
+    if result and game == "regions":
+        context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
+    template = "games/run_body.html" if getattr(request, "htmx", False) else "games/run.html"
+    return render(request, template, context)
+
+
+def _hero_name(code: str) -> str:
+    from simulator.engines.regions import CardSet
+    try:
+        return CardSet.default().hero(code).name
+    except KeyError:
+        return code
+
+
+def replay_page(request, game: str, pk: int):
+    """The sample game (game 0 of the run) step by step: its log lines, one step per turn or round."""
+    from cards.games import registry
+
+    game = _game(game)
+    run = _run_for(request, game, pk)
+    sample = (run.result or {}).get("sample_log") if run.status == "done" else None
+    if not sample:
+        raise Http404("This run has no sample game (goldfish runs keep none).")
+    steps = _steps(sample["lines"])
+    try:
+        at = max(0, min(int(request.GET.get("step", 0)), len(steps) - 1))
+    except ValueError:
+        at = 0
+    return render(request, "games/replay.html", {"game": registry.get(game), "run": run, "sample": sample,
+                                                 "steps": steps, "at": at, "step": steps[at] if steps else None})
+
+
+def _steps(lines: list[str]) -> list[dict]:
+    """Split a log into one step per turn: both engines start each line with `T<turn> ` (T0: the setup)."""
+    steps: list[dict] = []
+    last = None
+    for text in lines:
+        head = text.split(" ", 1)[0]
+        turn = head[1:] if head[:1] == "T" and head[1:].isdigit() else last
+        if turn != last or not steps:
+            steps.append({"title": "Setup" if turn in (None, "0") else f"Turn {turn}", "lines": []})
+            last = turn
+        steps[-1]["lines"].append(text)
+    return steps
+
+
+# ---- regions: the strategy editor and the round-robin --------------------------------------------------------
+def _parse(text: str) -> dict:
+    from simulator.engines.regions import CardSet, parse_strategy
+    from simulator.engines.regions.strategy import StrategyError
+
+    try:
+        strat = parse_strategy(text, CardSet.default())
+    except StrategyError as exc:
+        return {"ok": False, "errors": exc.as_json()}
+    return {"ok": True, "errors": [], "name": strat.name, "hero": strat.hero.name}
+
+
+def strategy_editor(request, game: str):
+    if _game(game) != "regions":
+        raise Http404("Strategies are a regions thing (realms builds decks).")
+    from cards.games import registry
+
+    shipped = _regions_strategies()
+    name = request.GET.get("strategy", "big-money")
+    text = shipped.get(name, shipped.get("big-money", ""))
+    return render(request, "games/strategy_editor.html", {"game": registry.get(game), "text": text,
+                                                          "shipped": shipped, "parsed": _parse(text)})
+
+
+@require_POST
+def strategy_parse(request, game: str):
+    """The editor's live panel (htmx) or, with Accept: application/json, the parse as JSON."""
+    if _game(game) != "regions":
+        raise Http404("Strategies are a regions thing.")
+    text = request.POST.get("text", "")
+    if len(text) > MAX_TEXT:
+        parsed = {"ok": False, "errors": [{"line": 1, "column": 1, "message": f"at most {MAX_TEXT:,} characters"}]}
+    else:
+        parsed = _parse(text)
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse(parsed, status=200 if parsed["ok"] else 400)
+    return render(request, "games/_strategy_parse.html", {"parsed": parsed})
+
+
+def round_robin_page(request, game: str):
+    if _game(game) != "regions":
+        raise Http404("The round-robin is of regions strategies.")
+    from cards.games import registry
+
+    try:
+        games = max(10, min(int(request.GET.get("games", 100)), 400))
+        seed = int(request.GET.get("seed", 1))
+    except ValueError:
+        games, seed = 100, 1
+    rr = round_robin(games, seed)
+    return render(request, "games/round_robin.html", {"game": registry.get(game), "rr": rr,
+                                                      "chart": charts.matrix_chart(rr), "games": games,
+                                                      "seed": seed,
+                                                      "rows": list(zip(rr["strategies"], rr["heroes"],
+                                                                       rr["matrix"]))})
+
+
+def round_robin(games: int, seed: int) -> dict:
+    """Every shipped strategy against every other (simulator/engines/regions/sim.py), cached by engine version."""
+    from simulator.engines.regions import ENGINE_VERSION
+    from simulator.engines.regions.sim import round_robin as rr
+
+    key = f"regions-rr:{ENGINE_VERSION}:{games}:{seed}"
+    hit = cache.get(key)
+    if hit is None:
+        hit = rr(_regions_strategies(), games=games, seed=seed)
+        cache.set(key, hit, 24 * 3600)
+    return hit
+
+
+# ---- the API --------------------------------------------------------------------------------------------------
+def _body(request) -> dict:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise GameSpecError("Send a JSON object.") from None
+    if not isinstance(data, dict):
+        raise GameSpecError("Send a JSON object with mode and text.")
+    return data
+
+
+def api_create(request, game: str, data: dict):
+    """POST a run of a hosted game: 202 with the run's id and url; 400 {"detail"} for bad input."""
+    user, session_key = _owner(request)
+    try:
+        mode = data.get("mode")
+        if not isinstance(mode, str):
+            raise GameSpecError("mode: goldfish or versus")
+        for key in ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name"):
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise GameSpecError(f"{key}: a string")
+        games, seed = data.get("games"), data.get("seed", 1)
+        for key, value in (("games", games), ("seed", seed)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise GameSpecError(f"{key}: a whole number")
+        text, opponent = data.get("text") or "", data.get("opponent") or None
+        if game == "regions":
+            shipped = _regions_strategies()
+            text = shipped.get(data.get("strategy") or "", text)
+            opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
+        run, created = game_run_request(game, mode=mode, text=text, opponent_text=opponent, games=games, seed=seed,
+                                        policy=data.get("policy"), opponent_policy=data.get("opponent_policy"),
+                                        fmt=data.get("format"), user=user, session_key=session_key,
+                                        deck_name=data.get("name") or "", opponent_name=data.get("opponent_name") or "")
+    except (GameSpecError, services.LimitExceeded) as exc:
+        return JsonResponse({"detail": str(exc)}, status=400)
+    except services.BrokerUnavailable as exc:
+        return JsonResponse({"detail": str(exc), "id": exc.run.pk,
+                             "url": request.build_absolute_uri(f"/api/simulations/{exc.run.pk}/")}, status=503)
+    body = game_run_json(run, request)
+    body["cached"] = not created
+    return JsonResponse(body, status=202)
+
+
+def game_run_json(run: SimulationRun, request) -> dict:
+    body = run_json(run, request)
+    body["game"] = (run.spec or {}).get("game") or "r1"
+    return json.loads(json.dumps(body, default=str))
+
+
+@csrf_exempt
+def api_simulations(request, game: str):
+    """/<game>/api/simulations/: POST a run; GET the visitor's runs of this game."""
+    game = _game(game)
+    if request.method == "POST":
+        try:
+            data = _body(request)
+        except GameSpecError as exc:
+            return JsonResponse({"detail": str(exc)}, status=400)
+        return api_create(request, game, data)
+    if request.method != "GET":
+        return JsonResponse({"detail": "GET or POST."}, status=405)
+    runs = [r for r in selectors.runs_for(user=request.user, session_key=anonymous_key(request))
+            .filter(spec__game=game)[:50]]
+    return JsonResponse({"count": len(runs), "results": [game_run_json(r, request) for r in runs]})
+
+
+@csrf_exempt
+def api_round_robin(request, game: str):
+    if _game(game) != "regions":
+        raise Http404("The round-robin is of regions strategies.")
+    try:
+        games = int(request.GET.get("games", 100))
+        seed = int(request.GET.get("seed", 1))
+    except ValueError:
+        return JsonResponse({"detail": "games and seed are whole numbers"}, status=400)
+    if not 1 <= games <= 400:
+        return JsonResponse({"detail": "games: from 1 to 400 per pair"}, status=400)
+    return JsonResponse(round_robin(games, seed))

@@ -1,0 +1,155 @@
+"""`/api/tuning/` (issue 15): POST a compare, tune or matrix run (202 with `id` and `url`, like simulations),
+GET its status, progress and result, POST `/api/tuning/ID/cancel/` to stop it. Bad input: 400 `{"detail"}`."""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from roc_site.schema import ObjectListSchema
+from roc_site.throttling import SimulationRateThrottle
+
+from . import runner, selectors, tuning
+from . import tuning_services as services
+from .api import ERROR_SCHEMA, anonymous_key
+from .deckinput import MAX_TEXT_CHARS
+from .models import TuningRun
+from .services import BrokerUnavailable, LimitExceeded
+
+
+class TuningCreateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=tuning.KINDS)
+    decks = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=tuning.MAX_DECKS["matrix"],
+                                  help_text='decklist texts, {"name", "text"} objects, or {"deck": ID} (a saved deck '
+                                            'you may read): two for compare, one for tune, 2-12 for matrix')
+    gauntlet = serializers.ListField(child=serializers.JSONField(), required=False, max_length=tuning.MAX_GAUNTLET,
+                                     help_text="opponents for compare and tune --target winrate (default: the "
+                                               "starter decks), same forms as decks")
+    games = serializers.IntegerField(required=False, min_value=1)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+    policy = serializers.CharField(required=False, max_length=40)
+    opponent_policy = serializers.CharField(required=False, max_length=40)
+    target = serializers.ChoiceField(choices=tuning.TARGETS, required=False)
+    owned = serializers.BooleanField(required=False, help_text="tune: only cards in your collection")
+
+
+def tuning_json(run: TuningRun, request=None) -> dict:
+    api_url, page_url = f"/api/tuning/{run.pk}/", run.get_absolute_url()
+    if request is not None:
+        api_url, page_url = request.build_absolute_uri(api_url), request.build_absolute_uri(page_url)
+    return {"id": run.pk, "url": api_url, "page_url": page_url, "kind": run.kind, "status": run.status,
+            "progress": 1.0 if run.status == "done" else round(run.progress, 4), "games_done": run.games_done,
+            "games_planned": run.games_planned, "stage": run.stage, "title": run.title, "games": run.games,
+            "seed": run.seed, "policies": [run.policy, run.opponent_policy], "target": run.target or None,
+            "created_at": run.created_at, "finished_at": run.finished_at, "error": run.error or None,
+            "result": run.result if run.status == "done" else None}
+
+
+class BadDeck(ValueError):
+    pass
+
+
+def read_decks(items, *, user, what: str) -> tuple[list[tuple[str, str]], bool]:
+    """(name, text) pairs from the request's forms of a deck; True when a saved deck was used."""
+    out, private = [], False
+    for i, item in enumerate(items or []):
+        if isinstance(item, str):
+            out.append((f"{what} {i + 1}", item))
+        elif isinstance(item, dict) and "deck" in item:
+            found = selectors.deck_version_for(user=user, deck_id=item["deck"])
+            if found is None:
+                raise BadDeck(f"{what}s[{i}]: no saved deck with id {item['deck']!r} that you may read.")
+            out.append((found[0].name, found[1]))
+            private = True
+        elif isinstance(item, dict) and isinstance(item.get("text"), str):
+            out.append((str(item.get("name") or f"{what} {i + 1}")[:120], item["text"]))
+        else:
+            raise BadDeck(f"{what}s[{i}]: give decklist text, {{\"name\", \"text\"}} or {{\"deck\": ID}}.")
+        if len(out[-1][1]) > MAX_TEXT_CHARS:
+            raise BadDeck(f"{what}s[{i}] is longer than {MAX_TEXT_CHARS} characters.")
+    return out, private
+
+
+TUNING_SCHEMA = inline_serializer("TuningRun", fields={
+    "id": serializers.IntegerField(), "url": serializers.URLField(), "kind": serializers.CharField(),
+    "status": serializers.CharField(), "progress": serializers.FloatField(),
+    "result": serializers.JSONField(allow_null=True)})
+
+
+class TuningViewSet(viewsets.ViewSet):
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [SimulationRateThrottle]
+    schema = ObjectListSchema()
+
+    def _get(self, request, pk):
+        try:
+            run = TuningRun.objects.filter(pk=int(pk)).first()
+        except (TypeError, ValueError):
+            run = None
+        user = request.user if request.user.is_authenticated else None
+        if run is None or not services.tuning_visible(run, user=user, session_key=anonymous_key(request)):
+            return None
+        return run
+
+    @extend_schema(responses={200: inline_serializer("TuningRunList", fields={
+        "count": serializers.IntegerField(), "results": TUNING_SCHEMA.__class__(many=True)})})
+    def list(self, request):
+        if request.user.is_authenticated:
+            runs = TuningRun.objects.filter(user=request.user)[:50]
+        else:
+            runs = TuningRun.objects.filter(user__isnull=True, session_key=anonymous_key(request))[:50]
+        return Response({"count": len(runs), "results": [tuning_json(r, request) for r in runs]})
+
+    @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
+                   responses={200: TUNING_SCHEMA, 404: ERROR_SCHEMA})
+    def retrieve(self, request, pk=None):
+        run = self._get(request, pk)
+        if run is None:
+            return Response({"detail": f"No tuning run with id {pk!r}."}, status=status.HTTP_404_NOT_FOUND)
+        return Response(tuning_json(run, request))
+
+    @extend_schema(request=None, parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
+                   responses={200: TUNING_SCHEMA, 404: ERROR_SCHEMA})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        run = self._get(request, pk)
+        user = request.user if request.user.is_authenticated else None
+        if run is None:
+            return Response({"detail": f"No tuning run with id {pk!r}."}, status=status.HTTP_404_NOT_FOUND)
+        if not services._owns(run, user, anonymous_key(request)):
+            return Response({"detail": "Only whoever started a run may cancel it."}, status=status.HTTP_403_FORBIDDEN)
+        return Response(tuning_json(services.tuning_cancel(run), request))
+
+    @extend_schema(request=TuningCreateSerializer, responses={202: TUNING_SCHEMA, 400: ERROR_SCHEMA, 503: ERROR_SCHEMA})
+    def create(self, request):
+        if not isinstance(request.data, dict):
+            return Response({"detail": "Send a JSON object with kind and decks."}, status=status.HTTP_400_BAD_REQUEST)
+        serializer = TuningCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        user = request.user if request.user.is_authenticated else None
+        try:
+            decks, private_a = read_decks(data["decks"], user=request.user, what="deck")
+            gauntlet, private_b = read_decks(data.get("gauntlet"), user=request.user, what="gauntlet deck")
+        except BadDeck as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        owned = None
+        if data.get("owned"):
+            if user is None:
+                return Response({"detail": "owned: sign in to tune with your collection."},
+                                status=status.HTTP_400_BAD_REQUEST)
+            owned = dict(user.collection.values_list("card_code", "count"))
+        try:
+            run, created = services.tuning_request(
+                kind=data["kind"], decks=decks, gauntlet=gauntlet, games=data.get("games"), seed=data.get("seed"),
+                policy=data.get("policy"), opponent_policy=data.get("opponent_policy"), target=data.get("target"),
+                owned=owned, user=user, session_key="" if user else anonymous_key(request),
+                private=private_a or private_b)
+        except (tuning.TuningError, LimitExceeded, runner.EngineUnavailable) as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        except BrokerUnavailable as exc:
+            return Response({"detail": str(exc), "id": exc.run.pk}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        body = tuning_json(run, request)
+        body["cached"] = not created
+        return Response(body, status=status.HTTP_202_ACCEPTED)

@@ -1,0 +1,184 @@
+"""Pages of tuning runs (issue 15): /tune/ (compare, card swaps, meta matrix), /tune/runs/ID/ (live progress ->
+report with charts), /tune/runs/ID/cancel/, /tune/runs/ID/cells/CELL/ (a matrix cell's first game), /tune/meta/
+(the nightly matrix of the most-liked decklists). Views only translate: the work is in tuning_services.py."""
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
+
+from cards.starters import starter, starters
+from roc_site.throttling import page_throttle
+
+from . import runner, tuning, tuning_charts
+from . import tuning_services as services
+from .api import anonymous_key
+from .models import TuningRun
+from .services import BrokerUnavailable, LimitExceeded
+from .tuning_input import policy_names
+
+SEPARATOR = "---"
+
+
+def split_lists(text: str, what: str) -> list[tuple[str, str]]:
+    """Several decklists in one box, separated by lines of '---'; each named by its '# title' line if any."""
+    out = []
+    for i, chunk in enumerate(text.replace("\r\n", "\n").split(f"\n{SEPARATOR}\n")):
+        chunk = chunk.strip().strip("-").strip()
+        if chunk:
+            out.append((_title(chunk) or f"{what} {i + 1}", chunk))
+    return out
+
+
+def _title(text: str) -> str | None:
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    return first.lstrip("# ").strip()[:120] if first.startswith("#") else None
+
+
+def _version_text(version) -> str:
+    from decks.decklist import export_decklist
+    from decks.pool import CardPool
+
+    return export_decklist(version.cards, CardPool.from_db())
+
+
+def _deck_versions(request, deck_id, numbers):
+    """Texts of a readable deck's versions (e.g. the latest and the one before it, for "against the previous")."""
+    from decks.models import DeckVersion
+    from decks.selectors import deck_list_visible
+
+    try:
+        deck = deck_list_visible(user=request.user).filter(pk=int(deck_id)).first()
+    except (TypeError, ValueError):
+        deck = None
+    if deck is None:
+        raise Http404("No such deck, or it is private.")
+    out = []
+    for n in numbers:
+        v = DeckVersion.objects.filter(deck=deck, number=n).first()
+        if v is None:
+            raise Http404(f"The deck has no version {n}.")
+        out.append(f"# {v.name} v{v.number}\n" + _version_text(v))
+    return deck, out
+
+
+@require_http_methods(["GET", "POST"])
+def tune_page(request):
+    kind = request.POST.get("kind") or request.GET.get("kind") or "compare"
+    if kind not in tuning.KINDS:
+        kind = "compare"
+    form = {"kind": kind, "a": "", "b": "", "deck": "", "gauntlet": "", "decks": "", "target": "goldfish",
+            "games": "", "seed": "1", "policy": tuning.DEFAULT_POLICY, "opponent_policy": tuning.DEFAULT_POLICY,
+            "owned": "", "from_deck": ""}
+    private = False
+    if request.method == "GET":
+        for key, slot in (("starter_a", "a"), ("starter_b", "b"), ("starter", "deck")):
+            s = starter(request.GET.get(key))
+            if s is not None:
+                form[slot] = s.text
+        if request.GET.get("deck_id"):  # "simulate against the previous version" on a deck's history
+            against = request.GET.get("against")
+            try:
+                number = int(request.GET.get("version") or 0)
+                previous = int(against) if against else number - 1
+            except ValueError:
+                raise Http404("Bad version number.")
+            _, (form["a"], form["b"]) = _deck_versions(request, request.GET["deck_id"], [number, previous])
+            form["from_deck"] = "1"  # a saved deck's cards: the run is shown only to whoever started it
+            form["kind"] = kind = "compare"
+        if request.GET.get("all_starters"):
+            form["decks"] = f"\n{SEPARATOR}\n".join(s.text.strip() for s in starters())
+    error, status = None, 200
+    if request.method == "POST":
+        form.update({k: request.POST.get(k, v) for k, v in form.items()})
+        private = bool(form["from_deck"])
+        throttled = page_throttle(request)
+        if throttled:
+            error, status = throttled, 429
+        else:
+            if kind == "compare":
+                decks = [("A", form["a"]), ("B", form["b"])]
+                decks = [(_title(t) or n, t) for n, t in decks]
+            elif kind == "tune":
+                decks = [(_title(form["deck"]) or "deck", form["deck"])]
+            else:
+                decks = split_lists(form["decks"], "deck")
+            user = request.user if request.user.is_authenticated else None
+            owned = None
+            if kind == "tune" and form["owned"] and user is not None:
+                owned = dict(user.collection.values_list("card_code", "count"))
+            if user is None and not request.session.session_key:
+                request.session.save()
+            try:
+                run, _ = services.tuning_request(
+                    kind=kind, decks=decks, gauntlet=split_lists(form["gauntlet"], "gauntlet deck"),
+                    games=form["games"].strip() or None, seed=form["seed"].strip() or None, policy=form["policy"],
+                    opponent_policy=form["opponent_policy"], target=form["target"], owned=owned, user=user,
+                    session_key="" if user else anonymous_key(request), private=private)
+                return redirect(run.get_absolute_url())
+            except (tuning.TuningError, LimitExceeded, runner.EngineUnavailable) as exc:
+                error, status = str(exc), 400
+            except BrokerUnavailable as exc:
+                error, status = str(exc), 503
+    if request.user.is_authenticated:
+        recent = TuningRun.objects.filter(user=request.user)[:10]
+    else:
+        recent = TuningRun.objects.filter(user__isnull=True, session_key=anonymous_key(request))[:10]
+    return render(request, "simulator/tuning.html", {
+        "form": form, "kind": kind, "kinds": TuningRun.KIND_CHOICES, "error": error, "policies": policy_names(),
+        "starters": starters(), "recent": recent, "separator": SEPARATOR,
+        "default_games": tuning.DEFAULT_GAMES[kind],
+        "starter_a": request.GET.get("starter_a", "") if starter(request.GET.get("starter_a")) else "",
+        "starter_b": request.GET.get("starter_b", "") if starter(request.GET.get("starter_b")) else ""},
+        status=status)
+
+
+def _run_or_404(request, pk) -> TuningRun:
+    run = TuningRun.objects.filter(pk=pk).first()
+    user = request.user if request.user.is_authenticated else None
+    if run is None or not services.tuning_visible(run, user=user, session_key=anonymous_key(request)):
+        raise Http404("No such tuning run.")
+    return run
+
+
+@vary_on_headers("HX-Request")
+def tuning_run(request, pk: int):
+    run = _run_or_404(request, pk)
+    user = request.user if request.user.is_authenticated else None
+    context = {"run": run, "result": run.result if run.status == "done" else None,
+               "can_cancel": not run.is_finished and services._owns(run, user, anonymous_key(request))}
+    if context["result"]:
+        context.update(tuning_charts.report_context(context["result"]))
+    template = "simulator/tuning_body.html" if getattr(request, "htmx", False) else "simulator/tuning_run.html"
+    return render(request, template, context)
+
+
+@require_http_methods(["POST"])
+def tuning_cancel(request, pk: int):
+    run = _run_or_404(request, pk)
+    user = request.user if request.user.is_authenticated else None
+    if services._owns(run, user, anonymous_key(request)):
+        services.tuning_cancel(run)
+    return redirect(run.get_absolute_url())
+
+
+def tuning_cell(request, pk: int, cell: str):
+    """A matrix cell: its record and the log of its first game (seed given, so it can be replayed)."""
+    run = _run_or_404(request, pk)
+    if run.kind != "matrix" or not run.result:
+        raise Http404("Not a finished matrix.")
+    row = next((c for c in run.result["cells"] if c["cell"] == cell and c["first_game"]), None)
+    if row is None:
+        raise Http404("No such cell.")
+    names = [d["name"] for d in run.result["decks"]]
+    return render(request, "simulator/tuning_cell.html", {"run": run, "row": row, "deck": names[row["deck"]],
+                                                          "opponent": names[row["opponent"]]})
+
+
+def meta_page(request):
+    run = services.latest_nightly()
+    context = {"run": run, "result": run.result if run else None}
+    if run is not None:
+        context.update(tuning_charts.report_context(run.result))
+    return render(request, "simulator/tuning_meta.html", context)

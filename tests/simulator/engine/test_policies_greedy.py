@@ -1,0 +1,180 @@
+"""The fixed greedy player (issue 13) against greedy-v1 on constructed positions: each test is a situation where
+one of greedy-v1's blind spots shows, and checks both what the fixed player does and that greedy-v1 did not."""
+from simulator.engine import build_deck
+from simulator.engine.game import CONFRONT_P, DONE, FAITH, GUILE, KINGDOM_P, SECRET, Decision
+from simulator.engine.policies import POLICIES, GreedyPolicy, GreedyV1Policy, make_policy, setup_budget
+
+from .helpers import FACTION, QUEST, card, drive, field, make_deck, new_game, set_quest, to_hand
+from .test_rules import two_player
+
+
+def run_struggle(g, t, attackers, defender_policy):
+    """Player 0 attacks with `attackers`; player 1's decisions come from `defender_policy`."""
+    def choose(dec):
+        if dec.kind == "attackers":
+            nxt = next((("attacker", i) for i in attackers if ("attacker", i) in dec.options), None)
+            return nxt if nxt is not None else DONE
+        if dec.player == 1:
+            return defender_policy.choose(g.view(1), dec)
+        return dec.options[-1] if dec.kind == "window" else dec.options[0]
+    drive(g._struggle(0, t), default=choose)
+
+
+def test_greedy_v1_is_kept_under_its_own_name():
+    assert POLICIES["greedy-v1"] is GreedyV1Policy and isinstance(make_policy("greedy-v1"), GreedyV1Policy)
+    assert isinstance(make_policy("greedy"), GreedyPolicy) and make_policy("greedy").name == "greedy"
+
+
+def chump_position():
+    g = two_player(card("a4", power=4, icons=["guile"]), card("d1", power=1, icons=["guile"]))
+    att = field(g, 0, "a4")
+    d1 = field(g, 1, "d1")
+    g.pool[0] = 5          # the Authority claim is the attacker's either way (§5.5): exhausting d1 costs nothing
+    return g, att, d1
+
+
+def test_greedy_chump_defends_to_deny_the_unopposed_influence():
+    g, att, d1 = chump_position()
+    run_struggle(g, GUILE, [att], GreedyPolicy())
+    assert g.exh[d1] == 1                  # it defended with the 1-Power unit, though 1 cannot beat 4
+    assert g.influence(0) == 0             # §6.2 S.10: no unopposed Influence for the attacker
+
+    g, att, d1 = chump_position()
+    run_struggle(g, GUILE, [att], GreedyV1Policy())
+    assert g.exh[d1] == 0 and g.influence(0) == 1     # greedy-v1 let it through unopposed
+
+
+def test_greedy_keeps_its_defender_when_exhausting_it_gives_away_authority():
+    g, att, d1 = chump_position()
+    g.pool[0] = 0
+    field(g, 1, "d1")                     # Authority 2 vs 0 is ours; a second unit keeps it 1 vs 0 after the chump
+    run_struggle(g, GUILE, [att], GreedyPolicy())
+    assert g.influence(0) == 0             # still worth it: the claim stays ours
+
+    g, att, d1 = chump_position()
+    g.pool[0] = 0                          # now d1 is our only Power: chumping makes Authority a 0-0 tie
+    g.pool[1] = 0
+    run_struggle(g, GUILE, [att], GreedyPolicy())
+    assert g.exh[d1] == 0 and g.influence(0) == 1
+
+
+def test_greedy_defends_to_deny_a_winning_faith_struggle():
+    g = two_player(card("a5", power=5, icons=["faith"]), card("d3", power=3, icons=["faith"]))
+    att = field(g, 0, "a5")
+    d = [field(g, 1, "d3"), field(g, 1, "d3")]
+    g.infl[0], g.infl[1] = 13, 4          # Faith spoils 1 moves 1 (13 -> 14) and unopposed +1 would make 15
+    run_struggle(g, FAITH, [att], GreedyPolicy())
+    assert all(g.exh[i] for i in d)        # 3 + 3 beats 5: both defend
+    assert g.winner is None and g.influence(0) == 13 and g.infl[1] == 4
+
+
+def test_greedy_sends_the_weakest_unit_into_an_empty_defence():
+    g = two_player(card("big", power=5, icons=["combat"]), card("small", power=1, icons=["combat", "guile"]))
+    field(g, 0, "big")
+    small = field(g, 0, "small")
+    pol = GreedyPolicy()
+    assert pol._plan_struggle(g.view(0), 0, [0]) == 0 and pol.attack_plan == [small]   # §5.5: keep 5 Power for Authority
+    v1 = GreedyV1Policy()
+    v1._plan_struggle(g.view(0), 0, [0])
+    assert v1.attack_plan != [small]       # greedy-v1 chose by fewest icons: the 5-Power unit
+
+
+def test_greedy_pumps_a_participant_not_a_bystander():
+    trial = card("trial", "deed", cost=2, abilities=[
+        {"timing": "action", "phase": "struggle", "target": {"type": "unit", "controller": "you"},
+         "effects": [{"modify_power": 3, "who": "target", "until": "struggle"}]}])
+    g = two_player(card("a3", power=3, icons=["guile"]), card("big", power=6, icons=["combat"]),
+                   card("d4", power=4, icons=["guile"]), trial)
+    att = field(g, 0, "a3")
+    field(g, 0, "big")                     # a stronger unit outside the struggle: greedy-v1's favourite target
+    to_hand(g, 0, "trial")
+    g.pool[0] = 2
+    from simulator.engine.game import Struggle
+    s = Struggle(GUILE, 0)
+    s.attackers = [att]
+    s.defenders = [field(g, 1, "d4")]
+    g.struggle = s
+    targets = [("target", i) for i in g.field[0]]
+    a = GreedyPolicy().choose(g.view(0), Decision("target", 0, targets, (g.hand[0][0], False)))
+    assert a == ("target", att)
+    assert GreedyV1Policy().choose(g.view(0), Decision("target", 0, targets, (g.hand[0][0], False))) != ("target", att)
+
+
+def secret_game():
+    dash = card("dash", cost="-", power=3, icons=["guile"], keywords=["Secret (2)"])
+    g = two_player(dash, card("d2", power=2, icons=["guile"]))
+    return g
+
+
+def test_greedy_secret_places_a_dash_card_in_its_kingdom_turn():
+    g = secret_game()
+    i = to_hand(g, 0, "dash")
+    g.pool[0] = 3
+    g.phase = KINGDOM_P
+    opts = g._window_options(0, KINGDOM_P)
+    assert ("secret", i) in opts
+    assert GreedyPolicy().choose(g.view(0), Decision("window", 0, opts, KINGDOM_P)) == ("secret", i)
+    assert GreedyV1Policy().choose(g.view(0), Decision("window", 0, opts, KINGDOM_P)) != ("secret", i)
+
+
+def test_greedy_reveals_a_secret_unit_as_a_surprise_defender():
+    g = secret_game()
+    att = field(g, 0, "d2")
+    field(g, 0, "d2")
+    i = to_hand(g, 1, "dash")
+    g._move(i, SECRET, 1)
+    g.pool[1] = 2
+    g.pool[0] = 9
+    pol = GreedyPolicy()
+    run_struggle(g, GUILE, [att], pol)
+    assert g.zone[i] != SECRET and g.exh[i] == 1     # §10.9 revealed at S.5, then declared at S.6 (3 beats 2)
+    assert g.influence(0) == 0
+
+
+def test_greedy_plans_setup_with_the_destinys_bonus_budget():
+    vow = card("vow", "destiny", faction="neutral", name="Vow", abilities=[
+        {"timing": "static", "affects": "you", "modify": {"setup_budget": 2}}])
+    five = card("five", cost=5, power=5, icons=["combat"])
+    d = make_deck((five, 10), destiny=vow)
+    g = new_game(d, None)
+    g._statics_cache = None
+    for _ in range(2):
+        to_hand(g, 0, "five")
+    assert setup_budget(g.view(0), 0) == 10
+    plan = GreedyPolicy()._plan_setup(g.view(0), 0)
+    assert len([a for a in plan if a[0] == "place"]) == 2        # 5 + 5 fits in 10, not in 8
+    assert len(GreedyV1Policy()._plan_setup(g.view(0), 0)) == 1
+
+
+def test_greedy_hides_a_secret_card_with_spare_setup_budget():
+    sec = card("sec", cost=1, power=1, icons=["guile"], keywords=["Secret (1)"])
+    four = card("four", cost=4, power=4, icons=["combat"])
+    d = build_deck([(FACTION, 1), (QUEST, 7), (sec, 5), (four, 40)])
+    g = new_game(d, None)
+    f = to_hand(g, 0, "four")
+    s1, s2 = to_hand(g, 0, "sec"), to_hand(g, 0, "sec")
+    plan = GreedyPolicy._add_hides(g.view(0), 0, [("place", f), ("place", s1)], 8)   # 5 of 8 used: 3 left
+    assert plan == [("place", f), ("place", s1), ("hide", s2)]             # §4: hiding costs 1 + 2
+    assert GreedyPolicy._add_hides(g.view(0), 0, [("place", f), ("place", s1)], 7) == [("place", f), ("place", s1)]
+
+
+def test_greedy_makes_the_opponent_first_player_unless_it_can_close_the_game():
+    g = two_player(card("u", power=2))
+    dec = Decision("first_player", 0, [("first", 0), ("first", 1)])
+    assert GreedyPolicy().choose(g.view(0), dec) == ("first", 1)     # §5.1: the second player attacks last
+    assert GreedyV1Policy().choose(g.view(0), dec) == ("first", 0)
+    g.infl[0], g.infl[1] = 13, 9
+    assert GreedyPolicy().choose(g.view(0), dec) == ("first", 0)     # 13 of 15: attack first and finish it
+
+
+def test_greedy_takes_the_quest_whose_embark_gains_influence_near_the_end():
+    wed = card("wed", "quest", name="Wedding", wealth=3, momentum=1, spoils=1, levy=6,
+               abilities=[{"timing": "embark", "effects": [{"gain_influence": 1}]}])
+    tax = card("tax", "quest", name="Tax", wealth=4, momentum=1, spoils=1, levy=6)
+    d = make_deck(card("u", power=2), quests=[wed, tax, tax, tax, tax, tax, tax])
+    g = new_game(d, d)
+    g.infl[0] = 14                           # §1.1: the Embark Influence wins the game
+    opts = [("quest", q) for q in g.qdeck[0]]
+    a = GreedyPolicy().choose(g.view(0), Decision("quest", 0, opts))
+    assert g.cdef[a[1]].name == "Wedding"
+    assert g.cdef[GreedyV1Policy().choose(g.view(0), Decision("quest", 0, opts))[1]].name == "Tax"

@@ -1,0 +1,299 @@
+"""Tuning (issue 15): compare, tune and matrix — commands, services (the workers' path), API and pages.
+
+The planted answers of the issue: a deck with three copies of a card that can never be played (cost "–", no way to
+reveal it) is told to cut it; swapping in a strictly better card (same cost and icons, more Power) shows a positive
+delta whose interval excludes 0; a matrix of a deck against itself is 50% within its interval.
+"""
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from simulator import tuning
+from simulator.models import TuningRun
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTERS = ROOT / "cards" / "data" / "starters"
+TEST_CARDS = Path(__file__).resolve().parent / "data" / "tuning_cards.json"
+CAMELOT = (STARTERS / "camelot.txt").read_text(encoding="utf-8")
+WINTER = STARTERS / "winter.txt"
+# The camelot starter with its 3 Hedge Knights replaced by 3 Stone Effigies (cost "–": never playable, §2.5) ...
+DEAD = CAMELOT.replace("3x Hedge Knight\n", "3x Stone Effigy\n")
+# ... and with its 3 Wandering Knights (cost 3, Power 3, combat) replaced by Wandering Champions (cost 3, Power 6)
+BETTER = CAMELOT.replace("3x Wandering Knight\n", "3x Wandering Champion\n")
+
+
+@pytest.fixture
+def tuning_cards(db):
+    call_command("loadcards", str(TEST_CARDS), verbosity=0)
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def run_command(capsys, *args):
+    call_command(*args)
+    return json.loads(capsys.readouterr().out)
+
+
+def strip(result):
+    return {k: v for k, v in result.items() if k != "elapsed_s"}
+
+
+def test_planted_decks_differ_only_in_the_planted_card():
+    assert DEAD != CAMELOT and BETTER != CAMELOT
+    assert "Stone Effigy" in DEAD and "Wandering Champion" in BETTER
+
+
+def test_compare_a_deck_with_itself_is_exactly_even_thanks_to_common_random_numbers(tmp_path, capsys):
+    a = write(tmp_path, "a.txt", CAMELOT)
+    out = run_command(capsys, "compare", a, a, "--gauntlet", str(WINTER), "--games", "30", "--json")
+    assert out["kind"] == "compare" and out["games"] == 30 and out["seed"] == 1
+    assert out["policies"] == ["greedy", "greedy"] and out["gauntlet"] == ["winter.txt"]
+    assert out["goldfish"]["delta_rounds"] == 0 and out["goldfish"]["ci95"] == [0, 0]
+    (row,) = out["opponents"]
+    assert row["opponent"] == "winter.txt" and row["games"] == 30 and row["delta"] == 0
+    assert row["a_win_rate"] == row["b_win_rate"] and out["overall"]["delta"] == 0
+
+
+def test_compare_strictly_better_card_has_a_positive_delta_excluding_zero(tuning_cards, tmp_path, capsys):
+    a, b = write(tmp_path, "better.txt", BETTER), write(tmp_path, "base.txt", CAMELOT)
+    out = run_command(capsys, "compare", a, b, "--gauntlet", str(WINTER), "--games", "100", "--seed", "3",
+                      "--json")
+    row = out["overall"]
+    assert row["delta"] > 0 and row["ci95"][0] > 0, row
+    assert row["delta"] == pytest.approx(row["a_win_rate"] - row["b_win_rate"])
+    again = run_command(capsys, "compare", a, b, "--gauntlet", str(WINTER), "--games", "100", "--seed", "3",
+                        "--json")
+    assert strip(again) == strip(out)
+
+
+@pytest.mark.slow
+def test_tune_tells_to_cut_the_card_that_can_never_be_played(tuning_cards, tmp_path, capsys):
+    deck = write(tmp_path, "dead.txt", DEAD)
+    out = run_command(capsys, "tune", deck, "--target", "winrate", "--gauntlet", str(WINTER), "--games", "80",
+                      "--json")
+    assert out["kind"] == "tune" and out["target"] == "winrate"
+    dead = {d["name"]: d for d in out["dead_weight"]}
+    assert dead["Stone Effigy"]["played_per_copy"] == 0 and dead["Stone Effigy"]["copies"] == 3
+    assert out["cut_ranking"][0]["name"] == "Stone Effigy"
+    best = out["best"]
+    assert best["out"] == [{"code": "tst-001", "name": "Stone Effigy", "copies": best["out"][0]["copies"]}]
+    assert best["in"] and best["delta"] > 0 and best["ci95"][0] > 0
+    assert out["games_spent"] > 0 and out["candidates"] > 10
+    for swap in out["swaps"]:  # every swap keeps the deck's size: as many copies in as out
+        assert sum(c["copies"] for c in swap["out"]) == sum(c["copies"] for c in swap["in"])
+
+
+def test_matrix_of_a_deck_against_itself_is_even_within_its_interval(tmp_path, capsys):
+    a = write(tmp_path, "a.txt", CAMELOT)
+    out = run_command(capsys, "matrix", a, a, "--games", "60", "--json")
+    assert out["kind"] == "matrix" and len(out["decks"]) == 2
+    cells = {(c["deck"], c["opponent"]): c for c in out["cells"]}
+    cell = cells[(0, 1)]
+    assert cell["games"] == 60 and "win_rate" in cell
+    assert cell["ci95"][0] <= 0.5 <= cell["ci95"][1]
+    assert cells[(1, 0)]["win_rate"] == pytest.approx(1 - cell["win_rate"])
+    ratings = {r["deck"]: r for r in out["ratings"]}
+    assert ratings[0]["ci95"][0] <= 0 <= ratings[0]["ci95"][1]
+
+
+def test_bradley_terry_orders_decks_and_is_symmetric():
+    ratings = tuning.bradley_terry(3, {(0, 1): (70, 100), (1, 2): (70, 100), (0, 2): (85, 100)})
+    by = {r["deck"]: r for r in ratings}
+    assert by[0]["rating"] > by[1]["rating"] > by[2]["rating"]
+    assert sum(r["rating"] for r in ratings) == pytest.approx(0, abs=0.5)
+    assert by[0]["se"] > 0 and by[0]["ci95"][0] < by[0]["rating"] < by[0]["ci95"][1]
+    even = tuning.bradley_terry(2, {(0, 1): (50, 100)})
+    assert [r["rating"] for r in even] == [0.0, 0.0]
+
+
+def test_paired_interval():
+    d = tuning.paired([2, 2, 0, 2], [0, 2, 0, 0], 0.5)
+    assert d["games"] == 4 and d["delta"] == 0.5 and d["ci95"][0] < 0.5 < d["ci95"][1]
+
+
+def test_halving_schedule_ends_with_the_finalists_at_the_full_games():
+    schedule = tuning.halving_schedule(60, 40, 320)
+    assert schedule[0] == (60, 40) and schedule[-1] == (tuning.FINALISTS, 320)
+    assert all(b[0] <= a[0] and b[1] >= a[1] for a, b in zip(schedule, schedule[1:]))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", "missing.txt", "missing.txt"], "cannot read"),
+    (["matrix", "DECK"], "from 2 to 12"),
+    (["compare", "DECK", "DECK", "--policy", "nobody"], "Unknown policy 'nobody'"),
+    (["compare", "DECK", "DECK", "--games", "0"], "--games must be at least 1"),
+    (["tune", "DECK", "--owned", "nobody-here"], "no user named"),
+    (["compare", "DECK", "BAD"], "cannot be read"),
+])
+def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, message):
+    deck, bad = write(tmp_path, "d.txt", CAMELOT), write(tmp_path, "bad.txt", "3x No Such Card\n")
+    args = [deck if a == "DECK" else bad if a == "BAD" else a for a in args]
+    with pytest.raises(CommandError) as info:
+        call_command(*args)
+    assert info.value.returncode == 2 and message in str(info.value)
+
+
+def test_the_workers_path_gives_the_in_process_json(tuning_cards):
+    """tuning_execute_here runs each stage through unit_store/stage_advance, exactly as the Celery tasks do."""
+    from simulator import tuning_services as services
+    from simulator.tuning_input import build_tuning_spec
+
+    for kind, decks, extra in (("compare", [("a", BETTER), ("b", CAMELOT)], {"gauntlet": [("w", WINTER.read_text())]}),
+                               ("matrix", [("a", CAMELOT), ("b", BETTER), ("c", WINTER.read_text())], {}),
+                               ("tune", [("d", DEAD)], {"target": "goldfish"})):
+        spec = build_tuning_spec(kind=kind, decks=decks, games=45, seed=7, **extra)
+        here = tuning.run_in_process(spec)
+        run = services.tuning_execute_here(services.tuning_from_spec(spec))
+        assert run.status == "done" and run.progress == 1.0
+        assert strip(run.result) == strip(here), kind
+        assert run.games_done == here["games_spent"]
+
+
+@pytest.fixture
+def inline_queue(monkeypatch):
+    from simulator import tuning_services as services
+    from simulator import tuning_tasks
+
+    def apply_async(args, **kwargs):
+        services.tuning_execute_here(TuningRun.objects.get(pk=args[0]))
+
+    monkeypatch.setattr(tuning_tasks.tuning_start, "apply_async", apply_async)
+
+
+def test_api_runs_polls_and_answers_repeats_from_the_stored_result(client, inline_queue):
+    body = {"kind": "matrix", "decks": [{"name": "Camelot", "text": CAMELOT}, WINTER.read_text()], "games": 20}
+    r = client.post("/api/tuning/", body, content_type="application/json")
+    assert r.status_code == 202, r.json()
+    data = r.json()
+    assert data["id"] and data["url"].endswith(f"/api/tuning/{data['id']}/") and data["cached"] is False
+    got = client.get(f"/api/tuning/{data['id']}/").json()
+    assert got["status"] == "done" and got["progress"] == 1.0
+    assert got["result"]["cells"][0]["win_rate"] is not None
+    assert got["result"]["decks"][0]["name"] == "Camelot"
+    again = client.post("/api/tuning/", body, content_type="application/json").json()
+    assert again["id"] == data["id"] and again["cached"] is True
+    listed = client.get("/api/tuning/").json()
+    assert listed["count"] == 1
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"kind": "nope", "decks": ["x"]}, "kind"),
+    ({"kind": "compare", "decks": [CAMELOT]}, "exactly 2"),
+    ({"kind": "tune", "decks": [CAMELOT], "target": "fast"}, "target"),
+    ({"kind": "matrix", "decks": [CAMELOT, "3x Nobody Card"]}, "cannot be read"),
+    ({"kind": "compare", "decks": [CAMELOT, CAMELOT], "policy": "psychic"}, "Unknown policy"),
+    ({"kind": "compare", "decks": [CAMELOT, CAMELOT], "games": 10**9}, "games"),
+    ({"kind": "compare", "decks": [CAMELOT, {"deck": 99999}]}, "no saved deck"),
+    ({"kind": "tune", "decks": [CAMELOT], "owned": True}, "sign in"),
+    ({"kind": "compare", "decks": [CAMELOT, [1, 2]]}, "give decklist text"),
+])
+def test_api_bad_input_is_a_400_with_detail(client, body, message):
+    r = client.post("/api/tuning/", body, content_type="application/json")
+    assert r.status_code == 400
+    assert message in json.dumps(r.json())
+    assert TuningRun.objects.count() == 0
+
+
+def test_api_not_json_object_and_unknown_run(client):
+    assert client.post("/api/tuning/", "[1]", content_type="application/json").status_code == 400
+    assert client.post("/api/tuning/", "{bad", content_type="application/json").status_code == 400
+    assert client.get("/api/tuning/12345/").status_code == 404
+
+
+def test_cancel_stops_a_run_and_only_its_owner_may(client, django_user_model):
+    from simulator import tuning_services as services
+
+    user = django_user_model.objects.create_user("owner", password="pw-12345678")
+    run, _ = services.tuning_request(kind="matrix", decks=[("a", CAMELOT), ("b", CAMELOT)], games=20, user=user,
+                                     dispatch=False)
+    assert client.post(f"/api/tuning/{run.pk}/cancel/").status_code == 403
+    client.force_login(user)
+    r = client.post(f"/api/tuning/{run.pk}/cancel/")
+    assert r.status_code == 200 and r.json()["status"] == "cancelled"
+    assert services.stage_start(run.pk) is None  # nothing more is computed
+
+
+def test_limits_per_user(django_user_model, settings):
+    from simulator import tuning_services as services
+    from simulator.services import LimitExceeded
+
+    settings.SIMULATOR_LIMITS = {"anonymous": {"versus": 100}}
+    with pytest.raises(LimitExceeded, match="about 400 games"):
+        services.tuning_request(kind="compare", decks=[("a", CAMELOT), ("b", CAMELOT)], games=100,
+                                gauntlet=[("w", CAMELOT)], session_key="s:x", dispatch=False)
+
+
+def test_pages_form_progress_and_report(client, inline_queue):
+    page = client.get("/tune/?kind=compare&starter_a=camelot&starter_b=winter")
+    assert page.status_code == 200 and b"Deck A" in page.content and b"Fellowship" in page.content
+    r = client.post("/tune/", {"kind": "matrix", "decks": CAMELOT + "\n---\n" + WINTER.read_text(), "games": "20",
+                               "seed": "1", "policy": "greedy", "opponent_policy": "greedy"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    report = client.get(r["Location"])
+    assert report.status_code == 200
+    text = report.content.decode()
+    assert "<svg" in text and "Ratings" in text and "cells/m0-1/" in text
+    cell = client.get(r["Location"] + "cells/m0-1/")
+    assert cell.status_code == 200 and b"Seed" in cell.content
+    bad = client.post("/tune/", {"kind": "compare", "a": "3x Nobody", "b": CAMELOT, "games": "20"})
+    assert bad.status_code == 400 and b"cannot be read" in bad.content
+
+
+def test_progress_fragment_while_running(client):
+    from simulator import tuning_services as services
+
+    run, _ = services.tuning_request(kind="matrix", decks=[("a", CAMELOT), ("b", CAMELOT)], games=20,
+                                     session_key="s:y", dispatch=False)
+    page = client.get(run.get_absolute_url(), HTTP_HX_REQUEST="true")
+    assert page.status_code == 200 and b"<progress" in page.content and b'hx-trigger="every 1s"' in page.content
+
+
+def test_nightly_matrix_of_the_most_liked_decklists(inline_queue):
+    from django.core.management import call_command as cc
+
+    from simulator import tuning_services as services
+    from simulator.tuning_tasks import nightly_matrix
+
+    cc("publishstarters", verbosity=0)
+    run_id = nightly_matrix(decklists=3, games=10)
+    run = TuningRun.objects.get(pk=run_id)
+    assert run.nightly and run.status == "done" and len(run.result["decks"]) == 3
+    assert services.latest_nightly() == run
+
+
+def test_beat_schedules_the_nightly_matrix(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["nightly-meta-matrix"]
+    assert entry["task"] == "simulator.nightly_matrix"
+
+
+def test_deck_history_links_to_compare_against_the_previous_version(client, django_user_model):
+    from decks.services import deck_create, deck_update
+
+    from decks.decklist import parse_decklist
+    from decks.pool import CardPool
+
+    user = django_user_model.objects.create_user("builder", password="pw-12345678")
+    client.force_login(user)
+    pool = CardPool.from_db()
+    deck = deck_create(owner=user, name="Knights", counts=parse_decklist(CAMELOT, pool).counts).deck
+    second = CAMELOT.replace("3x Village Priest", "2x Village Priest\n1x Hedge Knight")
+    deck_update(deck=deck, counts=parse_decklist(second, pool).counts)
+    page = client.get(deck.get_absolute_url()).content.decode()
+    link = f"/tune/?kind=compare&amp;deck_id={deck.pk}&amp;version=2"
+    assert link in page
+    form = client.get(link.replace("&amp;", "&"))
+    assert form.status_code == 200
+    text = form.content.decode()
+    assert "Knights v2" in text and "Knights v1" in text  # deck A is version 2, deck B version 1
+    r = client.post("/tune/", {"kind": "compare", "a": form.context["form"]["a"], "b": form.context["form"]["b"],
+                               "from_deck": "1", "games": "10", "gauntlet": CAMELOT})
+    assert r.status_code == 302
+    assert TuningRun.objects.get().private is True
