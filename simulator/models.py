@@ -147,3 +147,4 @@ class TuningUnit(models.Model):
     class Meta:
         ordering = ["run", "stage", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "stage", "index"], name="simulator_tuning_unit_once")]
+from .playtest_models import PlaytestFrame, PlaytestGame  # noqa: E402,F401  (the playtest table, issue 14)

@@ -1,12 +1,19 @@
 from django.urls import path
 
-from . import chart_views, tuning_views, views
+from . import chart_views, tuning_views, views, views_play
 
 app_name = "simulator"
 urlpatterns = [
     path("simulate/", views.simulate, name="simulate"),
     path("simulate/runs/<int:pk>/", views.run_detail, name="run"),
     path("simulate/runs/<int:pk>/retry/", views.run_retry, name="retry"),
+    # watch, judge and play (issue 14; views_play.py)
+    path("simulate/runs/<int:pk>/games/<int:index>/", views_play.replay_page, name="replay"),
+    path("play/sandbox/", views_play.sandbox, name="sandbox"),
+    path("play/", views_play.playtest_new, name="playtest"),
+    path("play/<str:token>/", views_play.playtest_table, name="playtest_table"),
+    path("play/<str:token>/act/", views_play.playtest_act, name="playtest_act"),
+    path("play/<str:token>/replay/", views_play.playtest_replay, name="playtest_replay"),
     path("simulate/charts.css", chart_views.charts_stylesheet, name="charts_css"),
     # tuning (issue 15)
     path("tune/", tuning_views.tune_page, name="tune"),

@@ -1,0 +1,208 @@
+"""The playtest table (issue 14): a person plays player 0 against an AI policy, one decision at a time.
+
+A saved game (`PlaytestGame`) is both decks (their card dicts, so a catalogue change cannot alter a game in
+progress), the seed, the AI's policy and the game's action history; it is rebuilt by replaying that history
+(`Game.clone`'s machinery: every choice and every shortcut answer the AI's policy gave is recorded), so a game
+resumes after a reload, a restart or a new log-in. A process keeps the last games it served in memory, so a
+decision costs one action and the AI's answers, not a replay.
+
+What the page gets is built from `Game.view(HUMAN)` (replay.board_of): the player's own hand and secret area,
+the public zones, and only counts of the AI's hand and of both decks.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from . import replay, runner
+
+HUMAN = 0
+AI = 1
+POLICIES = ("greedy", "expert")
+_live: "OrderedDict[str, Any]" = OrderedDict()   # token -> Game, the most recently used last
+_live_lock = threading.Lock()
+LIVE_MAX = 64
+
+
+class PlaytestError(ValueError):
+    """A request the table cannot take (an action that is not an option, a finished game); the message says why."""
+
+
+class _Seat:
+    """The person's seat: its decisions always wait for the page (play() stops before them)."""
+
+    def choose(self, view, decision):   # pragma: no cover - play() never asks it (stop() comes first)
+        raise RuntimeError("the person decides through the page")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def _decks(deck: dict, opponent: dict):
+    return runner.engine_deck(deck), runner.engine_deck(opponent)
+
+
+def available_policies() -> list[str]:
+    from simulator.engine.policies import POLICIES as known
+    return [p for p in POLICIES if p in known]
+
+
+def _ai(policy: str, seed: int):
+    from simulator import engine
+    return engine.make_policy(policy, engine._policy_seed(seed, AI))
+
+
+def _encode(history: list) -> list:
+    return [list(a) if isinstance(a, tuple) else a for a in history]
+
+
+def _decode(history: list) -> list:
+    # actions were tuples whose first item is a word; a declaration shortcut is a list starting with a player
+    return [tuple(a) if isinstance(a, list) and a and isinstance(a[0], str) else a for a in history]
+
+
+def start(deck: dict, opponent: dict, policy: str, seed: int):
+    """A new game, run to the person's first decision."""
+    from simulator import engine
+    da, db = _decks(deck, opponent)
+    g = engine.Game(da, db, seed=seed, log=True, autostart=False, policies=(_Seat(), _ai(policy, seed)))
+    settle(g)
+    return g
+
+
+def rebuild(deck: dict, opponent: dict, policy: str, seed: int, history: list):
+    """The saved game again: the same decks and seed, every recorded choice replayed."""
+    from simulator import engine
+    da, db = _decks(deck, opponent)
+    base = engine.Game(da, db, seed=seed, log=True, autostart=False)
+    g = base._replayed(_decode(history), None, True)
+    g._set_policies((_Seat(), _ai(policy, seed)))
+    return g
+
+
+def game_for(record) -> Any:
+    """The live Game of a saved record (from memory when this process served it last, else rebuilt)."""
+    with _live_lock:
+        g = _live.get(record.token)
+        if g is not None and len(g.history) == len(record.history or []):
+            _live.move_to_end(record.token)
+            return g
+    g = rebuild(record.deck, record.opponent, record.policy, record.seed, record.history or [])
+    remember(record.token, g)
+    return g
+
+
+def remember(token: str, g) -> None:
+    with _live_lock:
+        _live[token] = g
+        _live.move_to_end(token)
+        while len(_live) > LIVE_MAX:
+            _live.popitem(last=False)
+
+
+def settle(g) -> None:
+    """Let the AI play and take the person's single-option decisions (logged), up to the person's next real
+    decision or the end (CONTRACTS §6: a decision with exactly one option is taken by itself)."""
+    from simulator.engine.actions import option_texts
+    while not g.is_terminal():
+        d = g.pending
+        if d is None or d.player != HUMAN:
+            g.play(stop=lambda game, dec: dec.player == HUMAN)
+            continue
+        opts = option_texts(g)
+        if len(opts) == 1:
+            if g.logs is not None:
+                g.logs.append(f"R{g.round_no} player {d.player} {d.kind}: {opts[0]} (the only option: taken by "
+                              "itself)")
+            g.apply_action(opts[0])
+            continue
+        return
+
+
+def act(g, text: str) -> float:
+    """Apply the person's action text and run on to their next decision; the seconds it took on this server."""
+    from simulator.engine import IllegalAction
+    if g.is_terminal():
+        raise PlaytestError("this game is over")
+    if g.pending is None or g.pending.player != HUMAN:
+        raise PlaytestError("it is not your decision")
+    t0 = time.perf_counter()
+    try:
+        g.apply_action(text)
+    except IllegalAction as exc:
+        raise PlaytestError(str(exc)) from None
+    settle(g)
+    return time.perf_counter() - t0
+
+
+def history_of(g) -> list:
+    return _encode(g.history)
+
+
+# ---------------------------------------------------------------- what the page shows
+def _label(text: str, names: dict[str, str]) -> str:
+    """An action text with card codes shown as names: "play core-020" -> "Play Gawain"."""
+    words = text.split()
+    out = []
+    for w in words:
+        base = w.split(".")[0]
+        out.append(names.get(w) or names.get(base) or w)
+    s = " ".join(out)
+    return s[:1].upper() + s[1:]
+
+
+KIND_HELP = {
+    "mulligan": "Keep this opening hand or mulligan it (once, §4).",
+    "setup": "Place your opening board facedown within 8 wealth (§4); done when finished.",
+    "setup_host": "Choose the unit this attachment goes on (§4).",
+    "quest": "Choose your quest for this round (§5.1).",
+    "first_player": "Choose the first player (§5.1).",
+    "window": "Your action: play a card, use an ability, initiate a struggle — or pass (§8.2).",
+    "react": "You may respond — or pass (§8).",
+    "attackers": "Declare attackers (§6.2 S.3): one at a time, then done.",
+    "defenders": "Declare defenders (§6.2 S.6) or defend with none.",
+    "subtle": "Subtle (§9.1): bar a defender, or none.",
+    "kill_own": "Choose a unit of yours to kill (Combat spoils / Ruthless, §6.1).",
+    "emblem": "Choose a unit to take an emblem (Sorcery spoils, §6.1).",
+    "refresh_emblem": "Choose the unit whose emblem to remove (§5.6).",
+    "toll_discard": "Discard down to your Levy (§5.7).",
+    "onwin": "Use this keyword? (§9.2)",
+    "target": "Choose a target.",
+    "x": "Choose the value of X (§8.7).",
+}
+
+
+def table_context(g, names: tuple[str, str], catalogue_names: dict[str, str]) -> dict:
+    """Everything the table shows, from what the person may know (a PlayerView) and their pending decision."""
+    from simulator.engine.actions import option_texts
+    view = g.view(HUMAN)
+    board = replay.board_of(view, show_hand=True)
+    pending = None
+    if not g.is_terminal() and g.pending is not None and g.pending.player == HUMAN:
+        d = g.pending
+        opts = option_texts(g)
+        pending = {"kind": d.kind, "help": KIND_HELP.get(d.kind, d.kind.replace("_", " ").capitalize()),
+                   "options": [{"text": t, "label": _label(t, catalogue_names),
+                                "pass": t in ("pass", "done", "defend none", "bar none", "no", "keep")}
+                               for t in opts]}
+    card_actions: dict[str, list[dict]] = {}
+    for o in (pending or {}).get("options", []):
+        words = o["text"].split()
+        # an option that names a card is offered on that card too (click the card to play, attack, defend, ...)
+        if len(words) >= 2 and words[0] not in ("struggle", "first", "x") and words[1] != "none":
+            card_actions.setdefault(words[1].split(".")[0], []).append(
+                {"text": o["text"], "verb": _label(" ".join([words[0]] + words[2:]), catalogue_names)})
+    return {"board": board, "pending": pending, "card_actions": card_actions, "over": g.is_terminal(), "winner": g.winner,
+            "reason": g.reason or ("round_limit" if g.is_terminal() else None), "names": list(names)}
+
+
+def card_names(*decks: dict) -> dict[str, str]:
+    out = {}
+    for d in decks:
+        for c, _n in d["entries"]:
+            out[c["code"]] = c["name"]
+    return out

@@ -1,0 +1,314 @@
+"""Game replays (issue 14): any game of a simulation run played again from its run, index and seed, with a frame
+per event — the board as a player sees it, the log line in plain words and the rule it cites.
+
+Games are reproducible: `runner.run_chunk` gives game g of a run the g-th seed drawn from its chunk's
+`random.Random(chunk_seed(run seed, chunk))`, and head-to-head games alternate the first player (g % 2). So
+`game_args(spec, g)` finds the same arguments and `replay_game` plays the same game (it asserts nothing: a test
+compares its outcome with `play_game`'s).
+
+A board (`board_of`) is built from a `PlayerView` only (what that player may know): the fields, counters,
+quests, Influence, counts of hands and decks; a hand is listed only for the viewer when asked (the playtest
+table). Nothing hidden reaches a page.
+"""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from . import runner
+
+PHASE_TITLES = {"quest": "Quest", "draw": "Draw", "kingdom": "Kingdom", "confrontation": "Confrontation",
+                "authority": "Authority", "refresh": "Refresh", "toll": "Toll"}
+PHASE_RULES = {"quest": "§5.1", "draw": "§5.2", "kingdom": "§5.3", "confrontation": "§5.4", "authority": "§5.5",
+               "refresh": "§5.6", "toll": "§5.7"}
+STRUGGLE_STEPS = ("declared", "attackers", "defenders", "totals", "resolved")
+MAX_FRAMES = 3000
+
+RULE_RE = re.compile(r"\s*(?:§\s?\d+(?:\.\d+)*(?:\s+S\.\d+)?|\b\d{3} §\s?\d+(?:\.\d+)*|\bS\.\d+|Appendix [A-Z])")
+ROUND_RE = re.compile(r"^R(\d+)\s+")
+
+
+class ReplayError(ValueError):
+    """A game that cannot be replayed (no such game in the run, a hands run, an engine that changed)."""
+
+
+# ---------------------------------------------------------------- which game
+def game_args(spec: dict, index: int) -> dict:
+    """The arguments `run_chunk` gave game `index` of the run `spec`: seed, first player, policies, max rounds."""
+    mode = spec.get("mode")
+    if mode not in ("goldfish", "versus"):
+        raise ReplayError("only goldfish and head-to-head games can be replayed (a hands run plays no games)")
+    games = int(spec["games"])
+    if not isinstance(index, int) or not 0 <= index < games:
+        raise ReplayError(f"game {index + 1 if isinstance(index, int) else index} is not in this run "
+                          f"(it played {games} games)")
+    for chunk, start, size in runner.chunk_plan(mode, games):
+        if start <= index < start + size:
+            rng = random.Random(runner.chunk_seed(spec["seed"], chunk))
+            seed = 0
+            for _ in range(index - start + 1):
+                seed = rng.getrandbits(63)
+            break
+    settings = spec.get("settings") or {}
+    pols = settings.get("policies") or [settings.get("policy", "greedy"), settings.get("opponent_policy", "greedy")]
+    return {"seed": seed, "first_player": index % 2 if mode == "versus" else None,
+            "policies": (str(pols[0]), str(pols[1])),
+            "max_rounds": settings.get("max_rounds", runner.DEFAULT_MAX_ROUNDS)}
+
+
+def _policy_seed(seed: int, player: int) -> int:
+    from simulator import engine
+    return engine._policy_seed(seed, player)
+
+
+# ---------------------------------------------------------------- the board as one player may know it
+def _card(view, i: int, host_of: dict) -> dict:
+    d = view.cdef[i]
+    out = {"code": d.code, "name": d.name, "exhausted": bool(view.exh[i]), "emblems": int(view.emb[i]),
+           "influence": int(view.cnt[i]), "power": None, "attachments": []}
+    if d.type == "unit":
+        try:
+            out["power"] = view.power(i)
+        except Exception:   # a card without Power (the engine answers for units only)
+            out["power"] = None
+    return out
+
+
+def board_of(view, *, show_hand: bool = False, labels: dict | None = None) -> dict:
+    """A JSON-able board from a PlayerView: what `view.player` may know, and the hand only with `show_hand`."""
+    g = view._g   # read for the hosts of attachments only (public, §3.1)
+    host = g.host
+    players = []
+    for p in (0, 1):
+        if p == 1 and view.goldfish:
+            players.append({"goldfish": True, "field": [], "influence": 0, "faction": None, "quest": None,
+                            "hand": 0, "deck": 0, "secret": 0, "pool": 0, "discard": 0, "dead": 0})
+            continue
+        field = []
+        by_id: dict[int, dict] = {}
+        for i in view.field[p]:
+            if i in host:
+                continue
+            c = _card(view, i, host)
+            by_id[i] = c
+            field.append(c)
+        for q in (0, 1):
+            for a in view.field[q]:
+                h = host.get(a)
+                if h is not None and h in by_id:
+                    by_id[h]["attachments"].append(_card(view, a, host))
+        fac = view.faction_iid[p]
+        qi = view.quest[p]
+        row: dict[str, Any] = {
+            "goldfish": False,
+            "faction": {"code": view.cdef[fac].code, "name": view.cdef[fac].name} if fac >= 0 else None,
+            "influence": view.influence(p), "faction_influence": int(view.infl[p]), "pool": int(view.pool[p]),
+            "quest": {"code": view.cdef[qi].code, "name": view.cdef[qi].name} if qi >= 0 else None,
+            "hand": view.hand_count(p), "deck": view.deck_count(p), "secret": view.secret_count(p),
+            "discard": len(view.discard[p]), "dead": len(view.dead[p]), "field": field,
+        }
+        if show_hand and p == view.player:
+            row["hand_cards"] = [{"code": view.cdef[i].code, "name": view.cdef[i].name} for i in view.my_hand]
+            row["secret_cards"] = [{"code": view.cdef[i].code, "name": view.cdef[i].name} for i in view.my_secret]
+        players.append(row)
+    from simulator.engine.game import PHASES
+    from simulator.engine.cards import STRUGGLE_TYPES
+    phase = PHASES[view.phase] if 0 <= view.phase < len(PHASES) else "setup"
+    s = view.struggle
+    struggle = None
+    if s is not None:
+        if s.winner is not None or s.margin:
+            step = "resolved"
+        elif s.declared_defenders or s.defenders:
+            step = "defenders"
+        elif s.declared_attackers or s.attackers:
+            step = "attackers"
+        else:
+            step = "declared"
+        struggle = {"type": STRUGGLE_TYPES[s.type], "attacker": s.attacker, "step": step,
+                    "attackers": [view.cdef[i].name for i in s.attackers],
+                    "defenders": [view.cdef[i].name for i in s.defenders]}
+    return {"round": view.round_no, "phase": phase, "phase_title": PHASE_TITLES.get(phase, "Setup"),
+            "phase_rule": PHASE_RULES.get(phase, "§4"),
+            "active": view.active if phase in ("kingdom", "confrontation") else None,
+            "first": view.first, "authority": view.authority if view.authority in (0, 1) else None,
+            "players": players, "struggle": struggle}
+
+
+# ---------------------------------------------------------------- log lines in plain words
+def plain_line(line: str, names: tuple[str, str]) -> dict:
+    """{"text", "rules", "round"}: the engine's log line without its round and rule codes, with deck names for
+    "player 0/1", and the rules it cited (shown as small links)."""
+    m = ROUND_RE.match(line)
+    rnd = int(m.group(1)) if m else None
+    body = line[m.end():] if m else line
+    rules = [r.strip() for r in RULE_RE.findall(body)]
+    text = RULE_RE.sub("", body).strip()
+    for phase in PHASE_TITLES.values():   # "Confrontation Combat: ..." reads after the phase is dropped
+        if text.startswith(phase + " ") and len(text) > len(phase) + 1:
+            text = text[len(phase) + 1:]
+            break
+    text = re.sub(r"\bplayer ([01])\b", lambda k: names[int(k.group(1))], text)
+    if "You" in names:   # the playtest table: "You gains" -> "You gain"
+        text = re.sub(r"\bYou (\w+)\b", lambda k: "You " + _plural_verb(k.group(1)), text)
+    text = re.sub(r"\s{2,}", " ", text).strip(" :")
+    if text:
+        text = text[0].upper() + text[1:]
+    return {"text": text, "rules": rules, "round": rnd}
+
+
+def _plural_verb(word: str) -> str:
+    special = {"has": "have", "is": "are", "was": "were", "does": "do"}
+    if word in special:
+        return special[word]
+    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        return word[:-1]
+    return word
+
+
+def rule_url(rule: str) -> str:
+    """Where a rule reference points: the rules page's anchor for the section."""
+    m = re.search(r"(\d+(?:\.\d+)*)", rule)
+    return f"/rules/#s{m.group(1)}" if m else "/rules/"
+
+
+# ---------------------------------------------------------------- replaying
+class _Recorder:
+    """Wraps a policy: answers exactly as it does (its shortcuts too), and records each decision's text."""
+
+    def __init__(self, policy, on_choice):
+        self._p = policy
+        self._on = on_choice
+        for name in ("wants_window", "ability_filter", "declare"):
+            if hasattr(policy, name):
+                setattr(self, name, getattr(policy, name))
+
+    def choose(self, view, decision):
+        a = self._p.choose(view, decision)
+        self._on(view, decision, a)
+        return a
+
+
+def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", "greedy"), max_rounds: int = 50,
+                names=("Deck", "Opponent")) -> dict:
+    """Play the game again and return {"frames": [...], "winner", "reason", "rounds", "summary"}.
+    A frame: {"board", "lines": [plain lines], "raw": [engine lines], "actor", "action", "position", "round",
+    "struggle_no"}; `position` is the CONTRACTS §6 position when one can be taken there (between steps)."""
+    from simulator import engine
+    from simulator.engine.actions import action_text
+    from simulator.engine.positions import to_position
+
+    pols = [engine.make_policy(policies[0], _policy_seed(seed, 0)),
+            engine.make_policy(policies[1], _policy_seed(seed, 1))]
+    frames: list[dict] = []
+    state = {"seen": 0, "struggles": 0, "last_pos": None}
+    g: Any = None
+
+    def snap(actor=None, action=None):
+        logs = g.logs or []
+        new = logs[state["seen"]:]
+        if not new and action is None:
+            return
+        state["seen"] = len(logs)
+        if len(frames) >= MAX_FRAMES:
+            return
+        pos = None
+        try:
+            pos = to_position(g)
+            state["last_pos"] = pos
+        except ValueError:
+            pos = None
+        b = board_of(g.view(0))
+        if b["struggle"] is not None:
+            pass
+        frames.append({"board": b, "raw": list(new), "lines": [plain_line(x, names) for x in new],
+                       "actor": actor, "action": action, "position": pos, "base_position": state["last_pos"],
+                       "round": b["round"], "struggle_no": state["struggles"]})
+
+    def on_choice(view, decision, a):
+        try:
+            text = action_text(g, a, decision)
+        except Exception:
+            text = None
+        snap(decision.player, text)
+
+    def observer(game, what, info):
+        if what == "struggle_end":
+            snap()
+            state["struggles"] += 1
+
+    wrapped = [_Recorder(pols[0], on_choice), _Recorder(pols[1], on_choice)]
+    g = engine.Game(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=True,
+                    autostart=False, policies=wrapped, observer=observer)
+    g.play()
+    snap()
+    return {"frames": frames, "winner": g.winner, "reason": g.reason or "round_limit",
+            "rounds": len(g.by_round["influence"]), "first_player": g.round1_first,
+            "influence_by_round": g.by_round["influence"]}
+
+
+def short_name(name: str | None, default: str) -> str:
+    """A deck's name as a log line reads it: "Starter deck: Camelot — The Fellowship ..." -> "Camelot"."""
+    name = (name or "").strip()
+    if name.lower().startswith("starter deck:"):
+        name = name.split(":", 1)[1].strip().split(" — ")[0].strip()
+    return name or default
+
+
+def replay_run_game(spec: dict, index: int) -> dict:
+    """Game `index` of the run `spec`, replayed (ReplayError when it cannot be)."""
+    args = game_args(spec, index)
+    deck_a = runner.engine_deck(spec["deck"])
+    deck_b = runner.engine_deck(spec["opponent"]) if spec["mode"] == "versus" else None
+    names = (short_name(spec["deck"].get("name"), "Your deck"),
+             short_name((spec.get("opponent") or {}).get("name"), "Opponent" if deck_b else "the goldfish"))
+    if names[0] == names[1]:
+        names = (names[0] + " (1)", names[1] + " (2)")
+    out = replay_game(deck_a, deck_b, seed=args["seed"], first_player=args["first_player"],
+                      policies=args["policies"], max_rounds=args["max_rounds"], names=names)
+    out.update({"names": names, "seed": args["seed"], "index": index, "mode": spec["mode"]})
+    return out
+
+
+def summary(lines: list[str], names=("Deck", "Opponent")) -> list[dict]:
+    """A game log read as a summary: [{"round": n, "score": [a, b], "events": [{"text", "rules"}]}] — who won
+    each struggle and by how much, Influence gained, Authority, the end — with the running score per round."""
+    rounds: list[dict] = []
+    cur: dict | None = None
+    score = [0, 0]
+    attacker = None
+    for raw in lines:
+        pl = plain_line(raw, names)
+        rnd = pl["round"] if pl["round"] is not None else (cur["round"] if cur else 0)
+        if cur is None or rnd != cur["round"]:
+            cur = {"round": rnd, "events": [], "score": list(score)}
+            rounds.append(cur)
+        m = re.search(r"player ([01]) declares an? (\w+) struggle", raw)
+        if m:
+            attacker = int(m.group(1))
+            continue
+        m = re.search(r"S\.8 (\w+): (\d+) vs (\d+), (attacker|defender) wins, margin (\d+)", raw)
+        if m and attacker is not None:
+            who = attacker if m.group(4) == "attacker" else 1 - attacker
+            cur["events"].append({"text": f"{m.group(1)} struggle: {names[who]} wins {m.group(2)}–{m.group(3)} "
+                                          f"({'attacking' if who == attacker else 'defending'}, margin {m.group(5)})",
+                                  "rules": ["§6.2 S.8"]})
+            continue
+        if re.search(r"S\.8 (\w+): .*no winner", raw):
+            cur["events"].append({"text": pl["text"], "rules": pl["rules"]})
+            continue
+        m = re.search(r"player ([01]) gains (\d+) Influence \((\d+)\)", raw)
+        if m:
+            score[int(m.group(1))] = int(m.group(3))
+        m2 = re.search(r"(\d+) Influence moves? from player ([01]) to player ([01])", raw)
+        if m2:
+            score[int(m2.group(2))] -= int(m2.group(1))
+            score[int(m2.group(3))] += int(m2.group(1))
+        low = raw.lower()
+        if m or m2 or "claims" in low or "wins" in low or "eliminat" in low:
+            cur["events"].append({"text": pl["text"], "rules": pl["rules"]})
+        cur["score"] = [max(0, score[0]), max(0, score[1])]
+    return rounds

@@ -1,0 +1,143 @@
+"""The judge sandbox (issue 14): a CONTRACTS §6 position loaded, stepped one action text at a time, exported.
+
+The sandbox's state is the position it started from plus the action texts applied since (exactly what the
+judge reads: a position's `"actions"` list), so it needs no storage and its export loads again in
+`python manage.py judge`. A judge sees both hands.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import replay
+
+ZONES = ("hand", "deck", "field", "discard", "dead", "secret", "quest_deck")
+
+
+class SandboxError(ValueError):
+    """A position the loader refused or an action that is not an option: `field` says where to show it."""
+
+    def __init__(self, message: str, field: str = "position", index: int | None = None):
+        super().__init__(message)
+        self.field = field
+        self.index = index
+
+
+def parse(text: str) -> dict:
+    if not text or not text.strip():
+        raise SandboxError("paste a position (a JSON object, CONTRACTS §6), upload one, or build one below")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SandboxError(f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise SandboxError("a position is a JSON object")
+    return data
+
+
+def build(form: dict) -> dict:
+    """A position from the builder's fields: per player `pN_faction`, `pN_quest`, `pN_influence`, `pN_pool` and
+    one field per zone listing card codes separated by spaces, commas or new lines (a `*` after a field code:
+    exhausted)."""
+    players = []
+    for p in (0, 1):
+        def codes(zone: str) -> list[str]:
+            raw = form.get(f"p{p}_{zone}", "") or ""
+            return [c for c in raw.replace(",", " ").split() if c]
+        pl: dict[str, Any] = {"faction": (form.get(f"p{p}_faction") or "").strip() or None}
+        q = (form.get(f"p{p}_quest") or "").strip()
+        if q:
+            pl["quest"] = q
+        for key in ("influence", "pool"):
+            v = (form.get(f"p{p}_{key}") or "").strip()
+            if v:
+                try:
+                    pl[key] = int(v)
+                except ValueError:
+                    raise SandboxError(f"player {p}, {key}: {v!r} is not a whole number", field=f"p{p}_{key}") from None
+        for zone in ZONES:
+            if zone == "field":
+                pl["field"] = [{"card": c.rstrip("*"), "exhausted": c.endswith("*")} for c in codes("field")]
+            elif codes(zone):
+                pl[zone] = codes(zone)
+        players.append(pl)
+    if players[1]["faction"] is None:
+        players[1] = {"faction": None}
+    try:
+        rnd = int(form.get("round") or 1)
+    except ValueError:
+        raise SandboxError("round: a whole number", field="round") from None
+    phase = form.get("phase") or "confrontation"
+    first = form.get("first") or "0"
+    if first not in ("0", "1"):
+        raise SandboxError("first player: 0 or 1", field="first")
+    return {"game": "r1", "seed": 1, "round": rnd, "phase": phase, "first_player": int(first),
+            "active_player": int(first) if phase in ("kingdom", "confrontation") else None,
+            "authority": None, "players": players}
+
+
+def _settle(g) -> list[str]:
+    """Take the decisions with exactly one option (CONTRACTS §6), as the judge does; their texts."""
+    from simulator.engine.actions import option_texts
+    taken = []
+    while g.pending is not None and not g.is_terminal():
+        opts = option_texts(g)
+        if len(opts) != 1:
+            break
+        if g.logs is not None:
+            g.logs.append(f"R{g.round_no} player {g.pending.player} {g.pending.kind}: {opts[0]} (the only option: "
+                          "taken by itself)")
+        taken.append(opts[0])
+        g.apply_action(opts[0])
+    return taken
+
+
+def run(position: dict, actions: list[str], catalogue) -> Any:
+    """The Game after loading `position` and applying its "actions" and then `actions` (SandboxError naming the
+    action's index and the options there when one is not an option)."""
+    from simulator.engine import IllegalAction
+    from simulator.engine.actions import option_texts
+    from simulator.engine.positions import PositionError, from_position
+    todo = list(position.get("actions") or []) + list(actions)
+    body = {k: v for k, v in position.items() if k != "actions"}
+    try:
+        g = from_position(body, catalogue, log=True)
+    except PositionError as exc:
+        raise SandboxError(str(exc)) from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:   # a shape the loader did not foresee: still the field's message
+        raise SandboxError(f"refused: {exc}") from None
+    _settle(g)
+    for n, text in enumerate(todo):
+        if g.pending is None:
+            raise SandboxError(f"action {n} ({text!r}): the game is over", field="action", index=n)
+        opts = option_texts(g)
+        try:
+            g.apply_action(str(text))
+        except IllegalAction:
+            raise SandboxError(f"action {n} ({text!r}) is not an option; the options: {', '.join(opts)}",
+                               field="action", index=n) from None
+        _settle(g)
+    return g
+
+
+def view_context(g, names=("Player 0", "Player 1")) -> dict:
+    """The board as a judge sees it (both hands), the pending decision's options and the log with its rules."""
+    from simulator.engine.actions import option_texts
+    from simulator.engine.positions import to_position
+    b0 = replay.board_of(g.view(0), show_hand=True)
+    if not g.goldfish:
+        b1 = replay.board_of(g.view(1), show_hand=True)
+        b0["players"][1]["hand_cards"] = b1["players"][1].get("hand_cards", [])
+        b0["players"][1]["secret_cards"] = b1["players"][1].get("secret_cards", [])
+    pending = None
+    if g.pending is not None and not g.is_terminal():
+        from .playtest import KIND_HELP
+        pending = {"player": g.pending.player, "kind": g.pending.kind, "options": option_texts(g),
+                   "help": KIND_HELP.get(g.pending.kind, "")}
+    try:
+        current = to_position(g) if not g.is_terminal() else None
+    except ValueError:
+        current = None
+    return {"board": b0, "pending": pending, "winner": g.winner, "reason": g.reason,
+            "log": [dict(replay.plain_line(x, names), raw=x) for x in (g.logs or [])],
+            "current": current}

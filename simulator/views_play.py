@@ -1,0 +1,377 @@
+"""Pages to watch, judge and play (issue 14): game replays, the judge sandbox and the playtest table.
+
+Views only translate (STYLE §8): they read the request, call simulator/replay.py, playtest.py and the engine's
+judge, and render. Boards are built from a PlayerView (replay.board_of): nothing hidden is sent to a page.
+"""
+from __future__ import annotations
+
+import json
+
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from . import replay, selectors
+from .api import anonymous_key
+
+
+# ---------------------------------------------------------------- replays
+def _replayed(run, index: int) -> dict:
+    key = f"replay:{run.pk}:{index}:{run.engine_version}"
+    out = cache.get(key)
+    if out is None:
+        out = replay.replay_run_game(run.spec, index)
+        cache.set(key, out, 3600)
+    return out
+
+
+def _step_targets(frames: list[dict], step: int) -> dict:
+    """Where each stepping control goes from `step`: event, struggle and round, back and forward."""
+    n = len(frames)
+
+    def find(rng, pred):
+        return next((i for i in rng if pred(frames[i])), None)
+
+    starts = [i for i in range(n) if i == 0 or frames[i]["round"] != frames[i - 1]["round"]]
+
+    def struggle_line(f):
+        return any(" S.8" in x or "S.8 " in x for x in f["raw"])
+    return {
+        "prev": step - 1 if step > 0 else None, "next": step + 1 if step < n - 1 else None,
+        "first": 0, "last": n - 1,
+        "prev_struggle": find(range(step - 1, -1, -1), struggle_line),
+        "next_struggle": find(range(step + 1, n), struggle_line),
+        "prev_round": max((i for i in starts if i < step), default=None),
+        "next_round": min((i for i in starts if i > step), default=None),
+    }
+
+
+def replay_page(request, pk: int, index: int):
+    run = selectors.run_get(pk)
+    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
+        raise Http404("No such simulation run.")
+    try:
+        data = _replayed(run, index)
+    except replay.ReplayError as exc:
+        return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=400)
+    frames = data["frames"]
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    step = max(0, min(step, len(frames) - 1))
+    frame = frames[step]
+    names = list(data["names"])
+    targets = _step_targets(frames, step)
+    base = reverse("simulator:replay", args=[run.pk, index])
+    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in targets.items()}
+    sandbox_pos = frame["position"] or frame["base_position"]
+    sandbox_url = None
+    if sandbox_pos:
+        sandbox_url = reverse("simulator:sandbox") + f"?run={run.pk}&game={index}&step={step}"
+    context = {"run": run, "data": data, "frame": frame, "board": frame["board"], "names": names, "step": step,
+               "steps": len(frames), "links": links, "index": index,
+               "sandbox_url": sandbox_url,
+               "sandbox_exact": frame["position"] is not None,
+               "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None}
+    return render(request, "simulator/replay.html", context)
+
+
+def _b64(value) -> str:
+    import base64
+    return base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).decode().rstrip("=")
+
+
+def _unb64(text: str):
+    import base64
+    pad = "=" * (-len(text) % 4)
+    return json.loads(base64.urlsafe_b64decode(text + pad).decode())
+
+
+# ---------------------------------------------------------------- the judge sandbox
+def _sandbox_from_replay(request):
+    """?run=ID&game=N&step=S: the position of that replay step (the start of its turn or step)."""
+    run = selectors.run_get(request.GET.get("run"))
+    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
+        raise Http404("No such simulation run.")
+    try:
+        index, step = int(request.GET.get("game", "0")), int(request.GET.get("step", "0"))
+        frames = _replayed(run, index)["frames"]
+        frame = frames[max(0, min(step, len(frames) - 1))]
+    except (ValueError, replay.ReplayError) as exc:
+        raise Http404(str(exc)) from None
+    return frame["position"] or frame["base_position"]
+
+
+@require_http_methods(["GET", "POST"])
+def sandbox(request):
+    from decks.pool import CardPool
+    from . import sandbox as sb
+    ctx: dict = {"zones": sb.ZONES, "phases": list(replay.PHASE_TITLES), "form": request.POST}
+    position, actions, status = None, [], 200
+    op = request.POST.get("op", "") if request.method == "POST" else ""
+    try:
+        if request.method == "GET":
+            if request.GET.get("run"):
+                position = _sandbox_from_replay(request)
+        elif op == "build":
+            position = sb.build(request.POST)
+        elif op == "load":
+            upload = request.FILES.get("upload")
+            if upload is not None:
+                try:
+                    text = upload.read(1_000_000).decode("utf-8")
+                except UnicodeDecodeError:
+                    raise sb.SandboxError("the uploaded file is not UTF-8 text") from None
+            else:
+                text = request.POST.get("position", "")
+            position = sb.parse(text)
+        else:
+            position = sb.parse(request.POST.get("start", ""))
+            try:
+                actions = json.loads(request.POST.get("actions") or "[]")
+            except ValueError:
+                actions = []
+            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                raise sb.SandboxError("actions: a list of action texts", field="action")
+            if op == "step":
+                actions = actions + [request.POST.get("action", "")]
+            elif op == "undo":
+                actions = actions[:-1]
+    except sb.SandboxError as exc:
+        ctx.update({"error": str(exc), "error_field": exc.field})
+        status = 400
+    if position is not None:
+        try:
+            g = sb.run(position, actions, CardPool.from_db())
+        except sb.SandboxError as exc:
+            ctx.update({"error": str(exc), "error_field": exc.field})
+            status = 400
+            if exc.field == "action" and actions:   # show the state before the refused action
+                actions = actions[:exc.index] if exc.index is not None else actions[:-1]
+                try:
+                    g = sb.run(position, actions, CardPool.from_db())
+                except sb.SandboxError:
+                    g = None
+            else:
+                g = None
+        if g is not None:
+            v = sb.view_context(g)
+            before = 0
+            if actions:
+                try:
+                    before = len(sb.run(position, actions[:-1], CardPool.from_db()).logs or [])
+                except sb.SandboxError:
+                    before = 0
+            ctx.update(v)
+            ctx.update({"game": True, "start_json": json.dumps(position), "actions_json": json.dumps(actions),
+                        "actions": actions, "step_log": v["log"][before:], "names": ["Player 0", "Player 1"],
+                        "export_json": json.dumps(dict(position, actions=actions), indent=1),
+                        "current_json": json.dumps(v["current"], indent=1) if v["current"] else None})
+        ctx["position_text"] = json.dumps(position, indent=1)
+    if op in ("export", "export_current") and ctx.get("game"):
+        body = ctx["current_json"] if op == "export_current" and ctx.get("current_json") else ctx["export_json"]
+        resp = HttpResponse(body, content_type="application/json")
+        resp["Content-Disposition"] = 'attachment; filename="position.json"'
+        return resp
+    if request.method == "POST" and "position_text" not in ctx:
+        ctx["position_text"] = request.POST.get("position", "")
+    return render(request, "simulator/sandbox.html", ctx, status=status)
+
+
+# ---------------------------------------------------------------- the playtest table
+def _session_key(request) -> str:
+    if not request.session.session_key:
+        request.session.save()
+    return request.session.session_key
+
+
+def _games_of(request):
+    from .models import PlaytestGame
+    if request.user.is_authenticated:
+        return PlaytestGame.objects.filter(user=request.user)
+    tokens = request.session.get("playtests", [])
+    return PlaytestGame.objects.filter(user__isnull=True, token__in=tokens)
+
+
+def _game_or_404(request, token: str):
+    from .models import PlaytestGame
+    # the decks are read only to rebuild a game this process does not hold (playtest.game_for)
+    rec = PlaytestGame.objects.filter(token=token).defer("deck", "opponent").first()
+    if rec is None:
+        raise Http404("No such game.")
+    mine = (rec.user_id is not None and request.user.is_authenticated and rec.user_id == request.user.pk) or (
+        rec.user_id is None and token in request.session.get("playtests", []))
+    if not mine:
+        raise Http404("No such game.")
+    if rec.user_id is None and request.user.is_authenticated:
+        rec.user = request.user   # an anonymous game follows its player into their account
+        rec.save(update_fields=["user"])
+    return rec
+
+
+def _deck_choice(request, prefix: str, pool) -> dict:
+    """A deck from the form: a starter (starter:SLUG), one of your decks (mine:ID) or pasted text."""
+    from cards.starters import starter
+    from .deckinput import read_deck
+    from .runner import SpecError
+    label = "your deck" if prefix == "deck" else "the opponent's deck"
+    text = (request.POST.get(prefix + "_text") or "").strip()
+    source = request.POST.get(prefix + "_source") or ""
+    name = None
+    if not text:
+        if source.startswith("starter:"):
+            st = starter(source.split(":", 1)[1])
+            if st is None:
+                raise SpecError(f"{label}: no starter deck {source.split(':', 1)[1]!r}")
+            text, name = st.text, f"{st.faction} starter"
+        elif source.startswith("mine:"):
+            got = selectors.deck_version_for(user=request.user, deck_id=source.split(":", 1)[1])
+            if got is None:
+                raise SpecError(f"{label}: that saved deck is not yours or does not exist")
+            text = got[1]
+        else:
+            raise SpecError(f"{label}: choose a deck or paste a decklist")
+    return read_deck(text, pool, label=label, name=name)
+
+
+def _form_context(request, **extra) -> dict:
+    from cards.starters import starters
+    from . import playtest
+    decks = selectors.saved_decks_for(user=request.user) if request.user.is_authenticated else []
+    ctx = {"starters": starters(), "my_decks": decks, "policies": playtest.available_policies(),
+           "games": list(_games_of(request)[:20]), "form": request.POST if request.method == "POST" else {}}
+    ctx.update(extra)
+    return ctx
+
+
+@require_http_methods(["GET", "POST"])
+def playtest_new(request):
+    from decks.pool import CardPool
+    from simulator import engine
+    from . import playtest
+    from .models import PlaytestGame
+    from .runner import SpecError
+    if request.method == "GET":
+        return render(request, "simulator/playtest_new.html", _form_context(request))
+    pool = CardPool.from_db()
+    errors = {}
+    decks = {}
+    for prefix in ("deck", "opponent"):
+        try:
+            decks[prefix] = _deck_choice(request, prefix, pool)
+        except SpecError as exc:
+            errors[prefix] = str(exc)
+    policy = request.POST.get("policy") or "greedy"
+    if policy not in playtest.available_policies():
+        errors["policy"] = f"unknown AI {policy!r}: one of {', '.join(playtest.available_policies())}"
+    if errors:
+        return render(request, "simulator/playtest_new.html", _form_context(request, errors=errors), status=400)
+    seed = int.from_bytes(__import__("os").urandom(6), "big")
+    try:
+        g = playtest.start(decks["deck"], decks["opponent"], policy, seed)
+    except engine.DeckError as exc:
+        return render(request, "simulator/playtest_new.html", _form_context(request, errors={"deck": str(exc)}),
+                      status=400)
+    token = playtest.new_token()
+    rec = PlaytestGame(token=token, user=request.user if request.user.is_authenticated else None,
+                       session_key=_session_key(request), deck_name=decks["deck"]["name"],
+                       opponent_name=decks["opponent"]["name"], deck=decks["deck"], opponent=decks["opponent"],
+                       policy=policy, seed=seed, engine_version=engine.ENGINE_VERSION)
+    _save_progress(rec, g, None)
+    playtest.remember(token, g)
+    request.session["playtests"] = (request.session.get("playtests", []) + [token])[-50:]
+    return redirect("simulator:playtest_table", token=token)
+
+
+def _names(rec) -> tuple[str, str]:
+    return ("You", f"AI ({replay.short_name(rec.opponent_name, 'its deck')})")
+
+
+def _save_progress(rec, g, action) -> None:
+    """Store the history and a replay frame of what happened since the last one."""
+    from . import playtest
+    logs = g.logs or []
+    names = _names(rec)
+    new = logs[rec.seen_log:] if rec.pk else logs
+    frame = {"board": replay.board_of(g.view(playtest.HUMAN)), "raw": list(new),
+             "lines": [replay.plain_line(x, names) for x in new], "actor": 0 if action else None,
+             "action": action, "position": None, "base_position": None,
+             "round": g.round_no, "struggle_no": 0}
+    rec.history = playtest.history_of(g)
+    rec.finished = g.is_terminal()
+    rec.winner = g.winner
+    rec.reason = (g.reason or "round_limit") if g.is_terminal() else ""
+    rec.seen_log = len(logs)
+    from .models import PlaytestFrame
+    number = rec.frames_saved
+    rec.frames_saved = number + 1
+    if rec.pk is None:
+        rec.save()
+    else:   # the decks never change: write only what a decision changes
+        rec.save(update_fields=["history", "finished", "winner", "reason", "seen_log", "frames_saved",
+                                "updated_at"])
+    PlaytestFrame.objects.create(game=rec, number=number, data=frame)
+    rec.last_frame = frame
+
+
+def _table(request, rec, error: str = "", status: int = 200, elapsed=None):
+    from . import playtest
+    g = playtest.game_for(rec)
+    names = _names(rec)
+    ctx = playtest.table_context(g, names, playtest.card_names(rec.deck, rec.opponent))
+    last = getattr(rec, "last_frame", None)
+    if last is None:
+        f = rec.frames.order_by("-number").first()
+        last = f.data if f else None
+    ctx.update({"rec": rec, "error": error, "elapsed_ms": round(elapsed * 1000, 1) if elapsed is not None else None,
+                "happened": last["lines"] if last else [], "token": rec.token})
+    template = "simulator/playtest_body.html" if getattr(request, "htmx", False) else "simulator/playtest.html"
+    return render(request, template, ctx, status=status)
+
+
+def playtest_table(request, token):
+    rec = _game_or_404(request, token)
+    return _table(request, rec)
+
+
+@require_http_methods(["POST"])
+def playtest_act(request, token):
+    from . import playtest
+    rec = _game_or_404(request, token)
+    g = playtest.game_for(rec)
+    text = (request.POST.get("action") or "").strip()
+    try:
+        elapsed = playtest.act(g, text)
+    except playtest.PlaytestError as exc:
+        return _table(request, rec, error=str(exc), status=400)
+    _save_progress(rec, g, text)
+    playtest.remember(rec.token, g)
+    if not getattr(request, "htmx", False):
+        return redirect("simulator:playtest_table", token=token)
+    return _table(request, rec, elapsed=elapsed)
+
+
+def playtest_replay(request, token):
+    rec = _game_or_404(request, token)
+    frames = [f.data for f in rec.frames.order_by("number")]
+    if not frames:
+        raise Http404("No replay yet.")
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    step = max(0, min(step, len(frames) - 1))
+    frame = frames[step]
+    names = list(_names(rec))
+    targets = _step_targets(frames, step)
+    base = reverse("simulator:playtest_replay", args=[token])
+    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in targets.items()}
+    data = {"names": names, "seed": rec.seed, "winner": rec.winner, "reason": rec.reason,
+            "rounds": frame["board"]["round"] if not frames else frames[-1]["board"]["round"]}
+    return render(request, "simulator/replay.html", {
+        "run": None, "rec": rec, "data": data, "frame": frame, "board": frame["board"], "names": names,
+        "step": step, "steps": len(frames), "links": links, "index": 0, "sandbox_url": None,
+        "actor_name": names[0] if frame["actor"] == 0 else None, "back_url": reverse("simulator:playtest_table", args=[token])})

@@ -1,0 +1,132 @@
+"""Replays, the playtest table and the judge sandbox in Debian's Chromium (issue 14): stepping a replay with the
+keyboard, building a position and stepping a struggle in the sandbox, a whole game against the greedy AI through
+clicks only, and resuming it after a reload. Screenshots at 1366 and 390 px under var/screenshots/."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.core.management import call_command
+
+from tests.browser.conftest import browser, page, shot  # noqa: F401  (shared Playwright fixtures)
+
+from .engine.helpers import CORE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def core_cards(transactional_db):
+    call_command("loadcards", str(CORE), verbosity=0)
+
+
+def _pages(browser):  # noqa: F811
+    for width in (1366, 390):
+        ctx = browser.new_context(viewport={"width": width, "height": 900})
+        pg = ctx.new_page()
+        pg.set_default_timeout(15_000)
+        yield width, pg
+        ctx.close()
+
+
+def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  # noqa: F811
+    from cards.starters import starter
+    from simulator import services
+    run, _ = services.run_request(mode="versus", text=starter("camelot").text, opponent_text=starter("winter").text,
+                                  games=2, seed=4, dispatch=False)
+    services.run_execute_here(run)
+    for width, pg in _pages(browser):
+        pg.goto(live_server.url + run.get_absolute_url())
+        pg.click("#replay-link")
+        pg.wait_for_url(re.compile(r"/games/0/$"))   # loaded, its key script too
+        assert "step 1 /" in pg.inner_text("#step-no")
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_url(re.compile(r"step=1$"))
+        assert "step 2 /" in pg.inner_text("#step-no")
+        pg.keyboard.press("]")
+        pg.wait_for_url(lambda u: not u.endswith("step=1"))
+        assert "struggle" in pg.inner_text("#step-log").lower()
+        before = pg.url
+        pg.keyboard.press("PageDown")
+        pg.wait_for_url(lambda u: u != before)
+        n = int(re.search(r"step=(\d+)", pg.url).group(1))
+        pg.keyboard.press("ArrowLeft")
+        pg.wait_for_url(re.compile(rf"step={n - 1}$"))
+        # a step's address shows that step to anyone who opens it
+        pg.goto(live_server.url + f"/simulate/runs/{run.pk}/games/0/?step=60")
+        assert "step 61 /" in pg.inner_text("#step-no")
+        assert pg.locator(".play-card img").count() > 0
+        shot_path = f"var/screenshots/replay-{width}.png"
+        pg.screenshot(path=shot_path, full_page=True)
+        pg.click("#open-sandbox")
+        assert pg.locator("#sb-options button").count() > 0
+
+
+def test_sandbox_build_a_position_and_step_a_struggle(live_server, browser, core_cards):  # noqa: F811
+    for width, pg in _pages(browser):
+        pg.goto(live_server.url + "/play/sandbox/")
+        pg.select_option("#build-phase", "confrontation")
+        # cards picked with the card search
+        pg.select_option("#sb-zone", "p0_faction")
+        pg.fill("#sb-q", "camelot t:faction")
+        pg.click("#sb-go")
+        pg.click("#sb-results button[data-code='core-001']")
+        assert pg.input_value("#p0_faction") == "core-001"
+        pg.select_option("#sb-zone", "p0_field")
+        pg.fill("#sb-q", "hedge knight")
+        pg.click("#sb-go")
+        pg.click("#sb-results button[data-code='core-135']")
+        pg.fill("#p0_quest", "core-170")
+        pg.fill("#p0_deck", "core-010 core-011 core-012")
+        pg.fill("#p1_faction", "core-096")
+        pg.fill("#p1_quest", "core-171")
+        pg.fill("#p1_field", "core-098")
+        pg.fill("#p1_deck", "core-100 core-101")
+        pg.click("#build")
+        pg.click("#sb-options button[data-action='struggle combat']")
+        assert "Combat struggle" in pg.inner_text("#sb-step")
+        pg.click("#sb-options button[data-action='defend core-098']")
+        step = pg.inner_text("#sb-step")
+        assert "Combat: 2 vs 2, attacker wins, margin 0" in step and "S.8" in step
+        pg.screenshot(path=f"var/screenshots/sandbox-{width}.png", full_page=True)
+        # a bad position: the loader's message next to the field
+        pg.fill("#position", '{"players": [{"faction": "core-001", "hand": ["nope-1"]}, {}]}')
+        pg.click("#load")
+        assert "player 0, hand: unknown card nope-1" in pg.inner_text("#position-error")
+
+
+def _click_through(pg, rng, limit):
+    """Click one of the offered option buttons until the game ends (or `limit` clicks)."""
+    for _ in range(limit):
+        if pg.locator("#game-over").count():
+            return True
+        buttons = pg.locator(".play-options button")
+        n = buttons.count()
+        assert n > 0, pg.inner_text("#decision")
+        buttons.nth(rng.randrange(n)).click()
+        pg.wait_for_load_state()
+        pg.wait_for_function("() => !document.querySelector('.htmx-request')")
+    return pg.locator("#game-over").count() > 0
+
+
+def test_a_whole_game_against_greedy_through_clicks_and_resume_after_reload(live_server, browser, core_cards):  # noqa: F811
+    rng = random.Random(7)
+    for width, pg in _pages(browser):
+        pg.goto(live_server.url + "/play/")
+        pg.select_option("#deck-source", "starter:camelot")
+        pg.select_option("#opponent-source", "starter:winter")
+        pg.select_option("#policy", "greedy")
+        pg.click("#start-game")
+        assert pg.locator(".play-options button").count() > 0
+        _click_through(pg, rng, 15)
+        pg.screenshot(path=f"var/screenshots/playtest-{width}.png", full_page=True)
+        before = pg.inner_text("#decision")
+        url = pg.url
+        pg.reload()
+        assert pg.url == url and pg.inner_text("#decision").split("Answered in")[0].strip() in before
+        if width == 1366:
+            assert _click_through(pg, rng, 3000)
+            assert "Game over" in pg.inner_text("#game-over")
+            pg.click("#game-replay")
+            assert "step 1 /" in pg.inner_text("#step-no")

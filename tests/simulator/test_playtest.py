@@ -1,0 +1,107 @@
+"""The playtest table (issue 14): a person plays player 0 through action texts against the greedy AI; the game
+is saved (decks, seed, history) and resumes from the database alone; hidden cards never reach the page."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from simulator import playtest
+
+pytestmark = pytest.mark.django_db
+
+
+def _start(client, camelot_text, winter_text):
+    r = client.post("/play/", {"deck_source": "", "deck_text": camelot_text, "opponent_source": "",
+                               "opponent_text": winter_text, "policy": "greedy"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    return r["Location"]
+
+
+def _options(body: str) -> list[str]:
+    import html
+    return [html.unescape(v) for v in re.findall(r'data-action="([^"]+)"', body)]
+
+
+def test_a_whole_game_through_the_page(client, sim_db, camelot_text, winter_text):
+    from simulator.models import PlaytestGame
+    url = _start(client, camelot_text, winter_text)
+    rng = random.Random(3)
+    body = client.get(url).content.decode()
+    for _ in range(3000):
+        opts = _options(body)
+        if not opts:
+            break
+        rec = PlaytestGame.objects.get()
+        g = playtest.game_for(rec)
+        # the buttons are exactly the options of the person's pending decision
+        from simulator.engine.actions import option_texts
+        assert g.pending.player == 0 and opts == option_texts(g)
+        # the AI's hand is not on the page (its codes appear only where they are public)
+        public = {g.cdef[i].code for p in (0, 1) for z in (g.field[p], g.discard[p], g.dead[p]) for i in z}
+        public |= {g.cdef[i].code for i in g.hand[0] + g.secret[0]} | {g.cdef[g.quest[p]].code for p in (0, 1) if g.quest[p] >= 0}
+        hidden = {g.cdef[i].code for i in g.hand[1]} - public
+        assert not any(f"/cards/{c}.png" in body for c in hidden)
+        choice = rng.choice(opts)
+        r = client.post(url + "act/", {"action": choice})
+        assert r.status_code == 302
+        body = client.get(url).content.decode()
+    assert 'id="game-over"' in body
+    rec = PlaytestGame.objects.get()
+    assert rec.finished and rec.frames.count() > 10
+    assert client.get(url + "replay/?step=5").status_code == 200
+
+
+def test_a_game_resumes_from_the_database_alone(client, sim_db, camelot_text, winter_text):
+    from simulator.models import PlaytestGame
+    url = _start(client, camelot_text, winter_text)
+    for _ in range(25):
+        opts = _options(client.get(url).content.decode())
+        if not opts:   # the game ended (the seed of a new game is random)
+            break
+        client.post(url + "act/", {"action": opts[-1]})
+    rec = PlaytestGame.objects.get()
+    live = playtest.game_for(rec)
+    playtest._live.clear()   # a new process: nothing in memory
+    again = playtest.game_for(rec)
+    assert again is not live and again.state_text() == live.state_text()
+    from simulator.engine.actions import option_texts
+    assert option_texts(again) == option_texts(live)
+
+
+def test_an_action_that_is_not_an_option_is_refused_and_changes_nothing(client, sim_db, camelot_text, winter_text):
+    from simulator.models import PlaytestGame
+    url = _start(client, camelot_text, winter_text)
+    before = PlaytestGame.objects.get().history
+    r = client.post(url + "act/", {"action": "struggle banana"})
+    assert r.status_code == 400 and "is not an option" in r.content.decode()
+    assert PlaytestGame.objects.get().history == before
+
+
+def test_someone_elses_game_is_not_found(client, sim_db, camelot_text, winter_text):
+    url = _start(client, camelot_text, winter_text)
+    from django.test import Client
+    assert Client().get(url).status_code == 404
+
+
+def test_a_bad_decklist_is_named_next_to_its_field(client, sim_db, camelot_text):
+    r = client.post("/play/", {"deck_text": "3x No Such Card", "opponent_text": camelot_text, "policy": "greedy"})
+    assert r.status_code == 400 and 'id="deck-error"' in r.content.decode()
+
+
+def test_options_that_name_a_card_are_offered_on_the_card(client, sim_db, camelot_text, winter_text):
+    import html
+    url = _start(client, camelot_text, winter_text)
+    for _ in range(40):
+        body = client.get(url).content.decode()
+        on_cards = [html.unescape(v) for v in re.findall(r'data-card-action="([^"]+)"', body)]
+        opts = _options(body)
+        assert set(on_cards) <= set(opts)
+        if on_cards:
+            assert 'form="act-form"' in body
+            r = client.post(url + "act/", {"action": on_cards[0]})
+            assert r.status_code == 302
+            return
+        client.post(url + "act/", {"action": opts[0]})
+    pytest.fail("no option named a card in 40 decisions")

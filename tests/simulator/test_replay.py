@@ -1,0 +1,101 @@
+"""Replays (issue 14): game g of a run is the game the run played (same seed, same outcome), the page steps
+through it by event, struggle and round, and the report links its sample game to it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from simulator import engine, replay, runner
+
+pytestmark = pytest.mark.django_db
+
+
+def _run(camelot_text, winter_text, mode="versus", games=4):
+    from simulator import services
+
+    run, _ = services.run_request(mode=mode, text=camelot_text, opponent_text=winter_text if mode == "versus" else None,
+                                  games=games, seed=11, dispatch=False)
+    services.run_execute_here(run)
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    return run
+
+
+def test_game_args_find_the_seed_the_run_used(sim_db, camelot_text, winter_text):
+    run = _run(camelot_text, winter_text)
+    spec = run.spec
+    sample = run.result["sample_log"]
+    args = replay.game_args(spec, 0)
+    assert args["seed"] == sample["seed"] and args["first_player"] == 0
+    assert replay.game_args(spec, 1)["first_player"] == 1
+    out = replay.replay_run_game(spec, 0)
+    assert out["winner"] == sample["winner"] and out["reason"] == sample["reason"]
+    # every log line of the game is in exactly one frame, in order
+    raw = [x for f in out["frames"] for x in f["raw"]]
+    assert raw[:len(sample["lines"])] == sample["lines"]
+    # the same game as play_game plays
+    da, db = runner.engine_deck(spec["deck"]), runner.engine_deck(spec["opponent"])
+    r = engine.play_game(da, db, seed=args["seed"], first_player=1, max_rounds=50, log=True)
+    again = replay.replay_game(da, db, seed=args["seed"], first_player=1)
+    assert (again["winner"], again["rounds"]) == (r.winner, r.rounds)
+    assert [x for f in again["frames"] for x in f["raw"]] == r.log
+
+
+def test_a_game_outside_the_run_is_refused(sim_db, camelot_text, winter_text):
+    run = _run(camelot_text, winter_text)
+    with pytest.raises(replay.ReplayError, match="not in this run"):
+        replay.game_args(run.spec, 4)
+
+
+def test_plain_lines_name_decks_and_keep_the_rule_aside():
+    pl = replay.plain_line("R3 Confrontation S.8 Guile: 1 vs 0, attacker wins, margin 1", ("Camelot", "Winter"))
+    assert pl == {"text": "Guile: 1 vs 0, attacker wins, margin 1", "rules": ["S.8"], "round": 3}
+    pl = replay.plain_line("R1 §6.2 S.10 unopposed: player 1 gains 1 Influence (1)", ("Camelot", "Winter"))
+    assert pl["text"] == "Unopposed: Winter gains 1 Influence (1)" and pl["rules"] == ["§6.2 S.10"]
+
+
+def test_the_replay_page_steps_and_each_step_has_its_address(client, sim_db, camelot_text, winter_text):
+    run = _run(camelot_text, winter_text)
+    url = f"/simulate/runs/{run.pk}/games/0/"
+    first = client.get(url)
+    assert first.status_code == 200
+    body = first.content.decode()
+    assert "step 1 /" in body and 'data-key="ArrowRight"' in body
+    nxt = re.search(r'href="([^"]+step=(\d+))" id="step-next"', body)
+    assert nxt and nxt.group(2) == "1"
+    later = client.get(url + "?step=40").content.decode()
+    assert "step 41 /" in later and "/cards/" in later and "play-card" in later
+    assert "Open this step in the judge sandbox" in later
+    assert client.get(f"/simulate/runs/{run.pk}/games/99/").status_code == 400
+    assert client.get(f"/simulate/runs/{run.pk + 1000}/games/0/").status_code == 404
+
+
+def test_the_report_links_its_sample_game_and_reads_like_a_summary(client, sim_db, camelot_text, winter_text):
+    run = _run(camelot_text, winter_text)
+    body = client.get(run.get_absolute_url()).content.decode()
+    assert f'/simulate/runs/{run.pk}/games/0/' in body
+    assert "Round 1" in body and re.search(r"struggle: .+ wins \d+–\d+ \((attacking|defending), margin \d+\)", body)
+    gold = _run(camelot_text, None, mode="goldfish", games=3)
+    body = client.get(gold.get_absolute_url()).content.decode()
+    assert f'/simulate/runs/{gold.pk}/games/0/' in body
+    assert client.get(f'/simulate/runs/{gold.pk}/games/0/').status_code == 200
+
+
+def test_summary_keeps_a_running_score():
+    lines = ["R1 §6.2 S.3 player 1 declares a Guile struggle with Court Spy",
+             "R1 Confrontation S.8 Guile: 1 vs 0, attacker wins, margin 1",
+             "R1 §6.2 S.10 unopposed: player 1 gains 1 Influence (1)",
+             "R2 §6.1 Faith spoils: 1 Influence moves from player 1 to player 0"]
+    rounds = replay.summary(lines, ("A", "B"))
+    assert rounds[0]["score"] == [0, 1] and rounds[1]["score"] == [1, 0]
+    assert rounds[0]["events"][0]["text"] == "Guile struggle: B wins 1–0 (attacking, margin 1)"
+
+
+def test_the_playtest_log_speaks_to_you():
+    names = ("You", "AI (Winter)")
+    assert replay.plain_line("R2 §6.2 S.10 unopposed: player 0 gains 1 Influence (1)", names)["text"] == \
+        "Unopposed: You gain 1 Influence (1)"
+    assert replay.plain_line("R2 §5.1 player 0 chooses player 1 as first player", names)["text"] == \
+        "You choose AI (Winter) as first player"
+    assert replay.plain_line("R2 §5.1 player 0 passes", names)["text"] == "You pass"

@@ -1,0 +1,113 @@
+"""The judge sandbox (issue 14): a built, pasted or uploaded position stepped with its options, the rules of
+each step shown, the export loading again in the judge, and refused positions answered next to the field."""
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+
+from .engine.helpers import CORE
+
+pytestmark = pytest.mark.django_db
+
+BUILD = {"op": "build", "round": "2", "phase": "confrontation", "first": "0", "p0_faction": "core-001",
+         "p0_quest": "core-170", "p0_field": "core-135 core-137", "p0_deck": "core-010 core-011 core-012",
+         "p0_hand": "core-010", "p1_faction": "core-096", "p1_quest": "core-171", "p1_field": "core-098",
+         "p1_deck": "core-100 core-101 core-102"}
+
+
+@pytest.fixture
+def core_db(db):
+    call_command("loadcards", str(CORE), verbosity=0)
+
+
+def _state(body: str) -> dict:
+    start = html.unescape(re.search(r'name="start" value="([^"]*)"', body).group(1))
+    actions = html.unescape(re.search(r'name="actions" value="([^"]*)"', body).group(1))
+    return {"start": start, "actions": actions}
+
+
+def _options(body: str) -> list[str]:
+    return [html.unescape(v) for v in re.findall(r'data-action="([^"]+)"', body)]
+
+
+def test_build_and_step_a_struggle_with_its_rules(client, core_db):
+    r = client.post("/play/sandbox/", BUILD)
+    body = r.content.decode()
+    assert r.status_code == 200 and _options(body) == ["struggle combat", "struggle faith", "pass"]
+    r = client.post("/play/sandbox/", dict(_state(body), op="step", action="struggle combat"))
+    body = r.content.decode()
+    assert _options(body) == ["defend core-098", "defend none"]
+    assert "declares a Combat struggle with Hedge Knight" in body and "§6.2 S.3" in body
+    r = client.post("/play/sandbox/", dict(_state(body), op="step", action="defend core-098"))
+    body = r.content.decode()
+    assert re.search(r"Combat: 2 vs 2, attacker wins, margin 0 <small class=\"rule-ref\"[^>]*>S\.8", body)
+    # export: position + actions, which the judge loads and plays to the same point
+    exported = client.post("/play/sandbox/", dict(_state(body), op="export"))
+    assert exported["Content-Type"] == "application/json"
+    data = json.loads(exported.content)
+    assert data["actions"] == ["struggle combat", "defend core-098"]
+    from decks.pool import CardPool
+    from simulator.engine.positions import judge
+    out = judge(data, CardPool.from_db())
+    assert out["pending"]["options"] == _options(body)
+    # undo goes back one action
+    r = client.post("/play/sandbox/", dict(_state(body), op="undo"))
+    assert _options(r.content.decode()) == ["defend core-098", "defend none"]
+
+
+def test_a_refused_position_shows_the_loaders_message_next_to_the_field(client, core_db):
+    r = client.post("/play/sandbox/", dict(BUILD, p0_hand="nope-1"))
+    body = r.content.decode()
+    assert r.status_code == 400
+    assert re.search(r'id="position-error">player 0, hand: unknown card nope-1', body)
+    r = client.post("/play/sandbox/", {"op": "load", "position": "{not json"})
+    assert r.status_code == 400 and 'id="position-error">not JSON' in r.content.decode()
+
+
+def test_paste_and_upload_load_the_same_position(client, core_db):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    body = client.post("/play/sandbox/", BUILD).content.decode()
+    pos = _state(body)["start"]
+    pasted = client.post("/play/sandbox/", {"op": "load", "position": pos}).content.decode()
+    up = client.post("/play/sandbox/", {"op": "load", "upload": SimpleUploadedFile("p.json", pos.encode())})
+    assert _options(pasted) == _options(up.content.decode()) == _options(body)
+
+
+def test_an_action_that_is_not_an_option_is_named(client, core_db):
+    body = client.post("/play/sandbox/", BUILD).content.decode()
+    r = client.post("/play/sandbox/", dict(_state(body), op="step", action="struggle banana"))
+    text = r.content.decode()
+    assert r.status_code == 400 and "is not an option; the options: struggle combat, struggle faith, pass" in text
+    assert _options(text) == ["struggle combat", "struggle faith", "pass"]
+
+
+def test_a_replay_step_opens_in_the_sandbox(client, sim_db, camelot_text, winter_text):
+    from simulator import services
+    run, _ = services.run_request(mode="versus", text=camelot_text, opponent_text=winter_text, games=2, seed=11,
+                                  dispatch=False)
+    services.run_execute_here(run)
+    page = client.get(f"/simulate/runs/{run.pk}/games/0/?step=40").content.decode()
+    link = html.unescape(re.search(r'href="([^"]+)" id="open-sandbox"', page).group(1))
+    body = client.get(link).content.decode()
+    assert _options(body) and 'name="start"' in body
+
+
+@pytest.mark.parametrize("text", ['[]', '{"players": 3}', '{"players": [{"faction": 5}, {}]}',
+                                  '{"round": "x", "players": [{"faction": "core-001"}, {}]}',
+                                  '{"players": [{"faction": "core-001", "field": [{"card": "core-135", "attachments": 7}]}, {}]}',
+                                  '{"players": [{"faction": "core-001", "hand": [[1]]}, {"faction": null}]}'])
+def test_odd_positions_are_refused_with_a_message_never_a_500(client, core_db, text):
+    r = client.post("/play/sandbox/", {"op": "load", "position": text})
+    assert r.status_code == 400 and 'id="position-error"' in r.content.decode()
+
+
+def test_odd_builder_and_step_fields_answer_400(client, core_db):
+    assert client.post("/play/sandbox/", dict(BUILD, first="7")).status_code == 400
+    assert client.post("/play/sandbox/", dict(BUILD, p0_influence="lots")).status_code == 400
+    assert client.post("/play/sandbox/", {"op": "step", "start": "{", "actions": "[]"}).status_code == 400
+    body = client.post("/play/sandbox/", BUILD).content.decode()
+    assert client.post("/play/sandbox/", dict(_state(body), op="step", actions="{}")).status_code == 400
