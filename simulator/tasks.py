@@ -19,7 +19,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import reset_queries
 
-from . import services
+from . import runner, services
 from .games import engine_for
 from .models import SimulationChunk
 
