@@ -32,7 +32,8 @@ def board(g: Game) -> dict:
         players.append({
             "hero": g.heroes[p].name, "hero_code": g.heroes[p].code, "level": g.level[p],
             "hand": len(g.hand[p]), "deck": len(g.deck[p]), "discard": len(g.discard[p]),
-            "pocket": len(g.pocket[p]), "score": g.score(p), "score_parts": parts,
+            "pocket": len(g.pocket[p]), "played": len(g.played[p]), "owned": sum(g.owned_t[p]),
+            "score": g.score(p), "score_parts": parts,
             "recognition_cards": g.rec_owned[p], "controlled": g.ctrl.count(p),
         })
     regions = []
