@@ -21,10 +21,11 @@ from functools import lru_cache
 
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 
+from cards.games.r1.facts import CARD_TYPES, FACTIONS, ICONS, KEYWORD_BY_LOWER, split_keyword
+
 from .games.query import (
     COMPARISONS, MAX_NUMBER, And, Not, Or, QueryError, Term, did_you_mean, parse_tree, unquote, walk_terms,
 )
-from .cardfile import CARD_TYPES, FACTIONS, ICONS, OLD_KEYWORDS, PARAM_KEYWORDS, PLAIN_KEYWORDS, parse_keyword
 
 __all__ = [
     "SearchError", "Query", "parse_query", "search_cards", "card_matches", "compile_q", "sort_cards",
@@ -72,7 +73,7 @@ KEY_ALIASES = {
     "momentum": "m", "spoils": "sp", "levy": "lv", "name": "n",
 }
 IS_VALUES = ("unique", "bound", "restricted", "secret", "haste")
-KEYWORD_NAMES = {k.lower(): k for k in (*PLAIN_KEYWORDS, *PARAM_KEYWORDS)}
+KEYWORD_NAMES = KEYWORD_BY_LOWER   # §9: lower-case name -> the name as printed
 NUMBER_FIELDS = {"c": "cost_value", "p": "power", "l": "loyalty", "w": "wealth", "m": "momentum",
                  "sp": "spoils", "lv": "levy"}
 EXAMPLE_VALUES = {"t": "unit", "f": "camelot", "i": "combat", "k": "haste", "is": "unique", "legal": "camelot",
@@ -177,15 +178,9 @@ def _validate_value(key: str, spec: KeySpec, op: str, value: str, where: str, po
         return low
     if key == "k":
         name = " ".join(low.split())
-        try:
-            canonical, _param = parse_keyword(value)
-            return canonical.lower()
-        except ValueError:
-            pass
-        if name in KEYWORD_NAMES:
-            return name
-        if name in OLD_KEYWORDS:  # Appendix B: Bond -> Bound
-            return OLD_KEYWORDS[name].lower()
+        split = split_keyword(value)   # 'Haste (2)', 'haste' and Appendix B's 'Bond' all name a keyword
+        if split is not None:
+            return split[0].lower()
         raise SearchError(f'{where}: unknown keyword "{value}"{did_you_mean(name, KEYWORD_NAMES)}; keywords are '
                           f'{", ".join(sorted(KEYWORD_NAMES.values()))} (§9)', pos)
     if key == "is":
@@ -394,10 +389,8 @@ def _compare(op: str, have, want: int) -> bool:
 def _keyword_names(card: dict) -> set[str]:
     names = set()
     for raw in card.get("keywords") or []:
-        try:
-            names.add(parse_keyword(raw)[0].lower())
-        except ValueError:
-            names.add(str(raw).lower())
+        split = split_keyword(str(raw))
+        names.add(split[0].lower() if split is not None else str(raw).lower())
     return names
 
 
