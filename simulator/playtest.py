@@ -1,6 +1,6 @@
 """The playtest table (issue 14): a person plays player 0 against an AI policy, one decision at a time. Who is
-first player in round 1 is the person's choice — themselves, the AI, or by the rules (§4: at random); player 0 is
-only the person's seat, not an advantage.
+the first player at setup is the person's choice — themselves, the AI, or by the rules (§4: at random); from
+round 1's Quest phase on §5.1's Momentum decides. Player 0 is only the person's seat, not an advantage.
 
 A saved game (`PlaytestGame`) is both decks (their card dicts, so a catalogue change cannot alter a game in
 progress), the seed, the AI's policy and the game's action history; it is rebuilt by replaying that history
@@ -71,9 +71,9 @@ SEATS = {"first": HUMAN, "second": AI, "rules": None}   # the form's choice -> G
 
 
 def start(deck: dict, opponent: dict, policy: str, seed: int, first_player: int | None = None):
-    """A new game, run to the person's first decision. `first_player` is round 1's first player: the person (0),
-    the AI (1) or None, by the rules (§4: at random; from round 2 on §5.1's momentum decides, and when the person
-    has the highest momentum they choose, as a decision of their own)."""
+    """A new game, run to the person's first decision. `first_player` is the first player of setup (§4): the
+    person (0), the AI (1) or None, by the rules (at random); from round 1's Quest phase on §5.1's Momentum
+    decides, and when the person's quest has the higher Momentum they choose, as a decision of their own."""
     from simulator import engine
     da, db = _decks(deck, opponent)
     return start_with_notes(deck, opponent, policy, seed, first_player)[0]

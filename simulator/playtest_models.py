@@ -19,7 +19,7 @@ class PlaytestGame(models.Model):
     opponent = models.JSONField(help_text="the AI's deck")
     policy = models.CharField(max_length=20, default="greedy")
     first_player = models.IntegerField(null=True, blank=True,
-                                       help_text="who is first player in round 1: 0 the person, 1 the AI, "
+                                       help_text="the first player of setup (§4): 0 the person, 1 the AI, "
                                                  "empty by the rules (§4: at random)")
     seed = models.BigIntegerField()
     engine_version = models.CharField(max_length=40, blank=True, default="")

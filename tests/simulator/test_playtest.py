@@ -120,7 +120,9 @@ def test_the_person_chooses_who_goes_first(client, sim_db, camelot_text, winter_
     rec = PlaytestGame.objects.get()
     assert rec.first_player == first
     g = playtest.game_for(rec)
-    assert g.round1_first == first
+    # the first player of §4 (setup: mulligans and opening boards in that order); round 1's Quest phase then
+    # lets §5.1's Momentum decide, as every round
+    assert g.logs[0] == f"R0 §4 setup: player {first} is the first player"
     # the seat survives a rebuild from the database alone (a new process)
     for _ in range(6):
         opts = _options(client.get(r["Location"]).content.decode())
@@ -131,7 +133,7 @@ def test_the_person_chooses_who_goes_first(client, sim_db, camelot_text, winter_
     live = playtest.game_for(rec)
     playtest._live.clear()
     again = playtest.game_for(rec)
-    assert again.round1_first == first and again.state_text() == live.state_text()
+    assert again.logs[0] == live.logs[0] and again.state_text() == live.state_text()
 
 
 def test_by_the_rules_the_first_player_is_drawn_and_a_bad_seat_is_refused(client, sim_db, camelot_text, winter_text):

@@ -44,7 +44,7 @@ def test_build_and_step_a_struggle_with_its_rules(client, core_db):
     assert "declares a Combat struggle with Hedge Knight" in body and "§6.2 S.3" in body
     r = client.post("/play/sandbox/", dict(_state(body), op="step", action="defend core-098"))
     body = r.content.decode()
-    assert re.search(r"Combat: 2 vs 2, attacker wins, margin 0 <small class=\"rule-ref\"[^>]*>S\.8", body)
+    assert re.search(r"Combat: 2 vs 2, attacker wins, margin 0 <a class=\"rule-ref\" href=\"/rules/#S\.8\"[^>]*>S\.8", body)
     # export: position + actions, which the judge loads and plays to the same point
     exported = client.post("/play/sandbox/", dict(_state(body), op="export"))
     assert exported["Content-Type"] == "application/json"
