@@ -144,7 +144,10 @@ def parse(text: str) -> tuple[str, list[dict]]:
                 toc.append({"id": sid, "title": f"{m.group(1)} {rest.rstrip('.')}", "level": 3})
                 out.append(f'<h3 id="{sid}">{mark} {_inline(rest.rstrip("."))}</h3>')
             else:
-                toc.append({"id": sid, "title": f"{m.group(1)} {rest.split('.')[0][:48]}", "level": 3})
+                lead = re.split(r"(?<!\bvs)\. ", rest)[0].rstrip(".:")
+                if len(lead) > 36:
+                    lead = " ".join(lead.split()[:5]).rstrip(",:;") + " …"
+                toc.append({"id": sid, "title": f"{m.group(1)} {lead}", "level": 3})
                 out.append(f'<p id="{sid}" class="rules-section">{mark} {_inline(rest)}</p>')
             continue
         m = STEP_RE.match(line)

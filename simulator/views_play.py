@@ -320,7 +320,10 @@ def playtest_new(request):
 
 
 def _names(rec) -> tuple[str, str]:
-    return ("You", f"AI ({replay.short_name(rec.opponent_name, 'its deck')})")
+    name = replay.short_name(rec.opponent_name, "its deck")
+    if name.endswith(" starter") and len(name) > len(" starter"):
+        name = name[:-len(" starter")]
+    return ("You", f"AI ({name})")
 
 
 def _save_progress(rec, g, action, notes=()) -> None:
