@@ -36,8 +36,15 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
     run, _ = services.run_request(mode="versus", text=starter("camelot").text, opponent_text=starter("winter").text,
                                   games=2, seed=4, dispatch=False)
     services.run_execute_here(run)
+    gold, _ = services.run_request(mode="goldfish", text=starter("camelot").text, games=2, seed=4, dispatch=False)
+    services.run_execute_here(gold)
     for width, pg in _pages(browser):
+        # the goldfish report's sample game: a round-by-round summary and its replay
+        pg.goto(live_server.url + gold.get_absolute_url())
+        assert "Round 1" in pg.inner_text("#sample-game")
+        pg.locator("#sample-game").screenshot(path=f"var/screenshots/report-goldfish-sample-{width}.png")
         pg.goto(live_server.url + run.get_absolute_url())
+        pg.locator("#sample-game").screenshot(path=f"var/screenshots/report-versus-sample-{width}.png")
         pg.click("#replay-link")
         pg.wait_for_url(re.compile(r"/games/0/$"))   # loaded, its key script too
         assert "step 1 /" in pg.inner_text("#step-no")
