@@ -19,7 +19,7 @@ from .api import anonymous_key
 
 # ---------------------------------------------------------------- replays
 def _replayed(run, index: int) -> dict:
-    key = f"replay:{run.pk}:{index}:{run.engine_version}"
+    key = f"replay2:{run.pk}:{index}:{run.engine_version}"   # replay2: one event per frame
     out = cache.get(key)
     if out is None:
         out = replay.replay_run_game(run.spec, index)
