@@ -212,7 +212,10 @@ def _sample_game(run, result) -> dict:
     if result.get("mode") == "goldfish":
         try:
             data = _replayed(run, 0)
-        except replay.ReplayError:
+        except Exception:   # the report stands without its sample (a run of an engine that cannot replay it)
+            import logging
+            logging.getLogger(__name__).warning("run %s: game 1 could not be replayed for the report", run.pk,
+                                                exc_info=True)
             return {}
         return {"sample_lines": [x for f in data["frames"] for x in f["raw"]], "sample_names": names,
                 "sample_cards": data.get("cards") or {},
