@@ -39,10 +39,10 @@ from .game import (
 )
 from .policies import GreedyPolicy, card_value, evaluate
 
-DEFAULT_ITERATIONS = 16   # simulated games per searched decision (expert = expert:16)
+DEFAULT_ITERATIONS = 32   # simulated games per searched decision (expert = expert:32)
 MAX_CANDIDATES = 5        # at most this many candidates per searched decision
 DEFAULT_HORIZON = 4       # turns (two rounds) a rollout plays before `evaluate` scores it (None: to the end)
-MARGIN = 0.25             # the mean score by which a candidate must beat the greedy choice to be played instead
+MARGIN = 0.05            # the mean score by which a candidate must beat the greedy choice to be played instead
 SEARCHED = ("actions", "attack", "raid", "combat", "raid_mods", "reward", "leader", "mulligan", "trigger",
             "target", "kill", "discard", "take", "recruit")
 
@@ -196,7 +196,7 @@ def make_expert(seed: int = 0, arg: str | None = None) -> ExpertPolicy:
     try:
         n = int(str(arg))
     except ValueError:
-        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:16") from None
+        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:32") from None
     if not 2 <= n <= 10_000:
         raise ValueError(f"expert:{arg}: the budget must be from 2 to 10000 simulations per decision")
     return ExpertPolicy(seed, iterations=n)
