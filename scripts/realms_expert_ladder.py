@@ -5,6 +5,7 @@ chunks and seeds as `python manage.py simulate STARTER --game realms --mode vers
 
     python -m scripts.realms_expert_ladder --games 60 --seed 1 --workers 2 --out var/realms-expert.jsonl
 
+`--start K` plays games K.. only and appends to --out (a run resumed; merge the lines of --out for the total).
 Games alternate who goes first (game g: the expert's side first when g is even). Each finished game is appended to
 --out as it ends (a run cut short keeps the games played: games 0..k-1 of each starter's run, in order).
 """
@@ -32,6 +33,7 @@ def main(argv=None) -> int:
     ap.add_argument("--policy", default="expert")
     ap.add_argument("--opponent-policy", default="greedy")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--start", type=int, default=0, help="skip each starter's games before this one (resume a run)")
     ap.add_argument("--out", default="var/realms-expert.jsonl")
     a = ap.parse_args(argv)
     from cards.games.realms import starter_files
@@ -48,13 +50,13 @@ def main(argv=None) -> int:
     jobs = []
     for name, spec in specs.items():
         plan = sim.chunk_plan("versus", spec["games"], spec["settings"])
-        jobs.extend((name, spec, i) for i, _, _ in plan)
+        jobs.extend((name, spec, i) for i, _, _ in plan if i >= a.start)
     jobs.sort(key=lambda j: (j[2], j[0]))   # game 0 of every starter, then game 1, ...
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     parts: dict[str, dict[int, dict]] = {n: {} for n in specs}
     cpu = 0.0
-    with out.open("w") as f, mp.get_context("fork").Pool(a.workers) as pool:
+    with out.open("a" if a.start else "w") as f, mp.get_context("fork").Pool(a.workers) as pool:
         for name, index, part, secs in pool.imap(_job, jobs):
             parts[name][index] = part
             cpu += secs
