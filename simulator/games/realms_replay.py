@@ -35,13 +35,9 @@ def replayed(run, index: int) -> dict:
 
 
 def _names(run) -> list[str]:
-    spec = run.spec or {}
-
-    def label(part, name, fallback):
-        return name or ", ".join((part or {}).get("leaders") or []) or (part or {}).get("name") or fallback
-
-    a = label(spec.get("deck"), run.deck_name, "Deck")
-    b = label(spec.get("opponent"), run.opponent_name, "Opponent") if run.mode == "versus" else "the goldfish"
+    """The decks' names as the run has them, else Deck / Opponent (each side's header shows its revealed Leader)."""
+    a = run.deck_name or "Deck"
+    b = (run.opponent_name or "Opponent") if run.mode == "versus" else "the goldfish"
     return [a, b + " (2)" if a == b else b]
 
 

@@ -24,11 +24,14 @@ def test_realms_board_replay_desktop_and_phone(live_server, browser):  # noqa: F
         "realms", mode="versus", text=(STARTERS_DIR / "ashen.txt").read_text(),
         opponent_text=(STARTERS_DIR / "sunward.txt").read_text(), games=2, seed=1, dispatch=False)
     services.run_execute_here(run)
+    run.refresh_from_db()
+    from simulator.games.realms_replay import replayed
+    replayed(run, 0)   # the game played again once, here (the live server shares this process's cache)
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width in (1366, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
         pg = context.new_page()
-        pg.set_default_timeout(20_000)
+        pg.set_default_timeout(60_000)
         pg.goto(live_server.url + f"/simulate/runs/{run.pk}/games/0/?step=150")
         assert pg.locator("#realm-0 .rb-grid .rb-filled").count() >= 2      # the Leader and a Place
         assert pg.locator("#realm-1 .rb-leader").count() == 1
