@@ -99,7 +99,7 @@ def _settlement(g: Game, p: int) -> dict:
     x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
     rows = []
     for y in range(y1, y0 - 1, -1):   # north up
-        row = []
+        row: list[dict | None] = []
         for x in range(x0, x1 + 1):
             q = cells.get((x, y))
             if q is None:
