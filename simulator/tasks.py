@@ -54,7 +54,7 @@ def chunk_time_limits(mode: str, games: int, settings: dict | None = None, *,
     >>> chunk_time_limits("versus", 1, {"policy": "expert"})
     (53.0, 58.0)
     """
-    if per_game is not None:  # another game's allowances (simulator/games)
+    if per_game is not None and not runner.slow_run(mode, settings):  # another game's (simulator/games)
         each = per_game[mode]
     else:
         each = CHUNK_PER_SLOW_GAME_S if runner.slow_run(mode, settings) else CHUNK_PER_GAME_S[mode]

@@ -68,6 +68,9 @@ def replay_page(request, pk: int, index: int):
     run = selectors.run_get(pk)
     if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
         raise Http404("No such simulation run.")
+    if (run.spec or {}).get("game") == "realms":   # the realms board (simulator/games/realms_replay.py)
+        from .games.realms_replay import replay_page as realms_replay
+        return realms_replay(request, run, index)
     try:
         data = _replayed(run, index)
     except replay.ReplayError as exc:

@@ -150,6 +150,12 @@ def world_of(view: Any, rng: random.Random) -> Any:
     raise AssertionError("unreachable: the position as it is always replays")
 
 
+def _choices(g: Any) -> int:
+    """Choices made so far in g: its history's length (r1), else its turns begun (an engine keeping no history)."""
+    h = getattr(g, "history", None)
+    return len(h) if h is not None else int(getattr(g, "turn", 0))
+
+
 def search_decision(view: Any, player: int, candidates: Sequence[Any], *, iterations: int,
                     rng: random.Random, align: Callable[[Any], bool], play: Callable[[Any, Any], None],
                     rollout: Callable[[Any], None], score: Callable[[Any, int, int], float]) -> tuple[int, list[float]]:
@@ -159,7 +165,8 @@ def search_decision(view: Any, player: int, candidates: Sequence[Any], *, iterat
     (in a world the opponent's hidden cards differ, so a few of its decisions may differ on the way) and says
     whether every candidate is legal there (otherwise the world is dealt again); then every candidate is
     played in a copy of that world: play(world, candidate), rollout(world) to the end (or a horizon),
-    score(world, player, steps) in [-1.5, 1.5] (steps: choices made since the decision). `iterations` counts simulated games, so there are
+    score(world, player, steps) in [-1.5, 1.5] (steps: choices made since the decision; turns for an engine
+    without a history, realms). `iterations` counts simulated games, so there are
     iterations // len(candidates) worlds (at least 2).
     """
     n = len(candidates)
@@ -174,13 +181,13 @@ def search_decision(view: Any, player: int, candidates: Sequence[Any], *, iterat
         if not align(base):
             continue
         done += 1
-        mark = len(base.history)
+        mark = _choices(base)
         for k, cand in enumerate(candidates):
             w = copy_game(base) if k + 1 < n else base
             play(w, cand)
             if w.pending is not None:
                 rollout(w)
-            totals[k] += score(w, player, len(w.history) - mark)
+            totals[k] += score(w, player, _choices(w) - mark)
     if not done:
         return 0, [0.0] * n
     means = [t / done for t in totals]

@@ -143,8 +143,8 @@ def add_game_arguments(parser) -> None:
     have = {s for action in parser._actions for s in action.option_strings}
     if "--policy" not in have:
         parser.add_argument("--policy", metavar="NAME", default=None,
-                            help="who plays the first deck or strategy (realms: greedy, random; regions: "
-                                 "strategy, random, search, search:N)")
+                            help="who plays the first deck or strategy (realms: greedy, random, expert or "
+                                 "expert:N; regions: strategy, random, search, search:N)")
     if "--opponent-policy" not in have:
         parser.add_argument("--opponent-policy", metavar="NAME", default=None,
                             help="who plays the opponent (versus)")

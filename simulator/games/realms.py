@@ -12,7 +12,7 @@ from simulator.engines.realms import sim
 
 MODES = sim.MODES
 SpecError = sim.SpecError
-POLICIES = ("greedy", "random")
+POLICIES = ("greedy", "random", "expert")
 # A chunk's time allowance per game (simulator/tasks.py chunk_time_limits): the plain-Python engine's worst per game
 # on a quiet machine (docs/performance.md, "Realms engine": goldfish 5 ms, greedy head-to-head 36 ms) times about
 # 10 for goldfish and 5.5 for versus, so 200 versus games get 53 s (58 hard), under the broker's visibility timeout.
@@ -20,7 +20,7 @@ CHUNK_PER_GAME_S = {"goldfish": 0.05, "versus": 0.19}
 
 
 def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
-    return sim.chunk_plan(mode, games)
+    return sim.chunk_plan(mode, games, settings)
 
 
 def run_chunk(spec: dict, index: int) -> dict:

@@ -26,7 +26,9 @@ from . import GAMES, charts
 from .services import GameSpecError, game_run_request
 
 MAX_TEXT = 20_000
-REALMS_POLICIES = ("greedy", "random")
+REALMS_POLICIES = ("greedy", "random", "expert")
+# the realms page's fast/strong choice (as r1's simulate page): the greedy player or the search player (search.py)
+REALMS_PLAYERS = {"fast": "greedy", "strong": "expert"}
 REGIONS_POLICIES = ("strategy", "random", "search", "search:8")  # search[:N]: simulator/engines/regions/search.py
 
 
@@ -69,7 +71,7 @@ def simulate_page(request, game: str):
     shipped = _regions_strategies() if game == "regions" else {}
     starters = _realms_starters() if game == "realms" else []
     form = {"mode": "versus" if game == "regions" else "goldfish", "text": "", "opponent": "", "games": "",
-            "seed": "1", "policy": "", "opponent_policy": ""}
+            "seed": "1", "policy": "", "opponent_policy": "", "player": ""}
     if game == "regions":
         form["text"] = shipped.get(request.GET.get("strategy", "big-money"), "")
         form["opponent"] = shipped.get(request.GET.get("opponent", "region-control"), "")
@@ -81,6 +83,10 @@ def simulate_page(request, game: str):
         if game == "regions" and not form["opponent"].strip():  # the strategy editor's "against" pick
             form["opponent"] = shipped.get(request.POST.get("opponent_pick", ""), "")
         user, session_key = _owner(request)
+        if game == "realms" and form["player"] in REALMS_PLAYERS:   # fast / strong: both sides unless chosen
+            form["policy"] = form["policy"] or REALMS_PLAYERS[form["player"]]
+            if form["mode"] == "versus":
+                form["opponent_policy"] = form["opponent_policy"] or REALMS_PLAYERS[form["player"]]
         try:
             run, _ = game_run_request(
                 game, mode=form["mode"], text=form["text"], opponent_text=form["opponent"] or None,

@@ -217,6 +217,7 @@ AF_LEADER: Final = 2
 AF_SEL: Final = 3
 AF_YOU: Final = 4
 AF_OPP: Final = 5
+AFFECTS_CODES: Final = {"self": AF_SELF, "host": AF_HOST, "leader": AF_LEADER, "you": AF_YOU, "opponent": AF_OPP}
 
 
 class DeckError(ValueError):
@@ -406,16 +407,15 @@ class Eff:
             self.rules = [(RULE_CODES[r], MODE_CODES[m]) for r, m in v.items()]
         elif self.kind in (E_KILL, E_DISCARD, E_ANNIHILATE, E_RETURN, E_MOVE, E_DISBAND):
             self.ref, self.ref_sel = _ref(v)
-        elif self.kind == E_RECOVER:
-            self.sel = Sel(v, default_zone=SZ_DISCARD)
-        elif self.kind == E_SEARCH:
-            self.sel = Sel(v, default_zone=SZ_DECK)
-        elif self.kind == E_RECRUIT:
-            self.sel = Sel(v, default_zone=SZ_HAND)
+        elif self.kind in SEL_ZONES:   # recover, search, recruit: a selector over the zone they look in
+            self.sel = Sel(v, default_zone=SEL_ZONES[self.kind])
         elif self.kind == E_ADD_RESOURCES:
             self.resources = _res4(v)
         if self.kind in (E_MODIFY_CV, E_GRANT_TACTIC, E_RULE) and self.who < 0:
             self.who = REF_SELF
+
+
+SEL_ZONES: Final = {E_RECOVER: SZ_DISCARD, E_SEARCH: SZ_DECK, E_RECRUIT: SZ_HAND}
 
 
 def _ref(v: Any) -> tuple[int, Sel | None]:
@@ -460,23 +460,13 @@ class Static:
         self.index: int = index
         self.text: str = raw.get("text") or ""
         aff = raw.get("affects", "self")
-        self.affects: int = AF_SELF
-        self.sel: Sel | None = None
-        if aff == "host":
-            self.affects = AF_HOST
-        elif aff == "leader":
-            self.affects = AF_LEADER
-        elif aff == "you":
-            self.affects = AF_YOU
-        elif aff == "opponent":
-            self.affects = AF_OPP
-        elif isinstance(aff, dict):
-            self.affects = AF_SEL
-            self.sel = Sel(aff)
+        self.affects: int = (AF_SEL if isinstance(aff, dict) else
+                             AFFECTS_CODES.get(aff, AF_SELF) if isinstance(aff, str) else AF_SELF)
+        self.sel: Sel | None = Sel(aff) if isinstance(aff, dict) else None
         mod = raw.get("modify") or {}
         self.cvmod: CvMod | None = CvMod.of(mod["cv"]) if "cv" in mod else None
-        self.prov: tuple[int, int, int, int] = _res4_signed(mod.get("provides"))
-        self.cons: tuple[int, int, int, int] = _res4_signed(mod.get("consumes"))
+        self.prov: tuple[int, int, int, int] = _res4(mod.get("provides"))
+        self.cons: tuple[int, int, int, int] = _res4(mod.get("consumes"))
         self.icons: bool = "provides" in mod or "consumes" in mod
         self.cost: int = int(mod.get("cost", 0))
         self.has_cost: bool = "cost" in mod
@@ -487,13 +477,6 @@ class Static:
             self.kw |= KW_CODES[k]
         self.rules: list[tuple[int, int]] = [(RULE_CODES[r], MODE_CODES[m]) for r, m in (raw.get("rule") or {}).items()]
         self.cond: Cond | None = Cond(raw["condition"]) if raw.get("condition") else None
-
-
-def _res4_signed(value: Any) -> tuple[int, int, int, int]:
-    if not value:
-        return (0, 0, 0, 0)
-    return (int(value.get("gold", 0)), int(value.get("food", 0)), int(value.get("timber", 0)),
-            int(value.get("iron", 0)))
 
 
 class CardDef:

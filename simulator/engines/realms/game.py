@@ -208,6 +208,23 @@ def cell_of(x: int, y: int) -> int:
     return (x + 128) * 256 + (y + 128)
 
 
+def _adjacent(grid: dict[int, int], c: int) -> int:
+    """How many cards of a Settlement grid share a side with cell c (R2)."""
+    return (c + 256 in grid) + (c - 256 in grid) + (c + 1 in grid) + (c - 1 in grid)
+
+
+def _skips(st: Static, d: CardDef, same_owner: bool, i: int, src: int) -> bool:
+    """The cheap tests before a static's own (§14.5): a selector's card type and controller, or `self` on another
+    card. True when the static cannot apply to card i (of definition d)."""
+    sel = st.sel
+    if sel is not None:
+        if sel.types and not d.type_bit & sel.types:
+            return True
+        c = sel.controller
+        return c != CTRL_ANY and same_owner != (c == CTRL_YOU)
+    return st.affects == AF_SELF and i != src
+
+
 def cell_xy(c: int) -> tuple[int, int]:
     return c // 256 - 128, c % 256 - 128
 
@@ -366,6 +383,8 @@ class Game:
         self._n_tmp_tac = 0
         self._in_static = 0
         self._cvc: dict[int, int] | None = None   # CV memo while a decision waits (the state cannot change)
+        # icons() memo, read only while _cvc is not None (a decision waits); emptied whenever one starts to wait
+        self._icc: dict[int, tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] = {}
         # ---- statistics for the reports ----------------------------------------------------------------
         self.stats: list[list[int]] = [new_stats(), new_stats()]
         self.vp_by_turn: list[list[int]] = [[], []]
@@ -454,6 +473,7 @@ class Game:
         self._n_tmp_tac = o._n_tmp_tac
         self._in_static = 0
         self._cvc = {} if o._cvc is not None else None
+        self._icc = {}
         self.stats = [o.stats[0][:], o.stats[1][:]]
         self.vp_by_turn = [o.vp_by_turn[0][:], o.vp_by_turn[1][:]]
         self.gold_by_turn = [o.gold_by_turn[0][:], o.gold_by_turn[1][:]]
@@ -533,6 +553,7 @@ class Game:
             if dec is not None:
                 if len(dec.options) != 1:
                     self._cvc = {}
+                    self._icc = {}
                     return
                 # a decision with exactly one option is taken by itself (CONTRACTS §6)
                 self.pending = None
@@ -845,9 +866,7 @@ class Game:
 
     def _types_in_play(self, p: int) -> int:
         bits = 0
-        for w in self.z[p][Z_BORDER]:
-            bits |= self.cdef[w].wbit
-        for w in self.z[p][Z_STRIKE]:
+        for w in self.z[p][Z_BORDER] + self.z[p][Z_STRIKE]:
             bits |= self.cdef[w].wbit
         return bits
 
@@ -880,32 +899,10 @@ class Game:
         return [e for e, count in self._frontier(p) if count <= nc]
 
     def _has_cell(self, p: int, nc: int) -> bool:
-        """Whether a Place of Neighbor Count nc can be built somewhere (the frontier when known, else the first
-        legal cell found)."""
-        if self._cells_v[p] == self.grid_v[p]:
-            for _, count in self._front[p]:
-                if count <= nc:
-                    return True
-            return False
-        grid = self.grid[p]
-        cdef = self.cdef
-        for c in grid:
-            for dn in NEIGHBOURS:
-                e = c + dn
-                if e in grid:
-                    continue
-                count = 0
-                ok = True
-                for dm in NEIGHBOURS:
-                    f = e + dm
-                    q = grid.get(f, -1)
-                    if q >= 0:
-                        count += 1
-                        if (f + 256 in grid) + (f - 256 in grid) + (f + 1 in grid) + (f - 1 in grid) >= cdef[q].nc:
-                            ok = False
-                            break
-                if ok and count <= nc:
-                    return True
+        """Whether a Place of Neighbor Count nc can be built somewhere (002 §10, R2)."""
+        for _, count in self._frontier(p):
+            if count <= nc:
+                return True
         return False
 
     def _frontier(self, p: int) -> list[tuple[int, int]]:
@@ -917,7 +914,7 @@ class Game:
         cdef = self.cdef
         full: set[int] = set()   # occupied cells that cannot take one more neighbour
         for c, q in grid.items():
-            if (c + 256 in grid) + (c - 256 in grid) + (c + 1 in grid) + (c - 1 in grid) >= cdef[q].nc:
+            if _adjacent(grid, c) >= cdef[q].nc:
                 full.add(c)
         out: list[tuple[int, int]] = []
         checked: set[int] = set()
@@ -944,8 +941,7 @@ class Game:
         return out
 
     def _neighbours(self, p: int, c: int) -> int:
-        grid = self.grid[p]
-        return (c + 256 in grid) + (c - 256 in grid) + (c + 1 in grid) + (c - 1 in grid)
+        return _adjacent(self.grid[p], c)
 
     # ---- playing cards ------------------------------------------------------------------------------------
     def _play_card(self, p: int, a: tuple) -> None:
@@ -2576,15 +2572,7 @@ class Game:
         mods: list[CvMod] = []
         owner = self.owner
         for src, st in self._st_cv:
-            sel = st.sel
-            if sel is not None:
-                # cheap tests first: the card's type and controller
-                if sel.types and not d.type_bit & sel.types:
-                    continue
-                c = sel.controller
-                if c != CTRL_ANY and (owner[i] == owner[src]) != (c == CTRL_YOU):
-                    continue
-            elif st.affects == AF_SELF and i != src:
+            if _skips(st, d, owner[i] == owner[src], i, src) or st.affects == AF_HOST and self.host[src] != i:
                 continue
             if self._static_on(src, st, i):
                 m = st.cvmod
@@ -2642,19 +2630,31 @@ class Game:
             self._refresh()
         if not self._st_icon or self._in_static:
             return d.prov, d.cons
+        memo = self._icc if self._cvc is not None else None   # while a decision waits, as cv()
+        if memo is not None:
+            got = memo.get(i)
+            if got is not None:
+                return got
         prov = list(d.prov)
         cons = list(d.cons)
         changed = False
+        owner = self.owner
         for src, st in self._st_icon:
+            if _skips(st, d, owner[i] == owner[src], i, src) or st.affects == AF_HOST and self.host[src] != i:
+                continue
             if self._static_on(src, st, i):
                 changed = True
                 for r in range(4):
                     prov[r] += st.prov[r]
                     cons[r] += st.cons[r]
         if not changed:
-            return d.prov, d.cons
-        return ((max(prov[0], 0), max(prov[1], 0), max(prov[2], 0), max(prov[3], 0)),
-                (max(cons[0], 0), max(cons[1], 0), max(cons[2], 0), max(cons[3], 0)))
+            res = (d.prov, d.cons)
+        else:
+            res = ((max(prov[0], 0), max(prov[1], 0), max(prov[2], 0), max(prov[3], 0)),
+                   (max(cons[0], 0), max(cons[1], 0), max(cons[2], 0), max(cons[3], 0)))
+        if memo is not None:
+            memo[i] = res
+        return res
 
     def allowed(self, i: int, rule: int) -> bool:
         """002 §16 (R18): NEVER forbids over everything; else ALWAYS or can allows; else cannot forbids; else the
@@ -2675,18 +2675,9 @@ class Game:
         elif rule == R_BE_MOVED:
             if d.wtype == W_VEHICLE and not self.simplified:
                 modes = M_CANNOT
-        if self._dirty:
-            self._refresh()
         owner = self.owner
         for src, st in self._st_rule:
-            sel = st.sel
-            if sel is not None:
-                if sel.types and not d.type_bit & sel.types:
-                    continue
-                c = sel.controller
-                if c != CTRL_ANY and (owner[i] == owner[src]) != (c == CTRL_YOU):
-                    continue
-            elif st.affects == AF_SELF and i != src:
+            if _skips(st, d, owner[i] == owner[src], i, src):
                 continue
             for r, m in st.rules:
                 if r == rule and self._static_on(src, st, i):

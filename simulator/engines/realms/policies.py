@@ -188,15 +188,16 @@ class GreedyPolicy:
                 bits |= view.tactics(w)
         return bits
 
-    def _actions(self, view: PlayerView, dec: Decision) -> tuple:
+    def action_values(self, view: PlayerView, dec: Decision) -> list[tuple[float, tuple]]:
+        """(value, option) of each Actions option the player scores, in the options' order (the search player's
+        candidates come from these); forming a Group, discarding on purpose and unkeepable recruits are left out."""
         p = view.player
         left = self._project(view)
         reserve = view.reserve(p)
         threats = self._threats(view)
         covered = self._covered(view)
         gap = threats & ~covered
-        best = None
-        best_v = 0.0
+        out: list[tuple[float, tuple]] = []
         for o in dec.options:
             k = o[0]
             v = 0.0
@@ -224,6 +225,14 @@ class GreedyPolicy:
                 v = self._use_value(view, o, left)
             elif k == A_GROUP or k == A_DISCARD:
                 continue
+            out.append((v, o))
+        return out
+
+    def _actions(self, view: PlayerView, dec: Decision) -> tuple:
+        p = view.player
+        best = None
+        best_v = 0.0
+        for v, o in self.action_values(view, dec):
             if v > best_v:
                 best, best_v = o, v
         if best_v < 3.0 and view.attack_this_turn() and not view.is_goldfish(view.opponent):
@@ -605,9 +614,17 @@ def evaluate(state: Any, player: int) -> float:
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "first": FirstPolicy}
 
 
+SEARCH_POLICIES = ("expert",)   # search.py: `expert` or `expert:N` (N simulated games per searched decision)
+
+
 def make_policy(name: str, seed: int = 0) -> Any:
-    """A policy by name ('random', 'greedy'; 'first' for tests)."""
+    """A policy by name ('random', 'greedy', 'expert' or 'expert:N'; 'first' for tests)."""
+    base, _, arg = name.partition(":")
+    if base in SEARCH_POLICIES:
+        from .search import make_expert
+        return make_expert(seed, arg or None)
     cls = POLICIES.get(name)
     if cls is None:
-        raise ValueError(f"unknown realms policy {name!r}; policies are {', '.join(sorted(POLICIES))}")
+        raise ValueError(f"unknown realms policy {name!r}; policies are expert (expert:N), "
+                         f"{', '.join(sorted(POLICIES))}")
     return cls() if cls is FirstPolicy else cls(seed)

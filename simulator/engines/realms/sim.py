@@ -34,12 +34,16 @@ import random
 import time
 from typing import Any, Callable, Iterable, Sequence
 
+# the interval and histogram helpers are the r1 reports' (pure Python, no Django)
+from simulator.reports import _add_counts, _add_list, hist_stats, sorted_hist, wilson_interval
+
 MODES = ("goldfish", "versus")
 BASE_CHUNK = {"goldfish": 200, "versus": 200}
+SLOW_POLICIES = ("expert",)   # the search player: about a CPU-second a game, so a chunk is a game (as r1's runner)
+SLOW_CHUNK = 1
 MAX_CHUNKS = 400
 DEFAULT_GAMES = {"goldfish": 1_000, "versus": 1_000}
 DEFAULT_MAX_ROUNDS = 50
-Z95 = 1.959963984540054
 STAT_KEYS = ("attacks", "attacks_won", "attacks_lost", "attacks_tied", "warriors_killed", "warriors_lost", "raids",
              "raids_failed", "places_destroyed", "places_lost", "leader_raids", "reward_gold", "reward_attachments",
              "reward_discard", "reward_vp", "unpaid_discards", "places_built", "warriors_recruited", "cards_played")
@@ -56,59 +60,18 @@ def chunk_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def chunk_plan(mode: str, games: int) -> list[tuple[int, int, int]]:
-    """[(index, first game, games in chunk)]: depends only on the mode and the number of games."""
-    size = max(BASE_CHUNK[mode], math.ceil(games / MAX_CHUNKS))
+def slow_run(settings: dict | None) -> bool:
+    """Whether a run plays the search player (`expert`, `expert:N`): chunks of a game or a few."""
+    s = settings or {}
+    return any(str(s.get(k) or "").partition(":")[0] in SLOW_POLICIES for k in ("policy", "opponent_policy"))
+
+
+def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
+    """[(index, first game, games in chunk)]: depends only on the mode, the number of games and (for the chunk
+    size) whether the settings name the search player (as simulator/runner.py)."""
+    base = SLOW_CHUNK if slow_run(settings) else BASE_CHUNK[mode]
+    size = max(base, math.ceil(games / MAX_CHUNKS))
     return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> list[float] | None:
-    """95% Wilson score interval for a proportion.
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if n <= 0:
-        return None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return [max(0.0, centre - half), min(1.0, centre + half)]
-
-
-def hist_stats(hist: dict) -> dict:
-    n = sum(hist.values())
-    if not n:
-        return {"mean": None, "median": None, "min": None, "max": None}
-    values = sorted((int(k), v) for k, v in hist.items())
-
-    def nth(i: int) -> int:
-        seen = 0
-        for value, count in values:
-            seen += count
-            if i < seen:
-                return value
-        return values[-1][0]   # pragma: no cover
-
-    median = nth((n - 1) // 2) if n % 2 else (nth(n // 2 - 1) + nth(n // 2)) / 2
-    return {"mean": sum(k * v for k, v in values) / n, "median": median, "min": values[0][0], "max": values[-1][0]}
-
-
-def _sorted_hist(hist: dict) -> dict:
-    return {k: hist[k] for k in sorted(hist, key=int)}
-
-
-def _add_list(target: list, values: Sequence[int]) -> None:
-    if len(target) < len(values):
-        target.extend([0] * (len(values) - len(target)))
-    for i, v in enumerate(values):
-        target[i] += v
-
-
-def _add_counts(target: dict, values: dict) -> None:
-    for k, v in values.items():
-        target[k] = target.get(k, 0) + v
 
 
 def canonical_json(value: Any) -> str:
@@ -126,7 +89,6 @@ def make_spec(mode: str, deck_entries: list, opponent_entries: list | None = Non
               max_rounds: int = DEFAULT_MAX_ROUNDS, deck_name: str = "", opponent_name: str = "") -> dict:
     """A run's spec from (card dict, count) entries; checks everything a run needs (SpecError otherwise)."""
     from . import ENGINE_VERSION
-    from .policies import POLICIES
     if mode not in MODES:
         raise SpecError(f"unknown mode {mode!r}: realms runs goldfish or versus (hands: cards/games/realms/hands.py)")
     games = DEFAULT_GAMES[mode] if games is None else games
@@ -134,9 +96,8 @@ def make_spec(mode: str, deck_entries: list, opponent_entries: list | None = Non
         raise SpecError("games must be a whole number from 1 to 1,000,000")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SpecError("seed must be a whole number")
-    for name in (policy, opponent_policy):
-        if name not in POLICIES or name == "first":
-            raise SpecError(f"unknown policy {name!r}; realms policies are random and greedy")
+    for key, name in (("policy", policy), ("opponent_policy", opponent_policy)):
+        check_policy(key, name)
     if fmt not in ("standard", "simplified"):
         raise SpecError("format must be standard or simplified (002 §17)")
     if not isinstance(max_rounds, int) or not 1 <= max_rounds <= 500:
@@ -155,6 +116,21 @@ def make_spec(mode: str, deck_entries: list, opponent_entries: list | None = Non
     if mode == "versus":
         _engine_deck(spec["opponent"])
     return spec
+
+
+def check_policy(key: str, name: Any) -> None:
+    """A policy a run may name: greedy, random, expert or expert:N (N from 2 to 10,000); SpecError otherwise."""
+    from .policies import POLICIES, make_policy
+    base = str(name).partition(":")[0] if isinstance(name, str) else None
+    if base in SLOW_POLICIES:
+        try:
+            make_policy(name)
+        except ValueError as exc:
+            raise SpecError(f"{key}: {exc}") from None
+        return
+    if not isinstance(name, str) or name not in POLICIES or name == "first":
+        raise SpecError(f"{key}: unknown policy {name!r}; realms policies are greedy, random and expert "
+                        "(expert:N: N simulated games per searched decision)")
 
 
 def _deck_part(entries: list, name: str) -> dict:
@@ -255,7 +231,7 @@ def run_chunk(spec: dict, index: int) -> dict:
     """The partial result of chunk `index` of the run `spec` (integer counts only)."""
     from . import play_game
     mode = spec["mode"]
-    plan = chunk_plan(mode, spec["games"])
+    plan = chunk_plan(mode, spec["games"], spec["settings"])
     _, start, size = plan[index]
     rng = random.Random(chunk_seed(spec["seed"], index))
     st = spec["settings"]
@@ -338,7 +314,7 @@ def finalize(spec: dict, merged: dict, top: int = 10) -> dict:
             "win_rate": merged["wins"] / n if n else None,
             "win_rate_ci95": wilson_interval(merged["wins"], n),
             "stalemate_rate": merged["stalemates"] / n if n else None,
-            "win_turn": {**hist_stats(merged["win_turn"]), "histogram": _sorted_hist(merged["win_turn"])},
+            "win_turn": {**hist_stats(merged["win_turn"]), "histogram": sorted_hist(merged["win_turn"])},
             "vp_by_turn": [c / n for c in carried] if n else [],
             "gold_by_turn": [merged["sum_gold"][t] / c if c else None for t, c in enumerate(merged["turn_games"])],
             "per_turn": per_turn,
@@ -375,7 +351,7 @@ def finalize(spec: dict, merged: dict, top: int = 10) -> dict:
             "win_rate": merged["wins"] / n if n else None,
             "ci95": wilson_interval(merged["wins"], n),
             "mean_rounds": merged["rounds_sum"] / n if n else None,
-            "rounds": {**hist_stats(merged["rounds"]), "histogram": _sorted_hist(merged["rounds"])},
+            "rounds": {**hist_stats(merged["rounds"]), "histogram": sorted_hist(merged["rounds"])},
             "first_player_win_rate": merged["first_player_wins"] / n if n else None,
             "first_player_ci95": wilson_interval(merged["first_player_wins"], n),
             "win_rate_going_first": (merged["a_first_wins"] / merged["a_first_games"]
@@ -404,7 +380,7 @@ def _summary(part: dict) -> dict:
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
     """Every chunk in order in this process, merged exactly as a Celery chord would."""
     started = time.perf_counter()
-    plan = chunk_plan(spec["mode"], spec["games"])
+    plan = chunk_plan(spec["mode"], spec["games"], spec["settings"])
     parts = []
     for index, _, _ in plan:
         parts.append(run_chunk(spec, index))

@@ -73,7 +73,8 @@ def test_versus_report_has_the_contract_fields_and_this_games_figures(entries):
 @pytest.mark.parametrize("bad,message", [
     (dict(mode="hands"), "unknown mode"),
     (dict(games=0), "games must be"),
-    (dict(policy="expert"), "unknown policy"),
+    (dict(policy="psychic"), "unknown policy"),
+    (dict(policy="expert:lots"), "expert:lots"),
     (dict(fmt="modern"), "format must be"),
     (dict(mode="versus"), "needs an opponent"),
 ])
