@@ -620,6 +620,35 @@ def _effect_keys(ab) -> set:
     return keys
 
 
+_EMBARK_KIND: dict[int, tuple] = {}   # id(ability) -> (ability, kind): what an Embark ability does, worked out once
+
+
+def _embark_kind(ab) -> int:
+    """How the quest choice scores an Embark ability (§5.1): 0 gains Influence, 1 draws or searches, 2 harmful
+    and aimed at hand or deck (discard at random, mill), 3 other harmful, 4 modifies Power, 5 removes an
+    emblem, 6 anything else. A card's abilities never change, so each is classified once per process."""
+    got = _EMBARK_KIND.get(id(ab))
+    if got is not None and got[0] is ab:
+        return int(got[1])
+    keys = _effect_keys(ab)
+    if "gain_influence" in keys:
+        kind = 0
+    elif "draw" in keys or "search" in keys:
+        kind = 1
+    elif ab.harmful:
+        kind = 2 if "discard_random" in keys or "mill" in keys else 3
+    elif "modify_power" in keys:
+        kind = 4
+    elif "remove_emblem" in keys:
+        kind = 5
+    else:
+        kind = 6
+    if len(_EMBARK_KIND) > 4096:
+        _EMBARK_KIND.clear()
+    _EMBARK_KIND[id(ab)] = (ab, kind)
+    return kind
+
+
 def _fields_a_unit(ab) -> bool:
     """Whether an ability puts a card into the field (a search to the field, put into play)."""
     for e in ab.effects:
@@ -655,6 +684,24 @@ class GreedyPolicy(GreedyV1Policy):
     def __init__(self, seed: int = 0):
         super().__init__(seed)
         self.def_declared: Any = None   # the struggle whose S.6 defenders this player has declared
+        self.mull_plan: Any = None      # (hand, plan): the setup plan the mulligan decision worked out (§4)
+
+    # the mulligan's setup plan is the one setup uses when the hand was kept (the same hand, the same plan) ----
+    def _mulligan(self, game: PlayerView, dec: Decision):
+        p = dec.player
+        plan = self._plan_setup(game, p)
+        self.mull_plan = (list(game.my_hand), plan)
+        units = sum(1 for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
+        power = sum(game.cdef[a[1]].power for a in plan if a[0] == "place" and game.cdef[a[1]].is_unit)
+        return YES if units < 2 and power < 3 else NO
+
+    def _setup(self, game: PlayerView, dec: Decision):
+        if dec.info["used"] == 0 and self.setup_plan is None:
+            kept = self.mull_plan
+            self.mull_plan = None
+            if kept is not None and kept[0] == game.my_hand:
+                self.setup_plan = list(kept[1])
+        return GreedyV1Policy._setup(self, game, dec)
 
     # setup: the whole budget (§4), spare budget hides Secret cards (§10.9) ---------------------------
     def _plan_setup(self, game: PlayerView, p: int) -> list:
@@ -736,16 +783,18 @@ class GreedyPolicy(GreedyV1Policy):
             q = cdef[o[1]]
             score = need_wealth * q.wealth + spoils_w * q.spoils + 0.3 * q.momentum + levy_w * q.levy
             for ab in q.embark:
-                keys = _effect_keys(ab)
-                if "gain_influence" in keys:
+                cat = _embark_kind(ab)
+                if cat == 0:
                     score += 1.2 if mine + 1 < 15 else 5.0
-                elif "draw" in keys or "search" in keys:
+                elif cat == 1:
                     score += 0.7 if len(hand) < 7 else 0.3
-                elif ab.harmful:
-                    score += 0.5 if their_units or "discard_random" in keys or "mill" in keys else 0.0
-                elif "modify_power" in keys:
+                elif cat == 2:
+                    score += 0.5
+                elif cat == 3:
+                    score += 0.5 if their_units else 0.0
+                elif cat == 4:
                     score += 0.45 if my_units else 0.0
-                elif "remove_emblem" in keys:
+                elif cat == 5:
                     score += 0.6 if any(game.emb[i] for i in game.field[p]) else 0.0
                 else:
                     score += 0.15
@@ -907,26 +956,42 @@ class GreedyPolicy(GreedyV1Policy):
     def _plan_struggle(self, game: PlayerView, p: int, types: list[int]):
         """Attack when the win is worth more than what the attackers' exhaustion gives away: Authority (§5.5) and,
         as first player, the last ready defender of an icon the opponent can still attack with (S.10 unopposed).
-        Against an empty defence: one unit, the one that costs least, then the weakest that wins."""
+        Against an empty defence: one unit, the one that costs least, then the weakest that wins.
+
+        Speed (docs/performance.md): effective Power is read only for the units a decision looks at (the icons of
+        the struggle types examined, and for the guard rule every ready unit), each at most once; the quest's
+        spoils only when a struggle is worth weighing. The plan is the one the eager reading gave."""
         cdef = game.cdef
         opp = 1 - p
         gold = game.goldfish
         bonus = 1 if game.authority == p else 0
         ready = self._ready_units(game, p, "cannot_attack")
-        pw = {i: max(game.power(i), 0) for i in ready}
+        pw: dict[int, int] = {}          # effective Power (floored at 0) of our ready units, read when needed
         mine = {t: [i for i in ready if cdef[i].icons & (1 << t)] for t in types}
-        their_pw: list = []
-        if not gold:
-            their_pw = [(cdef[j].icons, max(game.power(j), 0))
-                        for j in self._ready_units(game, opp, "cannot_defend")]
+        their: list[int] = [] if gold else self._ready_units(game, opp, "cannot_defend")
+        tv: dict[int, int] = {}          # the same for the opponent's ready units that may defend
         threat: list[int] = []
         guards: list[tuple] = []
         if not gold and game.first == p and game.phase == CONFRONT_P:
             # the icons the opponent can still attack with (its ready units: the ones that could defend now) and
             # our ready units with Power that could defend them
-            threat = [t for t in range(4) if any(icons & (1 << t) and v > 0 for icons, v in their_pw)]
+            for t in range(4):
+                bit = 1 << t
+                for j in their:
+                    if cdef[j].icons & bit:
+                        v = tv.get(j)
+                        if v is None:
+                            v = tv[j] = max(game.power(j), 0)
+                        if v > 0:
+                            threat.append(t)
+                            break
             if threat:
-                guards = [(i, cdef[i].icons) for i in ready if pw[i] > 0]
+                for i in ready:
+                    v = pw.get(i)
+                    if v is None:
+                        v = pw[i] = max(game.power(i), 0)
+                    if v > 0:
+                        guards.append((i, cdef[i].icons))
 
         def guard_cost(units: list[int]) -> float:
             c = 0.0
@@ -938,18 +1003,30 @@ class GreedyPolicy(GreedyV1Policy):
 
         order = sorted(types, key=lambda t: (len(mine[t]), t))
         lead = None
-        spoils = game.quest_stat(p, "spoils")
+        spoils = -1
         for t in order:
             atk = mine[t]
             if not atk:
                 continue
             bit = 1 << t
-            defence = 0 if gold else sum(v for icons, v in their_pw if icons & bit)
+            defence = 0
+            if not gold:
+                for j in their:
+                    if cdef[j].icons & bit:
+                        v = tv.get(j)
+                        if v is None:
+                            v = tv[j] = max(game.power(j), 0)
+                        defence += v
+            for i in atk:
+                if i not in pw:
+                    pw[i] = max(game.power(i), 0)
             if defence == 0:
                 cands = [i for i in atk if pw[i] + bonus >= 1]
                 if not cands:
                     continue
                 i = min(cands, key=lambda i: (guard_cost([i]), pw[i], _ICON_COUNT[cdef[i].icons]))
+                if spoils < 0:
+                    spoils = game.quest_stat(p, "spoils")
                 gain = 1 + self._spoils_worth(t, spoils, game, opp) - guard_cost([i])
                 if gain < 0.5:
                     continue
@@ -983,6 +1060,8 @@ class GreedyPolicy(GreedyV1Policy):
                             total += pw[u] - pw[i]
                             break
                 # the defender may chump (deny S.10) rather than lose for nothing: count the spoils, not the +1
+                if spoils < 0:
+                    spoils = game.quest_stat(p, "spoils")
                 gain = self._spoils_worth(t, spoils, game, opp) + 0.5 - guard_cost(chosen)
                 if gain < 0.3:
                     continue
@@ -1022,30 +1101,23 @@ class GreedyPolicy(GreedyV1Policy):
         n = max(game.quest_stat(opp, "spoils") + s.spoils_mod, 0)   # §6.1 N
         t = s.type
         mine_inf, their_inf = game.influence(p), game.influence(opp)
-        # what the attacker's win costs us, in Influence
-        if t == FAITH:
-            moved = min(n, mine_inf)
-            spoils = 2.0 * moved
-        else:
-            moved = 0
-            if t == COMBAT:
-                units = sorted(card_value(game, i) for i in game.field[p] if cdef[i].is_unit)
-                spoils = 0.45 * sum(units[:n])
-            elif t == GUILE:
-                spoils = 0.5 * min(n, len(game.my_hand))
-            else:
-                spoils = 0.35 * min(n, len(game.field[p]))
+        # what the attacker's win costs us, in Influence (Combat's card values: only when a win is weighed)
+        moved = min(n, mine_inf) if t == FAITH else 0
         unopp = 1.0 if dfn == 0 else 0.0
         lose_now = their_inf + moved + (1 if unopp else 0) >= 15     # §1.1: they would reach 15
         lose_anyway = their_inf + moved >= 15                         # even with the unopposed Influence denied
-        # the exhaustion: Authority (§5.5), and our own attacks still to come this round (§5.4)
-        my_auth, their_auth = game.authority_total(p), game.authority_total(opp)
-        base_claim = _claim(my_auth, their_auth)
+        # the exhaustion: Authority (§5.5), and our own attacks still to come this round (§5.4); the Authority
+        # totals are read when the first plan is weighed
+        auth: list[int] = []
         to_attack = game.phase == CONFRONT_P and game.first == opp
 
         def cost(units: list[int]) -> float:
+            if not auth:
+                auth.append(game.authority_total(p))
+                auth.append(game.authority_total(opp))
+            my_auth, their_auth = auth[0], auth[1]
             lost = sum(pw[i] for i in units)
-            c = base_claim - _claim(my_auth - lost, their_auth)
+            c = _claim(my_auth, their_auth) - _claim(my_auth - lost, their_auth)
             if to_attack:
                 c += EXHAUST_TO_ATTACK * sum(1 for i in units if pw[i] > 0)
             return c
@@ -1054,6 +1126,15 @@ class GreedyPolicy(GreedyV1Policy):
         best_v = 0.0
         # win: the fewest, then the weakest, units whose Power exceeds the attack
         if sum(pw.values()) + dfn > att:
+            if t == FAITH:
+                spoils = 2.0 * moved
+            elif t == COMBAT:
+                units = sorted(card_value(game, i) for i in game.field[p] if cdef[i].is_unit)
+                spoils = 0.45 * sum(units[:n])
+            elif t == GUILE:
+                spoils = 0.5 * min(n, len(game.my_hand))
+            else:
+                spoils = 0.35 * min(n, len(game.field[p]))
             plan: list[int] = []
             run = dfn
             for i in sorted(elig, key=lambda i: -pw[i]):

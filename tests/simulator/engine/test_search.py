@@ -113,3 +113,44 @@ def test_expert_beats_greedy_in_the_camelot_mirror(camelot):
     wins = sum(play_game(camelot, camelot, seed=s, first_player=s % 2,
                          policies=("expert", "greedy")).winner == 0 for s in range(16))
     assert wins >= 11
+
+
+@pytest.fixture(scope="module")
+def eleven():
+    import json
+    import re
+    from simulator.engine import build_deck
+    from .helpers import CORE
+    names = {}
+    for c in json.loads(CORE.read_text(encoding="utf-8"))["cards"]:
+        names[c["name"].lower()] = c
+        if c.get("subtitle"):
+            names[f"{c['name']}, {c['subtitle']}".lower()] = c
+    entries = []
+    for line in (STARTERS / "eleven.txt").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^\s*(\d+)\s*x\s+(.+?)\s*$", line)
+        if m:
+            entries.append((names[m.group(2).lower().replace("\u2019", "'")], int(m.group(1))))
+    return build_deck(entries)
+
+
+def test_a_world_is_dealt_after_tokens_were_created(eleven):
+    # The Eleven create tokens (§10): a token's id is past the decks' cards, and the world the search deals
+    # must still be a game on the same decks with the same public state (issue 13: expert stopped ladder games)
+    from simulator.engine.game import Game
+    from simulator.engine.search import _printed_cards, world_of
+
+    for seed in range(40):
+        g = Game(eleven, eleven, seed=seed, policies=[make_policy("greedy", 1), make_policy("greedy", 2)],
+                 autostart=False)
+        g.play(stop=lambda game, dec: len(game.cdef) > _printed_cards(game) and dec.kind == "window")
+        if g.pending is not None:
+            break
+    else:
+        pytest.skip("no token was created in these games")
+    p = g.pending.player
+    w = world_of(g.view(p), random.Random(5))
+    assert w.pending is not None and w.pending.player == p and w.pending.kind == g.pending.kind
+    assert (w.infl, w.round_no, w.phase) == (g.infl, g.round_no, g.phase)
+    assert [sorted(w.cdef[i].name for i in z) for z in w.field] == [sorted(g.cdef[i].name for i in z) for z in g.field]
+    assert len(w.cdef) == len(g.cdef)   # the replay created the tokens again
