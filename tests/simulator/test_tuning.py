@@ -151,7 +151,7 @@ def test_the_workers_path_gives_the_in_process_json(tuning_cards):
 
     for kind, decks, extra in (("compare", [("a", BETTER), ("b", CAMELOT)], {"gauntlet": [("w", WINTER.read_text())]}),
                                ("matrix", [("a", CAMELOT), ("b", BETTER), ("c", WINTER.read_text())], {}),
-                               ("tune", [("d", DEAD)], {"target": "goldfish"})):
+                               ("tune", [("d", DEAD)], {"target": "goldfish", "budget": 3000})):
         spec = build_tuning_spec(kind=kind, decks=decks, games=45, seed=7, **extra)
         here = tuning.run_in_process(spec)
         run = services.tuning_execute_here(services.tuning_from_spec(spec))
@@ -395,3 +395,29 @@ def test_compare_opponent_lists_both_versions_games_and_the_ones_that_differ(cli
     assert replay.status_code == 200 and replay.context["side"] == "B"
     assert client.get(f"/tune/runs/{run.pk}/cells/gf/").status_code == 200
     assert client.get(f"/tune/runs/{run.pk}/cells/g5/").status_code == 404
+
+
+def test_pages_answer_a_repeat_from_the_stored_run_and_cancel_for_its_owner(client, monkeypatch):
+    from django.test import Client
+
+    from simulator import tuning_tasks
+
+    form = {"kind": "matrix", "decks": CAMELOT + "\n---\n" + WINTER.read_text(), "games": "20", "seed": "4",
+            "policy": "greedy", "opponent_policy": "greedy"}
+    sent = []
+    monkeypatch.setattr(tuning_tasks.tuning_start, "apply_async", lambda args, **kw: sent.append(args[0]))
+    first = client.post("/tune/", form)
+    again = client.post("/tune/", form)
+    assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
+    assert TuningRun.objects.count() == 1
+    run = TuningRun.objects.get()
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "<progress" in page and f"/tune/runs/{run.pk}/cancel/" in page
+    assert f"/tune/runs/{run.pk}/cancel/" not in Client().get(run.get_absolute_url()).content.decode()
+    Client().post(f"/tune/runs/{run.pk}/cancel/")  # a stranger cannot cancel it
+    run.refresh_from_db()
+    assert run.status != "cancelled"
+    client.post(f"/tune/runs/{run.pk}/cancel/")
+    run.refresh_from_db()
+    assert run.status == "cancelled"
+    assert "cancelled" in client.get(run.get_absolute_url()).content.decode()
