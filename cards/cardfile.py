@@ -10,32 +10,13 @@ import json
 import re
 from dataclasses import dataclass, field
 
-CARD_TYPES = ("unit", "location", "attachment", "deed", "quest", "destiny", "faction")
-DRAW_TYPES = ("unit", "location", "attachment", "deed")
-FACTIONS = ("camelot", "eleven", "lefay", "keepers", "summer", "winter", "saracen", "neutral")
-FACTION_NAMES = {
-    "camelot": "Camelot",
-    "eleven": "The Eleven",
-    "lefay": "Le Fay's Circle",
-    "keepers": "Keepers of the Old Way",
-    "summer": "The Summer Court",
-    "winter": "The Winter Court",
-    "saracen": "Saracen Envoy",
-    "neutral": "Neutral",
-}
-ICONS = ("combat", "guile", "sorcery", "faith")
-
-# §9: plain keywords and keywords with a parameter (Haste (X), Secret (X), Scout (X), Ravage (X)).
-PLAIN_KEYWORDS = (
-    "Subtle", "Glory", "Mastery", "Cunning", "Compel", "Prowess", "Wary", "Ruthless",
-    "Restricted", "No Attachments", "Lasting", "Bound",
+from cards.games.r1.facts import (  # noqa: F401 - the names the loader's users import from here
+    CARD_TYPES, DRAW_TYPES, FACTION_NAMES, FACTIONS, ICONS, OLD_KEYWORDS, PARAM_KEYWORDS, PLAIN_KEYWORDS, QUEST_STATS,
+    format_keyword, split_keyword,
 )
-PARAM_KEYWORDS = ("Haste", "Secret", "Scout", "Ravage")
-_KEYWORD_RE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z ]*?)(?:\s*\((?P<param>[^()]*)\))?$")
 
 CODE_RE = re.compile(r"^[a-z0-9-]{1,32}$")
 DECKBUILDING_KEYS = ("min_draw_cards", "max_copies", "bound_factions", "forbidden_types", "max_cost")
-QUEST_STATS = ("wealth", "momentum", "spoils", "levy")
 OPTIONAL_KEYS = ("flavor", "illustrator", "number", "quantity")
 KNOWN_KEYS = (
     "code", "name", "subtitle", "type", "faction", "cost", "power", "icons", "attributes", "unique", "loyalty",
@@ -45,7 +26,6 @@ KNOWN_KEYS = (
 # Appendix B: older field names, keyword spellings and words in rules text.
 OLD_KEYS = {"gold": "wealth", "initiative": "momentum", "claim": "spoils", "reserve": "levy",
             "strength": "power", "str": "power"}
-OLD_KEYWORDS = {"bond": "Bound"}
 _OLD_WORDS = {
     "Gold": "Wealth", "Initiative": "Momentum", "Claim": "Spoils", "Reserve": "Levy", "Bond": "Bound",
     "STR": "Power", "Strength": "Power", "Kneel": "Exhaust", "Kneels": "Exhausts", "Knelt": "Exhausted",
@@ -96,32 +76,21 @@ class CardFileError(ValueError):
 
 def parse_keyword(raw: str) -> tuple[str, str | None]:
     """Split 'Haste (2)' into ('Haste', '2'); raise ValueError for anything not in §9."""
-    m = _KEYWORD_RE.match(raw.strip())
-    if not m:
-        raise ValueError(f"{raw!r} is not a keyword")
-    name = " ".join(m.group("name").split())
-    param = m.group("param")
-    canonical = {k.lower(): k for k in (*PLAIN_KEYWORDS, *PARAM_KEYWORDS)}.get(name.lower())
-    if canonical is None:
-        old = OLD_KEYWORDS.get(name.lower())
-        if old is None:
-            raise ValueError(f"unknown keyword {raw!r}; keywords are those of §9: "
-                             + ", ".join((*PLAIN_KEYWORDS, *(k + " (X)" for k in PARAM_KEYWORDS))))
-        canonical = old
+    split = split_keyword(raw)
+    if split is None:
+        raise ValueError(f"unknown keyword {raw!r}; keywords are those of §9: "
+                         + ", ".join((*PLAIN_KEYWORDS, *(k + " (X)" for k in PARAM_KEYWORDS))))
+    canonical, param = split
     if canonical in PARAM_KEYWORDS:
-        if param is None or not param.strip().isdigit():
+        if param is None or not param.isdigit():
             raise ValueError(f"keyword {canonical} needs a number in parentheses, e.g. '{canonical} (2)'")
         return canonical, str(int(param))
     if canonical == "No Attachments" and param:
         # Attribute variants (§9.3): 'No Attachments (Weapon)' rejects attachments with that attribute.
-        return canonical, param.strip()
+        return canonical, param
     if param is not None:
         raise ValueError(f"keyword {canonical} takes no parameter")
     return canonical, None
-
-
-def format_keyword(name: str, param: str | None) -> str:
-    return f"{name} ({param})" if param is not None else name
 
 
 def _int_or_none(value, *, minimum=0, maximum=None):

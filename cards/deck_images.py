@@ -26,7 +26,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from .cardfile import FACTION_NAMES
+from cards.games.r1.facts import FACTION_NAMES
 from .images import (
     BORDER,
     RENDER_LOCK,

@@ -30,7 +30,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from .cardfile import FACTION_NAMES, format_keyword, parse_keyword
+from cards.games.r1.facts import FACTION_NAMES, ICON_GLYPHS, ICONS, PHASES, format_keyword
+
+from .cardfile import parse_keyword
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +74,10 @@ ICON_COLORS = {
 
 # Icons as they may appear inside rules text: the rulebook's glyphs (with or without an emoji variation
 # selector) or a bracketed name.
-_ICON_TEXT = {"⚔": "combat", "🕷": "guile", "⭕": "sorcery", "✦": "faith"}
+_ICON_TEXT = {glyph: name for name, glyph in ICON_GLYPHS.items()}
 _TOKEN_RE = re.compile(
-    r"(?P<icon>⚔\ufe0f?|🕷\ufe0f?|⭕\ufe0f?|✦\ufe0f?|\[(?:combat|guile|sorcery|faith)\])"
-    r"|(?<![A-Za-z])(?P<timing>(?:(?:(?:Quest|Draw|Kingdom|Confrontation|Authority|Refresh|Toll|Struggle) )?Action"
+    r"(?P<icon>" + "".join(f"{g}\ufe0f?|" for g in ICON_GLYPHS.values()) + r"\[(?:" + "|".join(ICONS) + r")\])"
+    r"|(?<![A-Za-z])(?P<timing>(?:(?:(?:" + "|".join(p.title() for p in PHASES) + r"|Struggle) )?Action"
     r"|Forced(?: (?:Response|Disrupt|Halt))?|Response|Disrupt|Halt|Embark|Deckbuilding|Reaction|Interrupt|Setup"
     r"|When revealed)(?: \((?:[^()]*)\))?:)"
 )
@@ -788,7 +790,7 @@ def _render_card(face: CardFace, size) -> Image.Image:
             px = lx - (loyalty - 1) * 7.5 + i * 15
             c.polygon([(px, ly - 7.5), (px + 6, ly), (px, ly + 7.5), (px - 6, ly)], fill=GOLD)
 
-    icons = [i for i in ("combat", "guile", "sorcery", "faith") if i in (data.get("icons") or [])]
+    icons = [i for i in ICONS if i in (data.get("icons") or [])]
     if ctype == "unit" and icons:
         # Struggle icons (§2.3) down the right edge of the art.
         ix = 446

@@ -4,7 +4,9 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from .cardfile import CARD_TYPES, FACTION_NAMES, ICONS, KNOWN_KEYS, parse_keyword
+from cards.games.r1.facts import CARD_TYPES, FACTION_NAMES, ICONS
+
+from .cardfile import KNOWN_KEYS, parse_keyword
 from .games.registry import DEFAULT as DEFAULT_GAME
 
 

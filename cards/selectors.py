@@ -6,7 +6,9 @@ import random
 
 from django.db.models import Count, Q, QuerySet
 
-from .cardfile import CARD_TYPES, FACTIONS, ICONS, KNOWN_KEYS
+from cards.games.r1.facts import CARD_TYPES, FACTIONS, ICONS
+
+from .cardfile import KNOWN_KEYS
 from .models import Card, CardSet, CostKind, Faction
 from .search import SearchError, compile_q, parse_query, sort_cards
 

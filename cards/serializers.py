@@ -5,7 +5,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .cardfile import CARD_TYPES, FACTIONS, ICONS
+from cards.games.r1.facts import CARD_TYPES, FACTIONS, ICONS
 
 
 @extend_schema_field({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["X", "-"]}],

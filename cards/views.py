@@ -12,7 +12,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
-from .cardfile import CARD_TYPES, FACTION_NAMES, FACTIONS
+from cards.games.r1.facts import CARD_TYPES, FACTION_NAMES, FACTIONS, ICONS
 from .search import SORTS, SYNTAX_EXAMPLES, SearchError, search_cards
 from .selectors import card_count, card_get, card_ids, card_neighbours, card_search, card_versions, cards_by_ids
 
@@ -171,7 +171,7 @@ def syntax(request):
     return render(request, "cards/syntax.html", {"examples": examples})
 
 
-LEGEND_SYMBOLS = ("combat", "guile", "sorcery", "faith", "loyalty")
+LEGEND_SYMBOLS = (*ICONS, "loyalty")
 
 
 def legend_symbol(request, name: str):

@@ -14,6 +14,8 @@ from functools import lru_cache
 import pygal
 from pygal.style import Style
 
+from cards.games.r1.facts import DRAW_TYPES, ICONS
+
 STYLE = Style(background="transparent", plot_background="transparent", foreground="#333",
               foreground_strong="#111", foreground_subtle="#bbb", opacity=".9", opacity_hover="1",
               colors=("#7a1f1f", "#d98b1a", "#2f5fa8", "#2e7d32", "#6a2c91", "#4fa3c7", "#6b6b6b", "#8c7b62"),
@@ -21,7 +23,6 @@ STYLE = Style(background="transparent", plot_background="transparent", foregroun
               major_label_font_size=12, legend_font_size=12, value_font_size=11)
 _STYLE_ELEMENT = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 _SCRIPT_ELEMENT = re.compile(r"<script[^>]*>.*?</script>", re.S)
-ICONS = ("combat", "guile", "sorcery", "faith")
 FACTION_LABELS = {"camelot": "Camelot", "eleven": "Eleven", "lefay": "Le Fay", "keepers": "Keepers",
                   "summer": "Summer", "winter": "Winter", "saracen": "Saracen", "neutral": "Neutral"}
 
@@ -135,7 +136,7 @@ def _deck_charts(stats: dict) -> list[dict]:
                                                 for i in ICONS),
             _bar("Icon coverage", list(ICONS), {"units": [icons[i]["units"] for i in ICONS],
                                                  "their Power": [icons[i]["power"] for i in ICONS]}))
-    order = [t for t in ("unit", "location", "attachment", "deed", "quest") if stats["by_type"].get(t)]
+    order = [t for t in (*DRAW_TYPES, "quest") if stats["by_type"].get(t)]
     if order:  # a list of only a faction card and a destiny has nothing to chart (pygal drew a huge "No data")
         add("types", "Card types", ", ".join(f"{t}s: {stats['by_type'][t]}" for t in order),
             _bar("Card types", [f"{t}s" for t in order], {"cards": [stats["by_type"][t] for t in order]},

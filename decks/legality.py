@@ -16,14 +16,8 @@ from dataclasses import dataclass, field
 
 from .pool import CardPool, card_title, has_keyword, is_draw_card, normalise_name
 
-MIN_DRAW_CARDS = 60  # §2.1, §11
-QUEST_DECK_SIZE = 7  # §2.1, §11
-MAX_COPIES = 3  # §11, counted by name (§2.3)
+from cards.games.r1.facts import FACTION_NAMES, MAX_COPIES, MIN_DRAW_CARDS, QUEST_DECK_SIZE  # §2.1, §11
 
-FACTION_NAMES = {
-    "camelot": "Camelot", "eleven": "The Eleven", "lefay": "Le Fay's Circle", "keepers": "Keepers of the Old Way",
-    "summer": "The Summer Court", "winter": "The Winter Court", "saracen": "Saracen Envoy", "neutral": "Neutral",
-}
 
 
 def faction_name(slug: str | None) -> str:

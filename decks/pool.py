@@ -16,7 +16,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable, Iterator
 
-DRAW_TYPES = ("unit", "location", "attachment", "deed")
+from cards.games.r1.facts import DRAW_TYPES
 
 # Apostrophe look-alikes people paste from other sites; all read as "'" (CONTRACTS §2).
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'", "\u00b4": "'"})

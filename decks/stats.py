@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from math import comb
 
+from cards.games.r1.facts import DRAW_TYPES, HAND_SIZE, ICONS, QUEST_STATS
+
 from .legality import effective_cost, loyalty_surcharge
 from .pool import CardPool, card_title, is_draw_card
 
-ICONS = ("combat", "guile", "sorcery", "faith")
-QUEST_STATS = ("wealth", "momentum", "spoils", "levy")
 
 
 def _keyword_name(raw: str) -> str:
@@ -35,7 +35,7 @@ def setup_placeable(card: dict) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def p_in_opening_hand(copies: int, deck_size: int, hand: int = 7) -> float:
+def p_in_opening_hand(copies: int, deck_size: int, hand: int = HAND_SIZE) -> float:
     """Exact chance that at least one of `copies` cards is among the first `hand` of a shuffled deck (§4).
 
     >>> round(p_in_opening_hand(3, 60), 4)
@@ -166,7 +166,7 @@ def deck_key_figures(counts: Mapping[str, int], pool: CardPool) -> dict:
     cards = [(pool.get(code), n) for code, n in counts.items() if n > 0 and pool.get(code) is not None]
     factions = {c["faction"] for c, _ in cards if c.get("type") == "faction"}
     deck_faction = next(iter(factions)) if len(factions) == 1 else None
-    types = {kind: 0 for kind in ("unit", "location", "attachment", "deed")}
+    types = {kind: 0 for kind in DRAW_TYPES}
     curve = [0] * (CURVE_TOP + 1)
     other = quests = 0
     for card, n in cards:
@@ -186,7 +186,7 @@ def deck_key_figures(counts: Mapping[str, int], pool: CardPool) -> dict:
             "curve": [{"label": label, "n": n} for label, n in zip(labels, curve)]}
 
 
-def sample_hand(counts: Mapping[str, int], pool: CardPool, rng, size: int = 7) -> list[dict]:
+def sample_hand(counts: Mapping[str, int], pool: CardPool, rng, size: int = HAND_SIZE) -> list[dict]:
     """`size` cards drawn at random from the deck's draw cards (§4: the opening hand comes from the draw deck;
     the faction card, destiny and quests are not in it), each copy equally likely; fewer when the deck is smaller.
     `rng` is a `random.Random`.

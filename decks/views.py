@@ -18,7 +18,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from cards.cardfile import FACTION_NAMES
+from cards.games.r1.facts import CARD_TYPES, FACTION_NAMES
 from cards.starters import starter, starters
 
 from .collection import export_collection_csv
@@ -856,7 +856,7 @@ def markdown_preview(request):
 
 
 # ---- card browser beside the editor ------------------------------------------------------------------------
-BROWSER_TYPES = ("unit", "location", "attachment", "deed", "quest", "destiny", "faction")
+BROWSER_TYPES = CARD_TYPES
 BROWSER_TYPE_LABELS = (("unit", "units"), ("location", "locations"), ("attachment", "attachments"), ("deed", "deeds"),
                        ("quest", "quests"), ("destiny", "destinies"), ("faction", "faction cards"))
 BROWSER_LIMIT = 60

@@ -8,6 +8,7 @@ that says what to fix.
 from __future__ import annotations
 
 from decks.decklist import content_hash, parse_decklist
+from cards.games.r1.facts import DRAW_TYPES
 from decks.legality import check_deck
 from decks.pool import CardPool
 
@@ -34,7 +35,7 @@ def read_deck(text, pool: CardPool, *, label: str = "deck", name: str | None = N
     entries = [(pool.get(code), count) for code, count in parsed.counts.items()]
     factions = [(c, n) for c, n in entries if c["type"] == "faction"]
     quests = sum(n for c, n in entries if c["type"] == "quest")
-    draw = sum(n for c, n in entries if c["type"] in ("unit", "location", "attachment", "deed"))
+    draw = sum(n for c, n in entries if c["type"] in DRAW_TYPES)
     if sum(n for _, n in factions) != 1:
         found = ", ".join(c["name"] for c, _ in factions) or "none"
         raise SpecError(f"The {label} cannot play a game: it needs exactly one faction card (§2.1), found {found}.")

@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence
 
-from simulator.engine.setup import ICON_NAMES, SETUP_BUDGET, SetupSolver
+from cards.games.r1.facts import DRAWS_PER_ROUND, HAND_SIZE, ICONS, SETUP_BUDGET
+from simulator.engine.setup import SetupSolver
 from simulator.reports import hist_stats, sorted_hist
 
-HAND_SIZE = 7
-DRAWS_PER_ROUND = 2  # §5.2
 DEFAULT_ROUNDS = 5
 DEFAULT_SETUP_REFILL = 3
 TOP_HANDS = 3
@@ -220,7 +219,7 @@ def empty_hands_partial() -> dict:
     return {
         "samples": 0, "empty": 0, "mulligans": 0, "final_empty": 0,
         "budget": {}, "units": {}, "power": {}, "icons": {}, "placed": {}, "final_units": {}, "final_power": {},
-        "icon_cover": {icon: 0 for icon in ICON_NAMES},
+        "icon_cover": {icon: 0 for icon in ICONS},
         "card_in_opening": {}, "sum_units": 0, "sum_power": 0, "sum_budget": 0, "sum_placed": 0,
         "best": [], "worst": [],
     }
@@ -248,7 +247,7 @@ def hands_chunk(deck: HandsDeck, samples: int, rng, policy: MulliganPolicy, chun
         icons = choice.icons
         stats[(choice.budget_used, choice.units, choice.power, len(icons), len(choice.placed))] += 1
         for icon in icons:
-            cover[ICON_NAMES.index(icon)] += 1
+            cover[ICONS.index(icon)] += 1
         for i in set(hand):
             in_opening[i] += 1
         score = (choice.power, choice.units, len(icons), choice.budget_used, len(choice.placed))
@@ -280,7 +279,7 @@ def hands_chunk(deck: HandsDeck, samples: int, rng, policy: MulliganPolicy, chun
         out["final_power"][str(power)] = out["final_power"].get(str(power), 0) + n
         if empty:
             out["final_empty"] += n
-    out["icon_cover"] = {icon: cover[b] for b, icon in enumerate(ICON_NAMES)}
+    out["icon_cover"] = {icon: cover[b] for b, icon in enumerate(ICONS)}
     out["card_in_opening"] = {str(i): n for i, n in enumerate(in_opening) if n}
     out["mulligans"] = mulligans
     out["samples"] = samples
@@ -340,7 +339,7 @@ def hands_report(deck: HandsDeck, merged: dict, *, targets: Sequence[Target], po
         "power": sorted_hist(merged["power"]),
         "icons_covered": sorted_hist(merged["icons"]),
         "cards_placed": sorted_hist(merged["placed"]),
-        "icon_coverage": {icon: (merged["icon_cover"][icon] / n if n else None) for icon in ICON_NAMES},
+        "icon_coverage": {icon: (merged["icon_cover"][icon] / n if n else None) for icon in ICONS},
         "power_stats": hist_stats(merged["power"]),
         "best_hands": merged["best"],
         "worst_hands": merged["worst"],

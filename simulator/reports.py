@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
+from cards.games.r1.facts import ICONS
+
 Z95 = 1.959963984540054
 
 
@@ -154,7 +156,7 @@ def goldfish_report(merged: dict, *, games: int, seed: int, unsupported: Sequenc
 
 
 # ---- versus ----------------------------------------------------------------------------------------------
-STRUGGLE_TYPES = ("combat", "guile", "sorcery", "faith")
+STRUGGLE_TYPES = ICONS   # §6.1: the struggle types are the icons
 STRUGGLE_COUNTS = ("initiated", "won", "unopposed", "defended")
 SIDES = ("deck", "opponent")
 

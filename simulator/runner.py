@@ -15,6 +15,8 @@ import threading
 import time
 from typing import Callable
 
+from cards.games.r1.facts import DRAW_TYPES
+
 from . import hands as hands_mod
 from . import reports
 
@@ -117,7 +119,7 @@ def deck_data_hash(entries: list) -> str:
 
 
 def draw_entries(deck: dict) -> list[tuple[dict, int]]:
-    return [(c, n) for c, n in deck["entries"] if c.get("type") in ("unit", "location", "attachment", "deed")]
+    return [(c, n) for c, n in deck["entries"] if c.get("type") in DRAW_TYPES]
 
 
 # ---- per-process preparation (cached: a worker builds a deck once for many chunks) -----------------------

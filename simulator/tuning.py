@@ -28,6 +28,8 @@ import math
 import time
 from typing import Callable
 
+from cards.games.r1.facts import DRAW_TYPES
+
 from . import runner
 from .reports import Z95, wilson_interval
 
@@ -52,7 +54,6 @@ MIX_ADDS = 3                # ... with the 3 closest adds of each
 MAX_CANDIDATES = 1000       # the most candidates a search races (fewer when the games budget is smaller)
 DEAD_WEIGHT_PLAYED = 0.05   # a copy played in fewer than 5% of games is dead weight ...
 DEAD_WEIGHT_SHARE = 0.2     # ... when that is also under a fifth of the deck's median card
-DRAW_TYPES = ("unit", "location", "attachment", "deed")
 
 
 class TuningError(ValueError):

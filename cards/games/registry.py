@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from cards.games.r1 import facts as r1_facts
+
 DEFAULT = "r1"
 SLUG_RE = re.compile(r"^[a-z][a-z0-9]{1,15}$")
 
@@ -164,7 +166,7 @@ def entries(counts: Mapping[str, int], cards: Iterable[dict]) -> list[tuple[dict
 # ---- the games ------------------------------------------------------------------------------------------------
 register(Game(
     slug="r1", name="A Reign of Kings", rules="000_…, 001_…", builtin=True,
-    card_types=("faction", "destiny", "quest", "unit", "location", "attachment", "deed"),
+    card_types=r1_facts.SECTION_TYPES,
     sections=(Section("Faction", ("faction",)), Section("Destiny", ("destiny",)), Section("Quests", ("quest",)),
               Section("Units", ("unit",)), Section("Locations", ("location",)),
               Section("Attachments", ("attachment",)), Section("Deeds", ("deed",))),

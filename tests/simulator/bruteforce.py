@@ -2,7 +2,8 @@
 left in hand, placed, or (if Secret) hidden, and the rules are checked on the whole board at once."""
 from itertools import product
 
-from simulator.engine.setup import ICON_NAMES, attachment_fits, setup_charge
+from cards.games.r1.facts import ICONS
+from simulator.engine.setup import attachment_fits, setup_charge
 
 
 def _keywords(card):
@@ -69,7 +70,7 @@ def brute_force_best(cards, faction, hand, budget=8):
                 power += _host_bonus(card)
         if not ok:
             continue
-        icons = {i for u in units for i in u.get("icons") or [] if i in ICON_NAMES}
+        icons = {i for u in units for i in u.get("icons") or [] if i in ICONS}
         score = (power, len(units), len(icons), spent, len(real) + duplicates + hidden)
         best = max(best, score)
     return best
