@@ -215,7 +215,8 @@ def tuning_cell(request, pk: int, cell: str):
         context.update(deck=names[0], opponent=names[1])
     else:
         context.update(deck=f"{run.result['a']['name']} / {run.result['b']['name']}", opponent=names[0])
-    context.update(deck_short=tuning_charts.short(context["deck"]), opponent_short=tuning_charts.short(names[-1]))
+    context.update(deck_short=tuning_charts.short(context["deck"], 16),
+                   opponent_short=tuning_charts.short(names[-1], 16))
     return render(request, "simulator/tuning_cell.html", context)
 
 
