@@ -62,7 +62,8 @@ def main() -> None:
                 report = json.loads(out)
                 row = {"workers": n, "wall_s": round(wall, 2), "worker_cpu_s": round(cpu_seconds(worker.pid) - cpu0, 2),
                        "games": report["games_spent"], "load": round((load0 + os.getloadavg()[0]) / 2, 1),
-                       "best": report["best"]["label"] if report["best"] else None}
+                       "best": report["best"]["label"] if report["best"] else None, "candidates": report["candidates"],
+                       "rounds": [[r["candidates"], r["games"]] for r in report["rounds"]]}
                 row["_json"] = {k: v for k, v in report.items() if k != "elapsed_s"}
                 results.append(row)
                 print(json.dumps({k: v for k, v in row.items() if k != "_json"}), flush=True)

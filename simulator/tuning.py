@@ -36,7 +36,7 @@ from .reports import Z95, wilson_interval
 KINDS = ("compare", "tune", "matrix")
 TARGETS = ("goldfish", "winrate")
 DEFAULT_POLICY = "greedy"
-TUNING_VERSION = "tune-1"  # bump whenever the same request would give other numbers (plus the engine version)
+TUNING_VERSION = "tune-2"  # bump whenever the same request would give other numbers (plus the engine version)
 UNIT_GAMES = 100            # games per unit (a Celery chunk)
 DEFAULT_GAMES = {"compare": 200, "tune": 320, "matrix": 200}
 MAX_DECKS = {"compare": 2, "tune": 1, "matrix": 12}
@@ -46,8 +46,12 @@ MAX_GAUNTLET = 12
 PROFILE_GAMES = 200         # goldfish games of the deck as it is, to find the cards it does not play
 FIRST_ROUND_GAMES = 40      # games per candidate (per opponent) in the first round of successive halving
 FINALISTS = 4               # halving stops at this many candidates, which then play up to the full games
-MAX_CUTS = 8                # the cards considered for cutting
-MAX_ADDS = 8                # replacements considered per cut card
+MAX_CUTS = 12               # the cards considered for cutting (the least useful first)
+COST_SLACK = 1              # an add matches a cut's cost when its printed cost is within 1 of it
+MIN_ADDS = 8                # when fewer cards match, the closest others fill up to this many adds per cut
+MIX_CUTS = 6                # mixed two-card swaps combine the 6 least useful cards ...
+MIX_ADDS = 3                # ... with the 3 closest adds of each
+MAX_CANDIDATES = 1000       # the most candidates a search races (fewer when the games budget is smaller)
 DEAD_WEIGHT_PLAYED = 0.05   # a copy played in fewer than 5% of games is dead weight ...
 DEAD_WEIGHT_SHARE = 0.2     # ... when that is also under a fifth of the deck's median card
 
@@ -178,6 +182,35 @@ def _unit(deck: str, cell: str, start: int, stop: int, **extra) -> list[dict]:
             for s in range(start, stop, UNIT_GAMES)]
 
 
+# ---- one game again (the cell pages and their replays) -------------------------------------------------
+def game_setup(spec: dict, deck_ref: str, cell: str, game: int) -> dict:
+    """What `run_unit` gave game `game` of `deck_ref` in `cell` of a compare or matrix run: the two decks (the
+    opponent None for the goldfish), the seed, who went first, the policies and the round cap. Games are
+    reproducible from these, so any of them can be replayed (simulator/replay.py). TuningError when the run has
+    no such game."""
+    kind = spec["kind"]
+    if kind == "matrix":
+        try:
+            i, j = (int(x) for x in cell[1:].split("-")) if cell.startswith("m") else (None, None)
+        except ValueError:
+            i = j = None
+        if i is None or j is None or not 0 <= i < j < len(spec["decks"]) or deck_ref != f"deck:{i}":
+            raise TuningError(f"This matrix has no pairing {cell!r}.")
+        opponent = spec["decks"][j]
+    elif kind == "compare":
+        if deck_ref not in ("deck:0", "deck:1") or cell not in ("gf", *_cell_names(spec)):
+            raise TuningError(f"This comparison has no games of {deck_ref!r} in {cell!r}.")
+        opponent = None if cell == "gf" else spec["gauntlet"][int(cell[1:])]
+    else:
+        raise TuningError("Only the games of a comparison or a matrix are listed one by one.")
+    if not 0 <= game < spec["games"]:
+        raise TuningError(f"Game {game + 1} is not in this run (it played {spec['games']} per cell).")
+    policies = (spec["policy"], spec["opponent_policy"]) if opponent is not None else (spec["policy"],) * 2
+    return {"deck": _deck_for(spec, deck_ref), "opponent": opponent, "seed": game_seed(spec["seed"], cell, game),
+            "first_player": game % 2 if opponent is not None else None, "policies": policies,
+            "max_rounds": spec["max_rounds"]}
+
+
 # ---- collecting partials ---------------------------------------------------------------------------------
 def scores_of(done: list[list[dict]]) -> dict[tuple[str, str], list[int]]:
     """{(deck ref, cell): scores of games 0, 1, 2, ...} from every stored partial (contiguous ranges)."""
@@ -290,31 +323,99 @@ def cut_ranking(spec: dict, done: list) -> list[dict]:
     return rows
 
 
+def _adds_for(spec: dict, cut_card: dict, counts: dict[str, int]) -> list[dict]:
+    """The pool cards that may replace `cut_card`: every card of the same role (its type) whose printed cost
+    matches (within COST_SLACK), that the deck may take more copies of; when fewer than MIN_ADDS match, the
+    closest others (by cost, then most Power) fill up to MIN_ADDS. Closest first."""
+    cost = _cost(cut_card)
+
+    def closeness(card):
+        c = _cost(card)
+        distance = abs(c - cost) if c is not None and cost is not None else (0 if c == cost else 9)
+        power = card.get("power") if isinstance(card.get("power"), int) else 0
+        return (distance, -power, card["code"])
+    same_role = sorted((c for c in spec["pool"] if c["type"] == cut_card["type"] and c["code"] != cut_card["code"]
+                        and spec["room"].get(c["code"], 0) > 0), key=closeness)
+    matching = [c for c in same_role if closeness(c)[0] <= COST_SLACK]
+    return matching if len(matching) >= MIN_ADDS else same_role[:MIN_ADDS]
+
+
 def candidates(spec: dict, done: list) -> list[dict]:
-    """One- and two-card swaps: for each of the MAX_CUTS least useful cards, the MAX_ADDS pool cards of the same
-    type closest in cost (then most Power) that the deck may take more copies of; one copy for one copy, and
-    two for two where the deck has two to cut. `spec["room"]` (tuning_input.py) says how many more copies of each
-    pool card the deck may take without a new §11 problem (and, with --owned, how many more the user owns)."""
+    """One- and two-card swaps (docs/tuning.md, "Card swaps"), most promising first by a prior (the cut's rank,
+    then the add's closeness), at most `spec["max_candidates"]` of them (the games budget's share):
+
+    - one for one, and two copies for two, of each of the MAX_CUTS least useful cards with each of its adds
+      (`_adds_for`: every legal card of the same role and matching cost);
+    - mixed two-card swaps among the MIX_CUTS least useful cards and their MIX_ADDS closest adds: two different
+      cards cut for two different cards added (-1 a -1 b / +1 x +1 y, x replacing a and y replacing b), two
+      copies of one card for two different cards (-2 a / +1 x +1 y), and two different cards for two copies of
+      one card that fits both (-1 a -1 b / +2 x).
+
+    `spec["room"]` (tuning_input.py) says how many more copies of each pool card the deck may take without a new
+    §11 problem (and, with --owned, how many more the user owns)."""
     deck = spec["decks"][0]
     counts = deck_counts(deck)
-    pool = spec["pool"]
-    out = []
-    for cut in cut_ranking(spec, done)[:MAX_CUTS]:
-        cut_card = next(c for c, _ in deck["entries"] if c["code"] == cut["code"])
-        cost = _cost(cut_card)
+    room = spec["room"]
+    by_code = {c["code"]: c for c, _ in deck["entries"]}
+    cuts = [by_code[r["code"]] for r in cut_ranking(spec, done)[:MAX_CUTS]]
+    adds = {c["code"]: _adds_for(spec, c, counts) for c in cuts}
+    ranked: dict[str, tuple[tuple, dict]] = {}
 
-        def closeness(card, cost=cost):
-            c = _cost(card)
-            distance = abs(c - cost) if c is not None and cost is not None else (0 if c == cost else 9)
-            power = card.get("power") if isinstance(card.get("power"), int) else 0
-            return (distance, -power, card["code"])
-        adds = sorted((c for c in pool if c["type"] == cut_card["type"] and c["code"] != cut["code"]
-                       and spec["room"].get(c["code"], 0) > 0), key=closeness)[:MAX_ADDS]
-        for add in adds:
-            for k in (1, 2):
-                if counts[cut["code"]] >= k and spec["room"][add["code"]] >= k:
-                    out.append({"out": {cut["code"]: k}, "in": {add["code"]: k}})
-    return out[: spec["max_candidates"]]
+    def offer(prior: tuple, swap: dict) -> None:
+        cid = candidate_id(swap)
+        if cid not in ranked or prior < ranked[cid][0]:
+            ranked[cid] = (prior, swap)
+    for i, cut in enumerate(cuts):
+        a = cut["code"]
+        for r, add in enumerate(adds[a]):
+            x = add["code"]
+            offer((i + r, 0, i), {"out": {a: 1}, "in": {x: 1}})
+            if counts[a] >= 2 and room[x] >= 2:
+                offer((i + r + 1, 1, i), {"out": {a: 2}, "in": {x: 2}})
+    mix = cuts[:MIX_CUTS]
+    for i, cut in enumerate(mix):
+        a = cut["code"]
+        near_a = adds[a][:MIX_ADDS + 1]
+        if counts[a] >= 2:  # -2 a / +1 x +1 y
+            for r, x in enumerate(near_a):
+                for s in range(r + 1, len(near_a)):
+                    offer((i + r + s + 2, 2, i), {"out": {a: 2}, "in": {x["code"]: 1, near_a[s]["code"]: 1}})
+        for j in range(i + 1, len(mix)):
+            b = mix[j]["code"]
+            for r, x in enumerate(adds[a][:MIX_ADDS]):
+                for s, y in enumerate(adds[b][:MIX_ADDS]):
+                    if x["code"] != y["code"] and x["code"] != b and y["code"] != a:
+                        offer((i + j + r + s + 2, 3, i), {"out": {a: 1, b: 1}, "in": {x["code"]: 1, y["code"]: 1}})
+            fits_b = {c["code"] for c in adds[b]}
+            both = [c for c in adds[a] if c["code"] in fits_b and c["code"] not in (a, b)
+                    and room[c["code"]] >= 2][:MIX_ADDS]
+            for r, x in enumerate(both):
+                offer((i + j + r + 2, 4, i), {"out": {a: 1, b: 1}, "in": {x["code"]: 2}})
+    order = sorted(ranked.items(), key=lambda kv: (kv[1][0], kv[0]))
+    return [swap for _, (_, swap) in order][: spec["max_candidates"]]
+
+
+def tune_bound(spec: dict, n_candidates: int) -> int:
+    """The most games a card-swap search of `n_candidates` plays: the profile, every round of the halving for the
+    candidates, and the deck's own games up to the finalists' (per cell of the target)."""
+    schedule = halving_schedule(max(n_candidates, 1), FIRST_ROUND_GAMES, spec["games"])
+    cells = len(_tune_cells(spec))
+    per_cell = sum(a * (g - (schedule[r - 1][1] if r else 0)) for r, (a, g) in enumerate(schedule))
+    return (profile_games(spec) + per_cell + max(schedule[-1][1] - profile_games(spec), 0)) * cells
+
+
+def candidates_within(spec: dict, budget: int) -> int:
+    """The most candidates (up to MAX_CANDIDATES) whose search fits in `budget` games; 0 if not even FINALISTS do."""
+    if tune_bound(spec, FINALISTS) > budget:
+        return 0
+    low, high = FINALISTS, MAX_CANDIDATES
+    while low < high:  # the bound grows with the candidates
+        mid = (low + high + 1) // 2
+        if tune_bound(spec, mid) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return low
 
 
 def halving_schedule(n_candidates: int, first: int, full: int) -> list[tuple[int, int]]:
@@ -555,7 +656,7 @@ def plan_stage(spec: dict, done: list[list[dict]]) -> list[dict] | None:
 
 def planned_games(spec: dict) -> int:
     """How many games the run will play (for progress): exact for compare and matrix, the schedule's bound for
-    tune (the candidate count is known only after the profile stage; MAX_CUTS·MAX_ADDS·2 is the most)."""
+    tune (the candidate count is known only after the profile stage; `spec["max_candidates"]` is the most)."""
     kind = spec["kind"]
     if kind == "compare":
         return 2 * spec["games"] * (1 + len(spec["gauntlet"]))
@@ -565,11 +666,7 @@ def planned_games(spec: dict) -> int:
 
 
 def tune_planned_games(spec: dict, done: list) -> int:
-    cands = candidates(spec, done)
-    schedule = halving_schedule(len(cands), FIRST_ROUND_GAMES, spec["games"])
-    per_cell = sum(alive * (g - (schedule[r - 1][1] if r else 0)) for r, (alive, g) in enumerate(schedule))
-    cells = len(_tune_cells(spec))
-    return profile_games(spec) * cells + (per_cell + max(schedule[-1][1] - profile_games(spec), 0)) * cells
+    return tune_bound(spec, len(candidates(spec, done)))
 
 
 def finalize(spec: dict, done: list[list[dict]]) -> dict:

@@ -13,7 +13,6 @@ from .deckinput import MAX_SEED, read_deck
 from .tuning import TuningError
 
 MAX_GAMES = 100_000
-MAX_CANDIDATES = 200
 
 
 def policy_names() -> list[str]:
@@ -72,10 +71,11 @@ def starter_gauntlet() -> list[tuple[str, str]]:
 
 def build_tuning_spec(*, kind, decks, gauntlet=None, games=None, seed=None, policy=None, opponent_policy=None,
                       target=None, owned: dict[str, int] | None = None, max_rounds=None, max_games=MAX_GAMES,
-                      pool: CardPool | None = None) -> dict:
+                      pool: CardPool | None = None, budget: int = MAX_GAMES) -> dict:
     """Validate a tuning request and build its spec. `decks` and `gauntlet` are lists of (name, text); a missing
     or empty gauntlet is the seven starter decks. `owned` (code -> copies) limits the swaps of `tune` to the
-    user's collection. Raises TuningError (-> 400 / exit 2) or EngineUnavailable."""
+    user's collection; a card-swap search races as many candidates as fit in `budget` games (the visitor's limit
+    per run; tuning.candidates_within). Raises TuningError (-> 400 / exit 2) or EngineUnavailable."""
     if kind not in tuning.KINDS:
         raise TuningError(f"Unknown kind {kind!r}: choose one of {', '.join(tuning.KINDS)}.")
     runner.engine_module()
@@ -109,12 +109,13 @@ def build_tuning_spec(*, kind, decks, gauntlet=None, games=None, seed=None, poli
     spec = {"kind": kind, "games": games, "seed": seed, "policy": policy, "opponent_policy": opponent_policy,
             "max_rounds": max_rounds, "decks": read, "gauntlet": gauntlet_decks, "target": target if kind == "tune"
             else None, "engine_version": runner.engine_version("versus") + "/" + tuning.TUNING_VERSION,
-            "pool": [], "room": {}, "max_candidates": MAX_CANDIDATES, "owned": owned is not None}
+            "pool": [], "room": {}, "max_candidates": 0, "owned": owned is not None}
     if kind == "tune":
         spec["pool"], spec["room"] = swap_pool(read[0], pool, owned)
         if not spec["pool"]:
             raise TuningError("No card can be swapped in: every legal card of the deck's types is already at its "
                               "copy limit" + (" or not in the collection" if owned is not None else "") + ".")
+        spec["max_candidates"] = tuning.candidates_within(spec, budget) or tuning.FINALISTS
     return spec
 
 

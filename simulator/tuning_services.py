@@ -24,7 +24,7 @@ CANCELLED = TuningRun.CANCELLED
 
 def request_key(spec: dict) -> str:
     body = {k: spec[k] for k in ("kind", "games", "seed", "policy", "opponent_policy", "max_rounds", "target",
-                                 "engine_version", "room")}
+                                 "engine_version", "room", "max_candidates")}
     body["decks"] = [d["data_hash"] for d in spec["decks"]]
     body["gauntlet"] = [d["data_hash"] for d in spec["gauntlet"]]
     import hashlib
@@ -54,7 +54,7 @@ def tuning_request(*, kind, decks, gauntlet=None, games=None, seed=None, policy=
     limits = limits_for(user)
     cap = limits.max_games["versus"]
     spec = build_tuning_spec(kind=kind, decks=decks, gauntlet=gauntlet, games=games, seed=seed, policy=policy,
-                             opponent_policy=opponent_policy, target=target, owned=owned)
+                             opponent_policy=opponent_policy, target=target, owned=owned, budget=cap)
     planned = tuning.planned_games(spec) if kind != "tune" else _tune_bound(spec)
     if planned > cap:
         raise LimitExceeded(f"Limit: this run would play about {planned:,} games; at most {cap:,} per run for "
@@ -87,11 +87,7 @@ def tuning_request(*, kind, decks, gauntlet=None, games=None, seed=None, policy=
 
 
 def _tune_bound(spec: dict) -> int:
-    n = len(spec["pool"]) and min(spec["max_candidates"], tuning.MAX_CUTS * tuning.MAX_ADDS * 2)
-    schedule = tuning.halving_schedule(max(n, 1), tuning.FIRST_ROUND_GAMES, spec["games"])
-    cells = 1 if spec["target"] == "goldfish" else len(spec["gauntlet"])
-    per_cell = sum(a * (g - (schedule[r - 1][1] if r else 0)) for r, (a, g) in enumerate(schedule))
-    return tuning.profile_games(spec) * cells + (per_cell + schedule[-1][1]) * cells
+    return tuning.tune_bound(spec, spec["max_candidates"]) if spec["pool"] else tuning.profile_games(spec)
 
 
 def _owns(run: TuningRun, user, session_key: str) -> bool:
@@ -283,3 +279,8 @@ def nightly_matrix_run(*, decklists: int = 8, games: int = 100) -> TuningRun | N
 
 def latest_nightly() -> TuningRun | None:
     return TuningRun.objects.filter(nightly=True, status=RunStatus.DONE).order_by("-created_at").first()
+
+
+def cell_scores(run: TuningRun, deck_ref: str, cell: str) -> list[int]:
+    """The stored per-game scores of `deck_ref` in `cell` of a run, game 0 first (tuning.run_unit's scores)."""
+    return tuning.scores_of(_done_stages(run.pk, run.stage + 1)).get((deck_ref, cell), [])

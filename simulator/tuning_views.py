@@ -1,10 +1,12 @@
 """Pages of tuning runs (issue 15): /tune/ (compare, card swaps, meta matrix), /tune/runs/ID/ (live progress ->
-report with charts), /tune/runs/ID/cancel/, /tune/runs/ID/cells/CELL/ (a matrix cell's first game), /tune/meta/
+report with charts), /tune/runs/ID/cancel/, /tune/runs/ID/cells/CELL/ (a matrix cell's or a comparison's
+opponent's games), /tune/runs/ID/cells/CELL/games/G/ (one game's replay), /tune/meta/
 (the nightly matrix of the most-liked decklists). Views only translate: the work is in tuning_services.py."""
 from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
@@ -163,17 +165,114 @@ def tuning_cancel(request, pk: int):
     return redirect(run.get_absolute_url())
 
 
-def tuning_cell(request, pk: int, cell: str):
-    """A matrix cell: its record and the log of its first game (seed given, so it can be replayed)."""
+def _cell_of(request, pk: int, cell: str):
+    """A finished compare or matrix run and one of its cells: (run, [(label, deck ref)], names of the sides)."""
     run = _run_or_404(request, pk)
-    if run.kind != "matrix" or not run.result:
-        raise Http404("Not a finished matrix.")
-    row = next((c for c in run.result["cells"] if c["cell"] == cell and c["first_game"]), None)
-    if row is None:
-        raise Http404("No such cell.")
-    names = [d["name"] for d in run.result["decks"]]
-    return render(request, "simulator/tuning_cell.html", {"run": run, "row": row, "deck": names[row["deck"]],
-                                                          "opponent": names[row["opponent"]]})
+    if run.kind not in ("matrix", "compare") or run.status != "done" or not run.result:
+        raise Http404("Only a finished comparison or matrix lists its games.")
+    spec = run.spec
+    if run.kind == "matrix":
+        names = [d["name"] for d in run.result["decks"]]
+        row = next((c for c in run.result["cells"] if c["cell"] == cell and c["first_game"] is not None), None)
+        if row is None:
+            raise Http404("No such cell.")
+        return run, [("", f"deck:{row['deck']}")], (names[row["deck"]], names[row["opponent"]]), row
+    cells = {"gf": "the goldfish", **{f"g{j}": g["name"] for j, g in enumerate(spec["gauntlet"])}}
+    if cell not in cells:
+        raise Http404("No such opponent.")
+    return run, [("A", "deck:0"), ("B", "deck:1")], (cells[cell],), None
+
+
+def _outcome(score: int, goldfish: bool, cap: int) -> str:
+    if goldfish:
+        return f"round {score}" if score <= cap else f"not in {cap} rounds"
+    return {2: "won", 1: "draw", 0: "lost"}[score]
+
+
+def tuning_cell(request, pk: int, cell: str):
+    """A matrix cell or a comparison's opponent: its record and every game, with its seed, who went first, the
+    result (both versions' on the same seed for a comparison) and a link to its replay."""
+    run, sides, names, row = _cell_of(request, pk, cell)
+    spec = run.spec
+    goldfish = cell == "gf"
+    scores = [services.cell_scores(run, ref, cell) for _, ref in sides]
+    only_differ = run.kind == "compare" and request.GET.get("differ") == "1"
+    games = []
+    for g in range(min(len(s) for s in scores)):
+        setup_seed = tuning.game_seed(spec["seed"], cell, g)
+        results = [{"side": label, "score": s[g], "text": _outcome(s[g], goldfish, spec["max_rounds"]),
+                    "url": reverse("simulator:tuning_game", args=[run.pk, cell, g]) + (f"?deck={k}" if label else "")}
+                   for k, ((label, _), s) in enumerate(zip(sides, scores))]
+        differ = len({r["score"] for r in results}) > 1
+        if only_differ and not differ:
+            continue
+        games.append({"index": g, "number": g + 1, "seed": setup_seed, "differ": differ, "results": results,
+                      "first": None if goldfish else ("deck" if g % 2 == 0 else "opponent")})
+    context = {"run": run, "row": row, "cell": cell, "games": games, "sides": sides, "goldfish": goldfish,
+               "only_differ": only_differ, "differing": sum(1 for x in games if x["differ"]) if not only_differ
+               else len(games)}
+    if run.kind == "matrix":
+        context.update(deck=names[0], opponent=names[1])
+    else:
+        context.update(deck=f"{run.result['a']['name']} / {run.result['b']['name']}", opponent=names[0])
+    context.update(deck_short=tuning_charts.short(context["deck"], 16),
+                   opponent_short=tuning_charts.short(names[-1], 16))
+    return render(request, "simulator/tuning_cell.html", context)
+
+
+def _replayed(run: TuningRun, ref: str, cell: str, index: int) -> dict:
+    from django.core.cache import cache
+
+    from . import replay
+
+    key = f"tune-replay:{run.pk}:{run.created_at.timestamp()}:{ref}:{cell}:{index}:{run.engine_version}"
+    out = cache.get(key)
+    if out is None:
+        setup = tuning.game_setup(run.spec, ref, cell, index)
+        names = (replay.short_name(setup["deck"].get("name"), "Deck"),
+                 replay.short_name((setup["opponent"] or {}).get("name"), "Opponent" if setup["opponent"]
+                                   else "the goldfish"))
+        if names[0] == names[1]:
+            names = (names[0] + " (1)", names[1] + " (2)")
+        deck_b = runner.engine_deck(setup["opponent"]) if setup["opponent"] else None
+        out = replay.replay_game(runner.engine_deck(setup["deck"]), deck_b, seed=setup["seed"],
+                                 first_player=setup["first_player"], policies=setup["policies"],
+                                 max_rounds=setup["max_rounds"], names=names)
+        out.update({"names": names, "seed": setup["seed"], "index": index})
+        cache.set(key, out, 3600)
+    return out
+
+
+def tuning_game(request, pk: int, cell: str, index: int):
+    """The replay of one game of a cell (?deck=0|1 picks version A or B of a comparison; ?step=S the moment),
+    played again from the run's decks, seed and policies in the replay viewer of simulations."""
+    from .views_play import _step_targets
+
+    run, sides, names, row = _cell_of(request, pk, cell)
+    try:
+        k = int(request.GET.get("deck", "0"))
+        label, ref = sides[k]
+    except (ValueError, IndexError):
+        raise Http404("No such deck in this cell.")
+    try:
+        data = _replayed(run, ref, cell, index)
+    except tuning.TuningError as exc:
+        raise Http404(str(exc))
+    frames = data["frames"]
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    step = max(0, min(step, len(frames) - 1))
+    frame = frames[step]
+    base = reverse("simulator:tuning_game", args=[run.pk, cell, index]) + f"?deck={k}&step="
+    links = {key: (f"{base}{v}" if v is not None else None) for key, v in _step_targets(frames, step).items()}
+    names = list(data["names"])
+    return render(request, "simulator/tuning_replay.html", {
+        "run": run, "data": data, "frame": frame, "board": frame["board"], "names": names, "step": step,
+        "steps": len(frames), "links": links, "index": index, "sandbox_url": None, "side": label,
+        "cell_url": reverse("simulator:tuning_cell", args=[run.pk, cell]),
+        "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None})
 
 
 def meta_page(request):

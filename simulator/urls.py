@@ -21,4 +21,5 @@ urlpatterns = [
     path("tune/runs/<int:pk>/", tuning_views.tuning_run, name="tuning_run"),
     path("tune/runs/<int:pk>/cancel/", tuning_views.tuning_cancel, name="tuning_cancel"),
     path("tune/runs/<int:pk>/cells/<str:cell>/", tuning_views.tuning_cell, name="tuning_cell"),
+    path("tune/runs/<int:pk>/cells/<str:cell>/games/<int:index>/", tuning_views.tuning_game, name="tuning_game"),
 ]

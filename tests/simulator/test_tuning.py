@@ -151,7 +151,7 @@ def test_the_workers_path_gives_the_in_process_json(tuning_cards):
 
     for kind, decks, extra in (("compare", [("a", BETTER), ("b", CAMELOT)], {"gauntlet": [("w", WINTER.read_text())]}),
                                ("matrix", [("a", CAMELOT), ("b", BETTER), ("c", WINTER.read_text())], {}),
-                               ("tune", [("d", DEAD)], {"target": "goldfish"})):
+                               ("tune", [("d", DEAD)], {"target": "goldfish", "budget": 3000})):
         spec = build_tuning_spec(kind=kind, decks=decks, games=45, seed=7, **extra)
         here = tuning.run_in_process(spec)
         run = services.tuning_execute_here(services.tuning_from_spec(spec))
@@ -245,7 +245,7 @@ def test_pages_form_progress_and_report(client, inline_queue):
     text = report.content.decode()
     assert "<svg" in text and "Ratings" in text and "cells/m0-1/" in text
     cell = client.get(r["Location"] + "cells/m0-1/")
-    assert cell.status_code == 200 and b"Seed" in cell.content
+    assert cell.status_code == 200 and b"seed" in cell.content and b"cells/m0-1/games/0/" in cell.content
     bad = client.post("/tune/", {"kind": "compare", "a": "3x Nobody", "b": CAMELOT, "games": "20"})
     assert bad.status_code == 400 and b"cannot be read" in bad.content
 
@@ -300,3 +300,124 @@ def test_deck_history_links_to_compare_against_the_previous_version(client, djan
                                "from_deck": "1", "games": "10", "gauntlet": CAMELOT})
     assert r.status_code == 302
     assert TuningRun.objects.get().private is True
+
+
+def _profiled(spec):
+    """The spec's profile stage, played (the cut ranking comes from it)."""
+    return [[tuning.run_unit(spec, u) for u in tuning.plan_stage(spec, [])]]
+
+
+def test_candidates_cover_every_matching_card_and_mixed_two_card_swaps():
+    from simulator.tuning_input import build_tuning_spec
+
+    spec = build_tuning_spec(kind="tune", decks=[("c", CAMELOT)], target="goldfish")
+    done = _profiled(spec)
+    cands = tuning.candidates(spec, done)
+    assert len(cands) >= 300 and len(cands) <= spec["max_candidates"]
+    assert len({tuning.candidate_id(s) for s in cands}) == len(cands)
+    cards = {c["code"]: c for c, _ in spec["decks"][0]["entries"]} | {c["code"]: c for c in spec["pool"]}
+    cuts = [r["code"] for r in tuning.cut_ranking(spec, done)[:tuning.MAX_CUTS]]
+    for swap in cands:
+        assert sum(swap["out"].values()) == sum(swap["in"].values()) in (1, 2)
+        assert not set(swap["out"]) & set(swap["in"]) and set(swap["out"]) <= set(cuts)
+        for code, n in swap["in"].items():
+            assert spec["room"][code] >= n
+    mixed_both = [s for s in cands if len(s["out"]) == 2 and len(s["in"]) == 2]
+    mixed_in = [s for s in cands if len(s["out"]) == 1 and len(s["in"]) == 2]
+    mixed_out = [s for s in cands if len(s["out"]) == 2 and len(s["in"]) == 1]
+    assert mixed_both and mixed_in and mixed_out
+    # every legal card of the same type and a matching cost is an add for the least useful card
+    worst = cards[cuts[0]]
+    expected = {c["code"] for c in spec["pool"] if c["type"] == worst["type"] and c["code"] != worst["code"]
+                and isinstance(c["cost"], int) and abs(c["cost"] - worst["cost"]) <= tuning.COST_SLACK}
+    one_for_one = {next(iter(s["in"])) for s in cands if s["out"] == {worst["code"]: 1} and len(s["in"]) == 1}
+    if len(expected) >= tuning.MIN_ADDS:
+        assert one_for_one == expected
+    # a smaller budget (an anonymous visitor's 10,000 games) races fewer candidates, the most promising first
+    small = build_tuning_spec(kind="tune", decks=[("c", CAMELOT)], target="goldfish", budget=10_000)
+    assert small["max_candidates"] < spec["max_candidates"]
+    assert tuning.tune_bound(small, small["max_candidates"]) <= 10_000
+    assert tuning.candidates(small, done) == cands[:small["max_candidates"]]
+
+
+def test_a_mixed_two_card_swap_plays_the_deck_with_both_changes():
+    from simulator.tuning_input import build_tuning_spec
+
+    spec = build_tuning_spec(kind="tune", decks=[("c", CAMELOT)], target="goldfish")
+    swap = next(s for s in tuning.candidates(spec, _profiled(spec)) if len(s["out"]) == 2 and len(s["in"]) == 2)
+    deck = tuning._deck_for(spec, "cand:" + tuning.candidate_id(swap))
+    before, after = tuning.deck_counts(spec["decks"][0]), tuning.deck_counts(deck)
+    for code in swap["out"]:
+        assert after.get(code, 0) == before[code] - 1
+    for code in swap["in"]:
+        assert after[code] == before.get(code, 0) + 1
+    assert sum(after.values()) == sum(before.values())
+
+
+def test_matrix_cell_lists_its_games_and_each_replays_to_the_stored_result(client, inline_queue):
+    r = client.post("/api/tuning/", {"kind": "matrix", "decks": [CAMELOT, WINTER.read_text()], "games": 6},
+                    content_type="application/json")
+    run = TuningRun.objects.get(pk=r.json()["id"])
+    page = client.get(f"/tune/runs/{run.pk}/cells/m0-1/")
+    assert page.status_code == 200
+    games = page.context["games"]
+    assert [g["number"] for g in games] == [1, 2, 3, 4, 5, 6]
+    assert [g["seed"] for g in games] == [tuning.game_seed(run.seed, "m0-1", g) for g in range(6)]
+    for g in (0, 3):
+        url = games[g]["results"][0]["url"]
+        assert url == f"/tune/runs/{run.pk}/cells/m0-1/games/{g}/"
+        assert url in page.content.decode()
+        replay = client.get(url + "?step=2")
+        assert replay.status_code == 200 and b"replay-nav" in replay.content
+        winner = replay.context["data"]["winner"]
+        assert {2: 0, 1: None, 0: 1}[games[g]["results"][0]["score"]] == winner
+        assert replay.context["data"]["seed"] == games[g]["seed"] and replay.context["step"] == 2
+    assert client.get(f"/tune/runs/{run.pk}/cells/m0-1/games/6/").status_code == 404
+    assert client.get(f"/tune/runs/{run.pk}/cells/m1-0/").status_code == 404
+    assert client.get(f"/tune/runs/{run.pk}/").content.decode().count("cells/m0-1/") == 2  # (0,1) and (1,0)
+
+
+def test_compare_opponent_lists_both_versions_games_and_the_ones_that_differ(client, inline_queue, tuning_cards):
+    body = {"kind": "compare", "decks": [BETTER, CAMELOT], "gauntlet": [WINTER.read_text()], "games": 12}
+    run = TuningRun.objects.get(pk=client.post("/api/tuning/", body, content_type="application/json").json()["id"])
+    report = client.get(run.get_absolute_url()).content.decode()
+    assert "cells/g0/" in report and "cells/gf/" in report
+    page = client.get(f"/tune/runs/{run.pk}/cells/g0/")
+    games = page.context["games"]
+    assert len(games) == 12 and all(len(g["results"]) == 2 for g in games)
+    wins_a = sum(g["results"][0]["score"] for g in games) / 2 / 12
+    assert wins_a == pytest.approx(run.result["opponents"][0]["a_win_rate"], abs=1e-5)
+    differ = client.get(f"/tune/runs/{run.pk}/cells/g0/?differ=1").context["games"]
+    assert [g["number"] for g in differ] == [g["number"] for g in games if g["differ"]]
+    b = next(g for g in games)["results"][1]["url"]
+    assert b.endswith("?deck=1")
+    replay = client.get(b)
+    assert replay.status_code == 200 and replay.context["side"] == "B"
+    assert client.get(f"/tune/runs/{run.pk}/cells/gf/").status_code == 200
+    assert client.get(f"/tune/runs/{run.pk}/cells/g5/").status_code == 404
+
+
+def test_pages_answer_a_repeat_from_the_stored_run_and_cancel_for_its_owner(client, monkeypatch):
+    from django.test import Client
+
+    from simulator import tuning_tasks
+
+    form = {"kind": "matrix", "decks": CAMELOT + "\n---\n" + WINTER.read_text(), "games": "20", "seed": "4",
+            "policy": "greedy", "opponent_policy": "greedy"}
+    sent = []
+    monkeypatch.setattr(tuning_tasks.tuning_start, "apply_async", lambda args, **kw: sent.append(args[0]))
+    first = client.post("/tune/", form)
+    again = client.post("/tune/", form)
+    assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
+    assert TuningRun.objects.count() == 1
+    run = TuningRun.objects.get()
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "<progress" in page and f"/tune/runs/{run.pk}/cancel/" in page
+    assert f"/tune/runs/{run.pk}/cancel/" not in Client().get(run.get_absolute_url()).content.decode()
+    Client().post(f"/tune/runs/{run.pk}/cancel/")  # a stranger cannot cancel it
+    run.refresh_from_db()
+    assert run.status != "cancelled"
+    client.post(f"/tune/runs/{run.pk}/cancel/")
+    run.refresh_from_db()
+    assert run.status == "cancelled"
+    assert "cancelled" in client.get(run.get_absolute_url()).content.decode()

@@ -58,7 +58,7 @@ def background_queue(monkeypatch):
         thread.join(timeout=120)
 
 
-@pytest.mark.parametrize("width, height, label", [(1280, 900, "desktop"), (390, 844, "phone")])
+@pytest.mark.parametrize("width, height, label", [(1366, 900, "desktop"), (390, 844, "phone")])
 def test_compare_tune_and_matrix_pages(live_server, browser, background_queue, width, height, label):  # noqa: F811
     import os
 
@@ -112,7 +112,7 @@ def test_compare_tune_and_matrix_pages(live_server, browser, background_queue, w
         snap("tune-report")
         assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
 
-        # Meta matrix of the seven starters: a heat map, ratings, a cell's first game.
+        # Meta matrix of the seven starters: a heat map, ratings, a cell's games and one game's replay.
         page.goto(live_server.url + "/tune/?kind=matrix&all_starters=1")
         page.get_by_label("Games", exact=True).fill("10")
         page.get_by_role("button", name="Start").click()
@@ -122,9 +122,19 @@ def test_compare_tune_and_matrix_pages(live_server, browser, background_queue, w
         wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert wide <= 1, wide
         page.locator("table.tune-matrix td a").first.click()
-        page.wait_for_selector("text=Game 1")
-        assert page.locator("pre.sim-log").inner_text().count("\n") > 5
+        page.wait_for_selector("table.tune-games")
+        assert page.locator("table.tune-games tbody tr").count() == 10
         snap("matrix-cell")
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
+        page.locator("table.tune-games tbody tr").nth(1).locator("a").click()
+        page.wait_for_selector("#replay-nav")
+        assert "game 2" in page.locator("h1").inner_text()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url("**step=1")
+        page.keyboard.press("PageDown")
+        page.wait_for_timeout(500)
+        assert on_screen(page.locator("#step-log"))
+        snap("matrix-replay")
         # Nothing wider than the screen on a phone but the scrollable tables.
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 1, overflow
