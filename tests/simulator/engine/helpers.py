@@ -253,13 +253,28 @@ def play(g: Game, *actions: str) -> Game:
     return g
 
 
+def settle(g: Game) -> Game:
+    """Take boundaries and single-option decisions until a decision with a choice waits (or the game ends)."""
+    while _step_alone(g):
+        pass
+    return g
+
+
 def finish(g: Game, until: str = "struggle") -> Game:
     """Run on, every window passing and single options taken, to the end of the struggle / turn / phase in
-    progress (its boundary) or to a decision that waits (one that is not a window)."""
+    progress (the boundary where the next one begins) or to a decision that waits (one that is not a window)."""
+    start = (g.round_no, g.phase, g.active)
     while g.pending is not None:
         d = g.pending
-        if d.kind == "boundary" and d.info[0] == until:
-            return g
+        if d.kind == "boundary":
+            what = d.info[0]
+            now = (g.round_no, g.phase, g.active)
+            if until == "struggle" and what == "struggle":
+                return g
+            if until == "turn" and what in ("turn", "phase") and now != start:
+                return g
+            if until == "phase" and what in ("turn", "phase") and now[:2] != start[:2]:
+                return g
         if _step_alone(g):
             continue
         if d.kind in ("window", "react"):

@@ -1,14 +1,17 @@
-"""Pinned rule scenarios, one per rule, named after the rulebook section (python-chess perft style)."""
+"""Pinned rule scenarios, one per rule, named after the rulebook section (python-chess perft style).
+
+Each scenario is a position (CONTRACTS §6) played with action texts and read back: the position where the run
+stops, its log (every line cites its rule) and the public verbs (`option_texts`, `influence`, `authority_total`).
+"""
 import pytest
 
 from simulator.engine import DeckError, build_deck, play_game
-from simulator.engine.game import (
-    COMBAT, DEAD, DISCARD, DONE, DUP, FAITH, FIELD, GONE, GUILE, HAND, NO, SECRET, SORCERY,
-    YES, GameOver,
-)
+from simulator.engine.actions import option_texts
+from simulator.engine.game import DEAD, DISCARD, DONE, DUP, FIELD, GONE, HAND, NO, SECRET, YES
 
 from .helpers import (
-    FACTION, QUEST, attach, card, drive, field, find, make_deck, new_game, to_hand, two_player,
+    FACTION, QUEST, after, attach, card, codes, drive, entry, field, find, finish, load, logged, make_deck,
+    new_game, play, position, settle, side, to_hand, two_player,
 )
 
 U7 = card("u7", power=7)
@@ -17,175 +20,114 @@ U3 = card("u3", power=3)
 U2 = card("u2", power=2)
 U0 = card("u0", power=0)
 NOICON = card("noicon", power=5, icons=[])
+UNITS = [U7, U4, U3, U2, U0, NOICON]
 
 
-def struggle(g, p, t, attackers, defenders=(), extra=()):
-    """Run §6.2 S.1–S.14 with the given attackers/defenders; returns the Struggle record."""
-    atk, dfn = list(attackers), list(defenders)
-
-    def declare(dec):
-        if dec.kind == "attackers":
-            return ("attacker", atk.pop(0)) if atk else DONE
-        if dec.kind == "defenders":
-            return ("defender", dfn.pop(0)) if dfn else DONE
-        return None
-    script = [declare] * (len(atk) + len(dfn) + 2) + list(extra)
-    rec = {}
-
-    def observe(game, what, info):
-        if what == "struggle_end":
-            rec["s"] = info
-    g.observer = observe
-    drive(g._struggle(p, t), script)
-    g.observer = None
-    return rec["s"]
+def duel(me, them=(), *actions, cards=(), until="struggle", **pos):
+    """(game, position) after a struggle of `me`'s units against `them`'s (field lists of side())."""
+    return after(position(side(list(me)), side(list(them)), **pos), [*UNITS, *cards], *actions, until=until)
 
 
 def test_s8_7_vs_4_attacker_wins_with_margin_3():
-    g = two_player(U7, U4)
-    a = field(g, 0, "u7")
-    d = field(g, 1, "u4")
-    s = struggle(g, 0, COMBAT, [a], [d])
-    assert (s.att_total, s.def_total, s.winner, s.margin) == (7, 4, 0, 3)
+    g, pos = duel(["u7"], ["u4"], "struggle combat", "attack u7", "defend u4")
+    assert logged(g, "S.8 Combat: 7 vs 4, attacker wins, margin 3")
 
 
 def test_s8_defender_wins_with_more_power_and_no_spoils():
-    g = two_player(U7, U4)
-    a = field(g, 0, "u4")
-    d = field(g, 1, "u7")
-    s = struggle(g, 0, COMBAT, [a], [d])
-    assert (s.winner, s.margin) == (1, 3)
-    assert g.zone[d] == FIELD and g.zone[a] == FIELD
+    g, pos = duel(["u4"], ["u7"], "struggle combat", "attack u4", "defend u7")
+    assert logged(g, "S.8 Combat: 4 vs 7, defender wins, margin 3")
+    assert codes(pos, 0, "field") == ["u4"] and codes(pos, 1, "field") == ["u7"]    # no spoils for a defender
 
 
 def test_s8_attacker_wins_a_tie_that_is_not_zero_zero():
-    g = two_player(U4)
-    a = field(g, 0, "u4")
-    d = field(g, 1, "u4")
-    s = struggle(g, 0, FAITH, [a], [d])
-    assert (s.winner, s.margin) == (0, 0)
+    g, pos = duel(["u4"], ["u4"], "struggle faith", "attack u4", "defend u4")
+    assert logged(g, "S.8 Faith: 4 vs 4, attacker wins, margin 0")
 
 
 def test_s8_zero_zero_has_no_winner_no_spoils_no_unopposed():
-    g = two_player(U0)
-    g.infl[1] = 3
-    a = field(g, 0, "u0")
-    s = struggle(g, 0, FAITH, [a])
-    assert s.winner is None
-    assert g.influence(0) == 0 and g.influence(1) == 3
+    g, pos = after(position(side(["u0"]), side(influence=3)), UNITS, "struggle faith", "attack u0")
+    assert logged(g, "S.8 Faith: 0 vs 0") and not logged(g, "wins")
+    assert (g.influence(0), g.influence(1)) == (0, 3)
 
 
 def test_s10_unopposed_means_defending_total_zero_not_no_defenders():
-    g = two_player(U2, U0)
-    a = field(g, 0, "u2")
-    d = field(g, 1, "u0")           # a 0-Power defender is declared ...
-    s = struggle(g, 0, COMBAT, [a], [d])
-    assert s.declared_defenders == [d] and s.def_total == 0   # declared, with 0 Power
-    assert s.unopposed
-    assert g.influence(0) == 1      # ... and the attacker still gains +1 Influence (S.10)
+    g, pos = duel(["u2"], ["u0"], "struggle combat", "attack u2", "defend u0")   # a 0-Power defender is declared
+    assert g.struggle_counts[0][0]["defended"] == 1                              # declared (S.6), Power 0
+    assert logged(g, "S.8 Combat: 2 vs 0, attacker wins")
+    assert logged(g, "S.10 unopposed") and g.influence(0) == 1                    # ... still unopposed (S.10)
 
 
 def test_s10_no_unopposed_bonus_when_defence_has_power():
-    g = two_player(U3, U2)
-    a = field(g, 0, "u3")
-    d = field(g, 1, "u2")
-    s = struggle(g, 0, GUILE, [a], [d])
-    assert s.winner == 0 and not s.unopposed and g.influence(0) == 0
+    g, pos = duel(["u3"], ["u2"], "struggle guile", "attack u3", "defend u2")
+    assert logged(g, "S.8 Guile: 3 vs 2, attacker wins")
+    assert not logged(g, "S.10") and g.influence(0) == 0
 
 
 def test_6_1_faith_moves_influence_rather_than_gaining_it():
-    gained = card("listener", type="location", abilities=[
+    listener = card("listener", type="location", abilities=[
         {"timing": "forced", "when": {"event": "influence_gained", "player": "you"}, "effects": [{"draw": 1}]}])
-    g = two_player(U3, U4, gained)
-    field(g, 0, "listener")
-    g.infl[1] = 5
-    a = field(g, 0, "u4")
-    d = field(g, 1, "u3")
-    hand_before = len(g.hand[0])
-    s = struggle(g, 0, FAITH, [a], [d])
-    assert s.winner == 0
-    assert (g.infl[0], g.infl[1]) == (1, 4)        # spoils 1 moved
-    assert len(g.hand[0]) == hand_before           # a move is not a gain: the listener did not fire
+    g, pos = after(position(side(["listener", "u4"]), side(["u3"], influence=5)), [*UNITS, listener],
+                   "struggle faith", "attack u4", "defend u3")
+    assert logged(g, "S.8 Faith: 4 vs 3, attacker wins")
+    assert (pos["players"][0]["influence"], pos["players"][1]["influence"]) == (0 + 1, 5 - 1)   # spoils 1 moved
+    assert codes(pos, 0, "hand") == []           # a move is not a gain: the listener did not draw
 
 
 def test_6_1_faith_spoils_as_far_as_possible_from_an_empty_faction_card():
-    g = two_player(U4)
-    a = field(g, 0, "u4")
-    struggle(g, 0, FAITH, [a])
-    assert (g.infl[0], g.infl[1]) == (1, 0)        # only the unopposed +1
+    g, pos = duel(["u4"], [], "struggle faith", "attack u4")
+    assert (pos["players"][0]["influence"], pos["players"][1]["influence"]) == (1, 0)   # only the unopposed +1
 
 
 def test_6_1_combat_spoils_the_defender_kills_units_of_its_choice_into_the_dead_pile():
     q2 = card("q2", "quest", spoils=2)
-    g = two_player(U7, U2, U3, quests=[q2] * 7)
-    a = field(g, 0, "u7")
-    d1, d2, d3 = field(g, 1, "u2"), field(g, 1, "u3"), field(g, 1, "u2")
-    struggle(g, 0, COMBAT, [a], [d1], extra=[("kill", d3), ("kill", d2)])
-    assert g.zone[d3] == DEAD and g.zone[d2] == DEAD and g.zone[d1] == FIELD
-    assert d3 in g.dead[1]
+    them = side([{"card": "u2", "id": "d1"}, {"card": "u3", "id": "d2"}, {"card": "u2", "id": "d3"}])
+    g, pos = after(position(side(["u7"], quest="q2"), them), [*UNITS, q2],
+                   "struggle combat", "attack u7", "defend d1", "kill d3 d2")
+    assert [e["id"] for e in pos["players"][1]["field"]] == ["d1"]
+    assert sorted(e["id"] for e in pos["players"][1]["dead"]) == ["d2", "d3"]      # spoils 2: two units killed
 
 
 def test_6_1_guile_spoils_discard_at_random_from_hand():
-    g = two_player(U4, U2)
-    a = field(g, 0, "u4")
-    h = [to_hand(g, 1, "u2"), to_hand(g, 1, "u2")]
-    struggle(g, 0, GUILE, [a])
-    assert len(g.hand[1]) == 1
-    assert sum(1 for i in h if g.zone[i] == DISCARD) == 1
+    g, pos = after(position(side(["u4"]), side(hand=["u2", "u2"])), UNITS, "struggle guile", "attack u4")
+    assert codes(pos, 1, "hand") == ["u2"] and codes(pos, 1, "discard") == ["u2"]
 
 
 def test_6_1_sorcery_spoils_place_an_emblem_that_blanks():
     subtle = card("subtle", power=1, keywords=["Subtle"])
-    g = two_player(U4, subtle)
-    a = field(g, 0, "u4")
-    t = field(g, 1, "subtle")
-    struggle(g, 0, SORCERY, [a], extra=[("emblem", t)])
-    assert g.emb[t] == 1 and g.blanked(t)
-    assert g.kw(t) == 0          # §3.6 printed keywords are lost ...
-    assert g.cdef[t].power == 1  # ... Power is kept
+    g, pos = after(position(side(["u4"]), side(["subtle"])), [*UNITS, subtle],
+                   "struggle sorcery", "attack u4", "defend none")   # the one unit: its emblem
+    assert entry(pos, 1, "subtle")["emblems"] == 1
+    # §3.6: blanked, it loses its printed Subtle (it can no longer bar) but keeps its Power 1
+    g = play(load(position(side(["u4"]), side([{"card": "subtle", "emblems": 1}]), active=1), [*UNITS, subtle]),
+             "struggle guile", "attack subtle")
+    assert g.pending.kind == "defenders" and not logged(g, "§9.1")
+    g, pos = after(position(side(["u0"]), side([{"card": "subtle", "emblems": 1}]), active=1), [*UNITS, subtle],
+                   "struggle guile", "attack subtle", "defend none")
+    assert logged(g, "S.8 Guile: 1 vs 0")
 
 
 def test_6_3_authority_emblem_adds_one_to_its_holders_attacks_only():
-    g = two_player(U3)
-    g.authority = 0
-    a = field(g, 0, "u3")
-    d = field(g, 1, "u3")
-    s = struggle(g, 0, COMBAT, [a], [d])
-    assert (s.att_total, s.def_total) == (4, 3)
-    g2 = two_player(U3)
-    g2.authority = 1
-    a2 = field(g2, 0, "u3")
-    d2 = field(g2, 1, "u3")
-    s2 = struggle(g2, 0, COMBAT, [a2], [d2])
-    assert (s2.att_total, s2.def_total) == (3, 3)   # the defender's emblem gives nothing when defending
+    g, pos = duel(["u3"], ["u3"], "struggle combat", "attack u3", "defend u3", authority=0)
+    assert logged(g, "S.8 Combat: 4 vs 3")
+    g, pos = duel(["u3"], ["u3"], "struggle combat", "attack u3", "defend u3", authority=1)
+    assert logged(g, "S.8 Combat: 3 vs 3")      # the defender's emblem gives nothing when defending
 
 
 def test_6_5_declared_units_need_the_icon_and_to_be_ready():
-    g = two_player(NOICON, U3)
-    n = field(g, 0, "noicon")
-    e = field(g, 0, "u3", exhausted=True)
-    r = field(g, 0, "u3")
-    assert g._eligible_attackers(0, COMBAT) == [r]
-    assert n not in g._eligible_attackers(0, COMBAT) and e not in g._eligible_attackers(0, COMBAT)
+    me = side([{"card": "noicon", "id": "n"}, {"card": "u3", "id": "e", "exhausted": True},
+               {"card": "u3", "id": "r"}, {"card": "u3", "id": "r2"}])
+    g = play(load(position(me), UNITS), "struggle combat")
+    assert g.pending.kind == "attackers" and sorted(option_texts(g)) == ["attack r", "attack r2"]
 
 
 def test_6_5_a_unit_added_by_an_effect_needs_no_icon_and_does_not_exhaust():
     rally = card("rally", "deed", cost=0, abilities=[
         {"timing": "action", "phase": "struggle", "target": {"type": "unit", "participating": False},
          "effects": [{"join_struggle": "target"}]}])
-    g = two_player(U2, NOICON, rally)
-    a = field(g, 0, "u2")
-    n = field(g, 0, "noicon", exhausted=True)
-    to_hand(g, 0, "rally")
-    g.phase = 3
-    seen = []
-
-    def play_rally(dec):
-        return ("deed", find(g, 0, "rally", HAND)) if dec.kind == "window" else None
-    s = struggle(g, 0, COMBAT, [a], extra=[play_rally, ("target", n)])
-    assert n in s.attackers
-    assert s.att_total == 7
-    assert g.exh[n] == 1   # it was exhausted before, and joining changes nothing
+    me = side(["u2", {"card": "noicon", "exhausted": True}], hand=["rally"])
+    g, pos = after(position(me), [*UNITS, rally], "struggle combat", "attack u2", "play rally")
+    assert logged(g, "S.8 Combat: 7 vs 0")          # 2 + the joined unit's 5
+    assert entry(pos, 0, "noicon")["exhausted"] is True   # it was exhausted before, and joining changes nothing
 
 
 def test_6_5_a_participant_that_leaves_play_contributes_zero():
@@ -193,164 +135,114 @@ def test_6_5_a_participant_that_leaves_play_contributes_zero():
         {"timing": "action", "phase": "struggle", "target": {"controller": "opponent", "type": "unit",
                                                             "participating": True},
          "effects": [{"kill": "target"}]}])
-    g = two_player(U4, U3, kill)
-    a = field(g, 0, "u3")
-    d = field(g, 1, "u4")
-    to_hand(g, 0, "kill")
-    g.phase = 3
-    s = struggle(g, 0, COMBAT, [a], [d],
-                 extra=[lambda dec: ("deed", find(g, 0, "kill", HAND)) if dec.kind == "window" else None])
-    assert g.zone[d] == DEAD
-    assert (s.att_total, s.def_total, s.winner) == (3, 0, 0)
-    assert s.unopposed
+    g, pos = after(position(side(["u3"], hand=["kill"]), side(["u4"])), [*UNITS, kill],
+                   "struggle combat", "attack u3", "defend u4", "play kill")
+    assert codes(pos, 1, "dead") == ["u4"]
+    assert logged(g, "S.8 Combat: 3 vs 0, attacker wins") and logged(g, "S.10 unopposed")
 
 
 def test_6_6_power_floors_at_zero_in_struggles_and_authority():
     hex_ = card("hex", "attachment", abilities=[
         {"timing": "attach", "target": {"type": "unit", "controller": "opponent"}},
         {"timing": "static", "affects": "host", "modify": {"power": -5}}])
-    g = two_player(U2, U3, hex_)
-    a1 = field(g, 0, "u2")
-    a2 = field(g, 0, "u3")
-    attach(g, 1, "hex", a1)
-    assert g.power(a1) == -3
-    assert g.authority_total(0) == 3          # -3 counts as 0, not -3
-    s = struggle(g, 0, COMBAT, [a1, a2])
-    assert s.att_total == 3
+    me = side([{"card": "u2", "attachments": [{"card": "hex", "owner": 1, "controller": 1}]}, "u3"])
+    g = load(position(me), [*UNITS, hex_])
+    assert g.authority_total(0) == 0 + 3          # 2 - 5 counts as 0, not -3
+    g, pos = after(position(me), [*UNITS, hex_], "struggle combat", "attack u2 u3")
+    assert logged(g, "S.8 Combat: 3 vs 0")
 
 
 def test_5_5_authority_highest_total_gains_influence_and_emblem():
-    g = two_player(U4, U3)
-    field(g, 0, "u4")
-    field(g, 1, "u3")
-    g.pool[0] = 1
-    assert (g.authority_total(0), g.authority_total(1)) == (5, 3)
-    drive(g._authority_phase())
-    assert g.authority == 0 and g.influence(0) == 1 and g.influence(1) == 0
+    g = load(position(side(["u4"], pool=1), side(["u3"]), phase="authority"), UNITS)
+    assert (g.authority_total(0), g.authority_total(1)) == (4 + 1, 3)
+    g, pos = after(position(side(["u4"], pool=1), side(["u3"]), phase="authority"), UNITS, until="phase")
+    assert pos["authority"] == 0 and (g.influence(0), g.influence(1)) == (1, 0)
 
 
 def test_5_5_authority_counts_ready_units_and_pool_wealth():
-    g = two_player(U4, U3)
-    field(g, 0, "u4", exhausted=True)
-    field(g, 1, "u3")
-    g.pool[0] = 2
-    assert g.authority_total(0) == 2 and g.authority_total(1) == 3
+    me = side([{"card": "u4", "exhausted": True}], pool=2)
+    g = load(position(me, side(["u3"]), phase="authority"), UNITS)
+    assert (g.authority_total(0), g.authority_total(1)) == (2, 3)
 
 
 def test_5_5_authority_tie_strips_the_emblem():
-    g = two_player(U3)
-    g.authority = 1
-    field(g, 0, "u3")
-    field(g, 1, "u3")
-    drive(g._authority_phase())
-    assert g.authority == -1
-    assert g.influence(0) == 0 and g.influence(1) == 0
+    g, pos = after(position(side(["u3"]), side(["u3"]), phase="authority", authority=1), UNITS, until="phase")
+    assert pos["authority"] is None and (g.influence(0), g.influence(1)) == (0, 0)
 
 
 def test_5_6_refresh_readies_all_and_removes_one_sorcery_emblem():
-    g = two_player(U3)
-    a = field(g, 0, "u3", exhausted=True)
-    b = field(g, 0, "u3", exhausted=True)
-    g.emb[a] = 2
-    g.emb[b] = 1
-    drive(g._refresh_phase(), [("emblem", b)])
-    assert g.exh[a] == 0 and g.exh[b] == 0
-    assert (g.emb[a], g.emb[b]) == (2, 0)
+    me = side([{"card": "u3", "id": "a", "exhausted": True, "emblems": 2},
+               {"card": "u3", "id": "b", "exhausted": True, "emblems": 1}])
+    g, pos = after(position(me, phase="refresh"), UNITS, "emblem b", until="phase")
+    field_ = {e["id"]: e for e in pos["players"][0]["field"]}
+    assert not field_["a"]["exhausted"] and not field_["b"]["exhausted"]
+    assert (field_["a"]["emblems"], field_["b"]["emblems"]) == (2, 0)
 
 
 def test_5_7_toll_returns_wealth_and_discards_to_levy():
     q = card("q-levy", "quest", levy=2)
-    g = two_player(U3, quests=[q] * 7)
-    for _ in range(4):
-        to_hand(g, 0, "filler")
-    g.pool[0] = 3
-    drive(g._toll_phase())
-    assert g.pool == [0, 0]
-    assert len(g.hand[0]) == 2 and len(g.discard[0]) == 2
+    me = side(hand=["filler"] * 4, pool=3, quest="q-levy")
+    g, pos = after(position(me, side(pool=1), phase="toll"), [*UNITS, q], until="phase")
+    assert (pos["players"][0]["pool"], pos["players"][1]["pool"]) == (0, 0)
+    assert len(codes(pos, 0, "hand")) == 2 and len(codes(pos, 0, "discard")) == 2
 
 
 def test_5_7_a_hand_at_levy_discards_nothing():
-    g = two_player(U3)
-    for _ in range(3):
-        to_hand(g, 0, "filler")
-    seen = drive(g._toll_phase())
-    assert len(g.hand[0]) == 3
-    assert not [d for d in seen if getattr(d, "kind", None) == "toll_discard"]
+    g, pos = after(position(side(hand=["filler"] * 3), phase="toll"), UNITS, until="phase")
+    assert len(codes(pos, 0, "hand")) == 3 and codes(pos, 0, "discard") == []   # Levy 7
 
 
 def test_5_1_highest_momentum_chooses_the_first_player():
     fast = card("fast", "quest", momentum=3)
     slow = card("slow", "quest", momentum=1)
-    da = make_deck(U2, quests=[fast] * 7)
-    db = make_deck(U2, quests=[slow] * 7)
-    g = new_game(da, db, first=1)
-    seen = drive(g._quest_phase(), [("first", 0)])
-    choice = next(d for d in seen if getattr(d, "kind", None) == "first_player")
-    assert choice.player == 0 and g.first == 0
+    pos = position(side(quest=None, quest_deck=["fast"]), side(quest=None, quest_deck=["slow"]), phase="quest",
+                   first=1)
+    g = settle(load(pos, [fast, slow]))
+    assert (g.pending.kind, g.pending.player) == ("first_player", 0)
+    g, after_pos = after(pos, [fast, slow], "first 0", until="phase")
+    assert after_pos["first_player"] == 0
 
 
 def test_5_1_momentum_tie_lowest_influence_chooses():
-    g = new_game(make_deck(U2), make_deck(U2), first=0)
-    g.infl[0] = 4
-    g.infl[1] = 2
-    seen = drive(g._quest_phase())
-    assert next(d for d in seen if getattr(d, "kind", None) == "first_player").player == 1
+    pos = position(side(quest=None, quest_deck=["quest"], influence=4),
+                   side(quest=None, quest_deck=["quest"], influence=2), phase="quest")
+    g = settle(load(pos, []))
+    assert (g.pending.kind, g.pending.player) == ("first_player", 1)
 
 
 def test_5_1_quest_deck_reshuffles_when_embarking_empties_it():
     qs = [card(f"q{i}", "quest", name=f"Quest {i}") for i in range(7)]
-    d = make_deck(U2, quests=qs)
-    g = new_game(d, None)
-    for _ in range(7):
-        drive(g._quest_phase())
-    assert len(g.qdeck[0]) == 6 and g.qused[0] == []
-    drive(g._quest_phase())
-    assert len(g.qdeck[0]) == 5 and len(g.qused[0]) == 1
+    me = side(quest="q5", quest_deck=["q6"], used_quests=[f"q{i}" for i in range(5)])
+    g, pos = after(position(me, phase="quest"), qs, "first 0", until="phase")
+    assert pos["players"][0]["quest"] == "q6"
+    assert len(pos["players"][0]["quest_deck"]) == 6 and pos["players"][0]["used_quests"] == []
 
 
 def test_5_2_draw_two_and_12_elimination_on_an_empty_deck():
-    g = two_player(U2)
-    g.deck[0] = g.deck[0][:1]
-    with pytest.raises(GameOver) as end:
-        drive(g._draw_phase())
-    assert end.value.winner == 1 and end.value.reason == "elimination"
+    g = finish(load(position(side(deck=["filler"]), phase="draw"), []), "phase")
+    assert g.is_terminal() and (g.winner, g.reason) == (1, "elimination")
 
 
 def test_12_simultaneous_elimination_highest_influence_wins():
-    g = two_player(U2)
-    g.deck[0] = []
-    g.deck[1] = []
-    g.infl[0], g.infl[1] = 3, 5
-    with pytest.raises(GameOver) as end:
-        drive(g._draw_phase())
-    assert end.value.winner == 1
+    pos = position(side(deck=[], influence=3), side(deck=[], influence=5), phase="draw")
+    g = finish(load(pos, []), "phase")
+    assert g.is_terminal() and g.winner == 1
 
 
 def test_12_simultaneous_elimination_influence_tie_authority_holder_wins():
-    g = two_player(U2)
-    g.deck[0] = []
-    g.deck[1] = []
-    g.authority = 1
-    with pytest.raises(GameOver) as end:
-        drive(g._draw_phase())
-    assert end.value.winner == 1
+    pos = position(side(deck=[]), side(deck=[]), phase="draw", authority=1)
+    g = finish(load(pos, []), "phase")
+    assert g.is_terminal() and g.winner == 1
 
 
 def test_12_fifteen_influence_wins_at_once():
-    g = two_player(U4)
-    g.infl[0] = 14
-    a = field(g, 0, "u4")
-    with pytest.raises(GameOver) as end:
-        struggle(g, 0, COMBAT, [a])       # S.10 unopposed +1 -> 15 before spoils
-    assert end.value.winner == 0 and end.value.reason == "influence"
+    g = finish(play(load(position(side(["u4"], influence=14)), UNITS), "struggle combat", "attack u4"))
+    assert g.is_terminal() and (g.winner, g.reason) == (0, "influence")   # S.10 unopposed +1 -> 15
 
 
 def test_1_1_glory_influence_on_units_counts_toward_fifteen():
-    g = two_player(U4)
-    a = field(g, 0, "u4")
-    g.infl[0] = 13
-    g.cnt[a] = 1
-    assert g.influence(0) == 14
+    g = load(position(side([{"card": "u4", "influence": 1}], influence=13)), UNITS)
+    assert g.influence(0) == 13 + 1
 
 
 def test_7_1_destinations_killed_dead_discarded_discard_returned_hand():
@@ -564,11 +456,10 @@ def test_8_11_immune_cards_cannot_be_targeted():
 
 def test_8_11_cannot_beats_must_cannot_be_killed_ignores_combat_spoils():
     galahad = card("galahad", abilities=[{"timing": "static", "affects": "self", "rule": ["cannot_be_killed"]}])
-    g = two_player(U4, galahad)
-    a = field(g, 0, "u4")
-    d = field(g, 1, "galahad")
-    struggle(g, 0, COMBAT, [a])
-    assert g.zone[d] == FIELD
+    g, pos = after(position(side(["u4"]), side(["galahad"])), [*UNITS, galahad],
+                   "struggle combat", "attack u4", "defend none")
+    assert logged(g, "S.8 Combat: 4 vs 0, attacker wins")
+    assert codes(pos, 1, "field") == ["galahad"] and codes(pos, 1, "dead") == []
 
 
 def test_8_7_x_is_chosen_once_and_paid():
