@@ -7,6 +7,7 @@ import pytest
 
 from simulator.engine import DeckError, build_deck, play_game
 from simulator.engine.actions import option_texts
+from simulator.engine.positions import to_position
 from simulator.engine.game import DEAD, DISCARD, DONE, DUP, FIELD, GONE, HAND, NO, SECRET, YES
 
 from .helpers import (
@@ -245,48 +246,145 @@ def test_1_1_glory_influence_on_units_counts_toward_fifteen():
     assert g.influence(0) == 13 + 1
 
 
+def _deed(code, effect):
+    """A 0-cost Action deed whose effect acts on a unit its player chooses (§10.4)."""
+    return card(code, "deed", cost=0, abilities=[
+        {"timing": "action", "target": {"type": "unit", "controller": "any"}, "effects": [{effect: "target"}]}])
+
+
+KILL, DISCARD_IT, RETURN_IT, SACRIFICE_IT = (_deed("k", "kill"), _deed("dd", "discard"), _deed("rr", "return_to_hand"),
+                                             _deed("sac", "sacrifice"))
+DEEDS = [KILL, DISCARD_IT, RETURN_IT, SACRIFICE_IT]
+
+
+def ids(pos, p, zone):
+    return sorted(e["id"] for e in pos["players"][p][zone] if isinstance(e, dict) and "id" in e)
+
+
 def test_7_1_destinations_killed_dead_discarded_discard_returned_hand():
-    g = two_player(U2)
-    a, b, c = field(g, 0, "u2"), field(g, 0, "u2"), field(g, 0, "u2")
-    drive(g._leave([a], "killed"))
-    drive(g._leave([b], "discarded"))
-    drive(g._leave([c], "returned"))
-    assert (g.zone[a], g.zone[b], g.zone[c]) == (DEAD, DISCARD, HAND)
+    me = side([{"card": "u2", "id": "a"}, {"card": "u2", "id": "b"}, {"card": "u2", "id": "c"}],
+              hand=["k", "dd", "rr"])
+    g, pos = after(position(me), [*UNITS, *DEEDS], "play k", "target a", "play dd", "target b", "play rr",
+                   until="turn")                 # the last unit is the deed's only target: taken by itself
+    assert (ids(pos, 0, "dead"), ids(pos, 0, "discard"), ids(pos, 0, "hand")) == (["a"], ["b"], ["c"])
+
+
+UQ = card("uq", unique=True, name="Unique Knight", cost=5)
 
 
 def test_7_3_duplicate_save_discards_the_duplicate():
-    uq = card("uq", unique=True, name="Unique Knight")
-    g = two_player(uq)
-    a = field(g, 0, "uq")
-    dup = to_hand(g, 0, "uq")
-    drive(g._enter(0, dup, "played"))
-    assert g.zone[dup] == DUP and g.dups[a] == [dup]
-    drive(g._leave([a], "killed"), [YES])
-    assert g.zone[a] == FIELD and g.zone[dup] == DISCARD
+    me = side([{"card": "uq", "duplicates": 1}], hand=["k"])
+    g, pos = after(position(me), [UQ, *DEEDS], "play k", "yes", until="turn")
+    assert entry(pos, 0, "uq")["duplicates"] == 0 and codes(pos, 0, "dead") == []
+    assert sorted(codes(pos, 0, "discard")) == ["k", "uq"]        # the duplicate, and the deed (§10.4)
 
 
 def test_7_3_sacrifice_cannot_be_saved():
-    uq = card("uq", unique=True, name="Unique Knight")
-    g = two_player(uq)
-    a = field(g, 0, "uq")
-    dup = to_hand(g, 0, "uq")
-    drive(g._enter(0, dup, "played"))
-    seen = drive(g._leave([a], "sacrificed"))
-    assert g.zone[a] == DISCARD
-    assert not [d for d in seen if getattr(d, "kind", None) == "dup_save"]
-    assert g.zone[dup] == DISCARD   # its duplicate goes with it (§7.2)
+    me = side([{"card": "uq", "duplicates": 1}], hand=["sac"])
+    g = play(load(position(me), [UQ, *DEEDS]), "play sac")
+    assert g.pending.kind != "dup_save"
+    g, pos = after(position(me), [UQ, *DEEDS], "play sac", until="turn")
+    assert codes(pos, 0, "field") == [] and sorted(codes(pos, 0, "discard")) == ["sac", "uq", "uq"]   # §7.2
 
 
 def test_3_7_a_second_copy_of_a_unique_is_a_free_duplicate():
-    uq = card("uq", unique=True, name="Unique Knight", cost=5)
-    g = two_player(uq)
-    a = field(g, 0, "uq")
-    h = to_hand(g, 0, "uq")
-    g.pool[0] = 0
-    g.active = 0
-    assert ("play", h) in g._window_options(0, 2)   # costs 0 as a duplicate
-    drive(g._play_from_hand(0, h, "play"))
-    assert g.zone[h] == DUP and g.pool[0] == 0 and len(g.field[0]) == 1
+    me = side(["uq"], hand=["uq"], pool=0)
+    assert "play uq" in option_texts(load(position(me, phase="kingdom"), [UQ]))     # costs 0 as a duplicate
+    g, pos = after(position(me, phase="kingdom"), [UQ], "play uq", until="turn")
+    assert entry(pos, 0, "uq")["duplicates"] == 1 and pos["players"][0]["pool"] == 0
+
+
+def test_10_3_attachment_discarded_with_its_host_and_lasting_returns_to_hand():
+    plain = card("plain", "attachment")
+    lasting = card("lasting", "attachment", keywords=["Lasting"])
+    me = side([{"card": "u3", "attachments": [{"card": "plain"}, {"card": "lasting"}]}], hand=["k"])
+    g, pos = after(position(me), [*UNITS, *DEEDS, plain, lasting], "play k", until="turn")
+    assert codes(pos, 0, "dead") == ["u3"]
+    assert sorted(codes(pos, 0, "discard")) == ["k", "plain"] and codes(pos, 0, "hand") == ["lasting"]
+
+
+def test_10_3_an_attachment_with_no_legal_host_cannot_be_played():
+    att = card("att", "attachment", cost=0)
+    assert "play att" not in option_texts(load(position(side(hand=["att"]), phase="kingdom"), [att]))
+
+
+def test_9_3_no_attachments_rejects_attachments():
+    giant = card("giant", keywords=["No Attachments"])
+    att = card("att", "attachment", cost=0)
+    assert "play att" not in option_texts(load(position(side(["giant"], hand=["att"]), phase="kingdom"),
+                                               [giant, att]))
+
+
+def test_9_3_restricted_one_entry_per_round_counting_every_entry():
+    r1 = card("r1", keywords=["Restricted"], cost=1)
+    r2 = card("r2", keywords=["Restricted", "Haste (1)"], cost=1)
+    g = play(load(position(side(hand=["r1", "r2"], pool=10), phase="kingdom"), [r1, r2]), "play r1")
+    assert "play r2" not in option_texts(g)                                  # Kingdom play
+    g = load(position(side(["r1"], hand=["r2"], pool=10, restricted_this_round=1)), [r1, r2])
+    assert "haste r2" not in option_texts(g)                                 # Haste entry counts too
+    g = load(position(side(["r1"], hand=["r2"], pool=10), round=2), [r1, r2])   # the next round
+    assert "haste r2" in option_texts(g)
+
+
+def test_9_3_loyalty_surcharge_for_off_faction_cards():
+    off = card("off", faction="winter", cost=2, loyalty=2)
+    neutral = card("neu", faction="neutral", cost=2, loyalty=2)
+    kingdom = lambda pool: load(position(side(hand=["off", "neu"], pool=pool), phase="kingdom"), [off, neutral])
+    assert "play off" not in option_texts(kingdom(3))        # cost 2 + Loyalty 2 = 4
+    assert "play off" in option_texts(kingdom(4))
+    assert "play neu" in option_texts(kingdom(2))            # neutral: no surcharge
+
+
+def _setup_game(*pairs):
+    """A game at its §4 setup (the mulligan pending), player 0's draw deck exactly `pairs` (so the hand is known)."""
+    from simulator.engine import Game
+    g = Game(build_deck([(FACTION, 1), (QUEST, 7), *pairs]), None, seed=1)
+    g.stops = True
+    return g
+
+
+def test_4_setup_budget_places_within_eight_and_never_x_dash_or_deeds():
+    big, small = card("big", cost=6), card("small", cost=2)
+    pairs = [(big, 2), (small, 2), (card("xcost", cost="X"), 1), (card("dash", cost="-"), 1),
+             (card("deedy", "deed", cost=0), 1)]
+    g = play(_setup_game(*pairs), "keep")
+    assert sorted(option_texts(g)) == ["done", "place big", "place small"]
+    play(g, "place big")                                     # 8 - 6 = 2 left
+    assert sorted(option_texts(g)) == ["done", "place small"]
+
+
+def test_4_setup_secret_hide_costs_two_more_and_duplicates_are_free():
+    sec = card("sec", cost=3, keywords=["Secret (2)"])
+    g = play(_setup_game((sec, 1), (UQ, 2), (U2, 4)), "keep")
+    assert "hide sec" in option_texts(g)                     # 3 + 2 = 5 of 8
+    play(g, "place uq")                                      # 5 of 8: 3 left
+    assert "place uq" in option_texts(g)                     # the second copy is a duplicate: 0
+    assert "hide sec" not in option_texts(g)                 # 5 > 3
+
+
+def test_4_setup_reveal_fires_no_enters_play_and_draws_back_to_seven():
+    drawer = card("drawer", cost=2, abilities=[{"timing": "enters", "effects": [{"gain_wealth": 3}]}])
+    g = play(_setup_game((drawer, 30), (U2, 30)), "keep", "place drawer", "done")
+    g = finish(g, "phase")
+    pos = to_position(g)
+    assert "drawer" in codes(pos, 0, "field") and pos["players"][0]["pool"] == 0
+    assert len(codes(pos, 0, "hand")) == 7
+
+
+def test_4_setup_one_restricted_card_only():
+    r = card("rr", cost=1, keywords=["Restricted"])
+    g = play(_setup_game((r, 3), (U2, 4)), "keep", "place rr")
+    assert "place rr" not in option_texts(g) and "place u2" in option_texts(g)
+
+
+def test_4_mulligan_is_all_or_nothing():
+    g = _setup_game((U2, 3), (U3, 3), (U4, 3), (card("filler", cost=9, power=1, icons=[], name="Filler"), 40))
+    assert g.pending.kind == "mulligan"
+    before = list(g.view(0).my_hand)
+    play(g, "mulligan")
+    hand = g.view(0).my_hand
+    assert len(hand) == 7 and not set(before) & set(hand)
+    assert g.view(0).deck_count(0) == 49 - 7
 
 
 def test_3_8_a_token_ceases_to_exist_on_leaving_play():
@@ -299,125 +397,6 @@ def test_3_8_a_token_ceases_to_exist_on_leaving_play():
     assert len(tok) == 1 and g.power(tok[0]) == 1
     drive(g._leave(tok, "killed"))
     assert g.zone[tok[0]] == GONE and tok[0] not in g.dead[0]
-
-
-def test_10_3_attachment_discarded_with_its_host_and_lasting_returns_to_hand():
-    plain = card("plain", "attachment")
-    lasting = card("lasting", "attachment", keywords=["Lasting"])
-    g = two_player(U3, plain, lasting)
-    u = field(g, 0, "u3")
-    p = attach(g, 0, "plain", u)
-    l_ = attach(g, 0, "lasting", u)
-    drive(g._leave([u], "killed"))
-    assert g.zone[p] == DISCARD and g.zone[l_] == HAND
-
-
-def test_10_3_an_attachment_with_no_legal_host_cannot_be_played():
-    att = card("att", "attachment", cost=0)
-    g = two_player(att)
-    h = to_hand(g, 0, "att")
-    assert ("play", h) not in g._window_options(0, 2)
-
-
-def test_9_3_no_attachments_rejects_attachments():
-    giant = card("giant", keywords=["No Attachments"])
-    att = card("att", "attachment", cost=0)
-    g = two_player(giant, att)
-    field(g, 0, "giant")
-    assert g.legal_hosts(0, to_hand(g, 0, "att")) == []
-
-
-def test_9_3_restricted_one_entry_per_round_counting_every_entry():
-    r1 = card("r1", keywords=["Restricted"], cost=1)
-    r2 = card("r2", keywords=["Restricted", "Haste (1)"], cost=1)
-    g = two_player(r1, r2)
-    g.pool[0] = 10
-    h1 = to_hand(g, 0, "r1")
-    h2 = to_hand(g, 0, "r2")
-    drive(g._play_from_hand(0, h1, "play"))
-    assert g.zone[h1] == FIELD
-    assert ("play", h2) not in g._window_options(0, 2)      # Kingdom play
-    assert ("haste", h2) not in g._window_options(0, 3)     # Haste entry counts too
-    g.restricted_used = [0, 0]                               # next round
-    assert ("haste", h2) in g._window_options(0, 3)
-
-
-def test_9_3_loyalty_surcharge_for_off_faction_cards():
-    off = card("off", faction="winter", cost=2, loyalty=2)
-    neutral = card("neu", faction="neutral", cost=2, loyalty=2)
-    g = two_player(off, neutral)
-    assert g.play_cost(0, to_hand(g, 0, "off")) == 4
-    assert g.play_cost(0, to_hand(g, 0, "neu")) == 2
-
-
-def test_4_setup_budget_places_within_eight_and_never_x_dash_or_deeds():
-    big = card("big", cost=6)
-    small = card("small", cost=2)
-    xcost = card("xcost", cost="X")
-    dash = card("dash", cost="-")
-    deed = card("deedy", "deed", cost=0)
-    d = build_deck([(FACTION, 1), (QUEST, 7), (big, 2), (small, 2), (xcost, 1), (dash, 1), (deed, 1)])
-    g = new_game(d, None)
-    hand = [find(g, 0, c) for c in ("big", "small", "xcost", "dash", "deedy")]
-    for i in hand:
-        g._move(i, HAND, 0)
-    opts = g._setup_options(0, 8, 0, [])
-    placeable = {g.cdef[o[1]].code for o in opts if o != DONE}
-    assert placeable == {"big", "small"}
-    chosen = [(hand[0], "place", -1)]
-    assert {g.cdef[o[1]].code for o in g._setup_options(0, 2, 0, chosen) if o != DONE} == {"small"}
-
-
-def test_4_setup_secret_hide_costs_two_more_and_duplicates_are_free():
-    sec = card("sec", cost=3, keywords=["Secret (2)"])
-    uq = card("uq", unique=True, name="Unique Knight", cost=5)
-    d = build_deck([(FACTION, 1), (QUEST, 7), (sec, 1), (uq, 2), (U2, 40)])
-    g = new_game(d, None)
-    s = find(g, 0, "sec")
-    u1 = find(g, 0, "uq")
-    g._move(s, HAND, 0)
-    g._move(u1, HAND, 0)
-    u2 = find(g, 0, "uq")
-    g._move(u2, HAND, 0)
-    assert g._setup_cost(0, s, "hide", []) == 5
-    assert g._setup_cost(0, u2, "place", [(u1, "place", -1)]) == 0
-
-
-def test_4_setup_reveal_fires_no_enters_play_and_draws_back_to_seven():
-    drawer = card("drawer", cost=2, abilities=[{"timing": "enters", "effects": [{"gain_wealth": 3}]}])
-    d = build_deck([(FACTION, 1), (QUEST, 7), (drawer, 30), (U2, 30)])
-    g = new_game(d, None)
-    seen = drive(g._setup(), [lambda dec: next((o for o in dec.options if o[0] == "place"), DONE)
-                              if dec.kind == "setup" else None] * 5)
-    assert len(g.field[0]) >= 1
-    assert g.pool[0] == 0
-    assert len(g.hand[0]) == 7
-
-
-def test_4_setup_one_restricted_card_only():
-    r = card("rr", cost=1, keywords=["Restricted"])
-    d = build_deck([(FACTION, 1), (QUEST, 7), (r, 3), (U2, 40)])
-    g = new_game(d, None)
-    for _ in range(3):
-        g._move(find(g, 0, "rr"), HAND, 0)
-    first = g.hand[0][0]
-    opts = g._setup_options(0, 8, 1, [(first, "place", -1)])
-    assert not [o for o in opts if o != DONE and g.cdef[o[1]].code == "rr"]
-
-
-def test_4_mulligan_is_all_or_nothing():
-    d = make_deck(U2, U3, U4)
-    g = new_game(d, None)
-    gen = g._setup()
-    dec = next(gen)
-    assert dec.kind == "mulligan"
-    before = list(g.hand[0])
-    try:
-        gen.send(YES)
-    except StopIteration:
-        pass
-    assert len(g.hand[0]) == 7 and not set(before) & set(g.hand[0])
-    assert len(g.deck[0]) == len(d.draw) - 7
 
 
 def test_8_11_then_does_not_resolve_when_the_first_part_did_not_happen():
