@@ -390,47 +390,35 @@ def test_4_mulligan_is_all_or_nothing():
 def test_3_8_a_token_ceases_to_exist_on_leaving_play():
     maker = card("maker", abilities=[{"timing": "enters", "effects": [
         {"create_token": {"name": "Squire Token", "power": 1, "icons": ["combat"]}}]}])
-    g = two_player(maker)
-    m = to_hand(g, 0, "maker")
-    drive(g._enter(0, m, "played"))
-    tok = [i for i in g.field[0] if g.cdef[i].is_token]
-    assert len(tok) == 1 and g.power(tok[0]) == 1
-    drive(g._leave(tok, "killed"))
-    assert g.zone[tok[0]] == GONE and tok[0] not in g.dead[0]
+    g, pos = after(position(side(hand=["maker", "k"], pool=2), phase="kingdom"), [maker, *DEEDS],
+                   "play maker", "play k", "target token-squire-token", until="turn")
+    assert codes(pos, 0, "field") == ["maker"]
+    assert codes(pos, 0, "dead") == [] and codes(pos, 0, "discard") == ["k"]   # the token went to no pile
+    assert logged(g, "Squire Token")
 
 
 def test_8_11_then_does_not_resolve_when_the_first_part_did_not_happen():
     foresight = card("foresight", "deed", cost=0, abilities=[
         {"timing": "action", "effects": [{"mill": 1, "player": "opponent"}, {"then": [{"gain_wealth": 3}]}]}])
-    g = two_player(foresight)
-    h = to_hand(g, 0, "foresight")
-    g.deck[1] = []
-    drive(g._play_deed(0, h, None))
-    assert g.pool[0] == 0
-    h2 = to_hand(g, 0, "foresight")
-    g.deck[1] = [find(g, 1, "filler")]
-    drive(g._play_deed(0, h2, None))
-    assert g.pool[0] == 3
+    g, pos = after(position(side(hand=["foresight"]), side(deck=[])), [foresight], "play foresight", until="turn")
+    assert pos["players"][0]["pool"] == 0          # nothing to mill: the "then" part does not resolve
+    g, pos = after(position(side(hand=["foresight"]), side(deck=["filler"])), [foresight], "play foresight",
+                   until="turn")
+    assert pos["players"][0]["pool"] == 3
+
+
+SNIPE = card("snipe", "deed", cost=0, abilities=[
+    {"timing": "action", "target": {"controller": "opponent", "type": "unit"}, "effects": [{"kill": "target"}]}])
 
 
 def test_8_11_an_ability_needs_a_legal_target_to_be_initiated():
-    snipe = card("snipe", "deed", cost=0, abilities=[
-        {"timing": "action", "target": {"controller": "opponent", "type": "unit"}, "effects": [{"kill": "target"}]}])
-    g = two_player(snipe)
-    h = to_hand(g, 0, "snipe")
-    assert ("deed", h) not in g._window_options(0, -1)
-    field(g, 1, "filler")
-    assert ("deed", h) in g._window_options(0, -1)
+    assert "play snipe" not in option_texts(load(position(side(hand=["snipe"])), [SNIPE]))
+    assert "play snipe" in option_texts(load(position(side(hand=["snipe"]), side(["filler"])), [SNIPE]))
 
 
 def test_8_11_immune_cards_cannot_be_targeted():
     shy = card("shy", abilities=[{"timing": "static", "affects": "self", "rule": ["immune_to_opponent_effects"]}])
-    snipe = card("snipe", "deed", cost=0, abilities=[
-        {"timing": "action", "target": {"controller": "opponent", "type": "unit"}, "effects": [{"kill": "target"}]}])
-    g = two_player(shy, snipe)
-    field(g, 1, "shy")
-    h = to_hand(g, 0, "snipe")
-    assert ("deed", h) not in g._window_options(0, -1)
+    assert "play snipe" not in option_texts(load(position(side(hand=["snipe"]), side(["shy"])), [SNIPE, shy]))
 
 
 def test_8_11_cannot_beats_must_cannot_be_killed_ignores_combat_spoils():
@@ -441,50 +429,45 @@ def test_8_11_cannot_beats_must_cannot_be_killed_ignores_combat_spoils():
     assert codes(pos, 1, "field") == ["galahad"] and codes(pos, 1, "dead") == []
 
 
+XDEED = card("xdeed", "deed", cost="X", abilities=[
+    {"timing": "action", "x": {"max": "wealth"}, "effects": [{"draw": "X"}]}])
+
+
 def test_8_7_x_is_chosen_once_and_paid():
-    xdeed = card("xdeed", "deed", cost="X", abilities=[
-        {"timing": "action", "x": {"max": "wealth"}, "effects": [{"draw": "X"}]}])
-    g = two_player(xdeed)
-    g.pool[0] = 3
-    h = to_hand(g, 0, "xdeed")
-    seen = drive(g._play_deed(0, h, None), [("x", 2)])
-    xdec = next(d for d in seen if getattr(d, "kind", None) == "x")
-    assert xdec.options[-1] == ("x", 3)
-    assert g.pool[0] == 1 and len(g.hand[0]) == 2
+    g = play(load(position(side(hand=["xdeed"], pool=3)), [XDEED]), "play xdeed")
+    assert g.pending.kind == "x" and option_texts(g)[-1] == "x 3"      # at most the wealth in the pool
+    g, pos = after(position(side(hand=["xdeed"], pool=3)), [XDEED], "play xdeed", "x 2", until="turn")
+    assert pos["players"][0]["pool"] == 3 - 2 and codes(pos, 0, "hand") == ["filler", "filler"]   # drew X = 2
 
 
 def test_8_4_halt_save_keeps_the_card_in_play():
     nimue = card("nimue", abilities=[{"timing": "halt", "when": {"event": "would_leave_play", "card": {
         "type": "unit", "not_self": True}, "how": "killed"}, "cost": [{"exhaust": "self"}],
         "effects": [{"save": "event_card"}]}])
-    g = two_player(U2, nimue)
-    n = field(g, 0, "nimue")
-    u = field(g, 0, "u2")
-    drive(g._leave([u], "killed"), [("ability", n, 0)])
-    assert g.zone[u] == FIELD and g.exh[n] == 1
-    drive(g._leave([u], "killed"))     # Nimue is exhausted: no second save
-    assert g.zone[u] == DEAD
+    me = side(["nimue", "u2"], hand=["k", "k"])
+    g, pos = after(position(me), [U2, nimue, *DEEDS], "play k", "target u2", "use nimue", until="turn")
+    assert codes(pos, 0, "field") == ["nimue", "u2"] and entry(pos, 0, "nimue")["exhausted"] is True
+    g, pos = after(position(me), [U2, nimue, *DEEDS], "play k", "target u2", "use nimue", "play k", "target u2",
+                   until="turn")
+    assert codes(pos, 0, "dead") == ["u2"]          # Nimue is exhausted: no second save
 
 
 def test_8_4_forced_abilities_resolve_and_responses_are_once_per_event():
     bell = card("bell", "location", abilities=[
         {"timing": "forced", "when": {"event": "phase_start", "phase": "kingdom"}, "effects": [{"gain_wealth": 1}]}])
-    g = two_player(bell)
-    field(g, 0, "bell")
-    drive(g._phase_start(2))
-    assert g.pool[0] == 1
+    pool = [after(position(side(f, deck=["filler"] * 10), phase="draw"), [bell], until="phase")[1]["players"][0]["pool"]
+            for f in ([], ["bell"])]
+    assert pool[1] == pool[0] + 1
 
 
 def test_8_9_lasting_power_change_expires_at_end_of_phase():
-    pump = card("pump", abilities=[{"timing": "action", "cost": [{"exhaust": "self"}],
-                                    "effects": [{"modify_power": 2, "who": "self", "until": "phase"}]}])
-    g = two_player(pump)
-    g.phase = 2
-    u = field(g, 0, "pump")
-    drive(g._use_ability(0, u, g.cdef[u].abilities[0], None))
-    assert g.power(u) == 4
-    drive(g._phase_end(2))
-    assert g.power(u) == 2
+    pump = card("pump", abilities=[{"timing": "action", "effects": [{"modify_power": 2, "who": "self",
+                                                                     "until": "phase"}]}])
+    g, pos = after(position(side(["pump"])), [pump], "use pump", "struggle combat", "attack pump")
+    assert logged(g, "S.8 Combat: 4 vs 0")            # Power 2 + 2 in the phase it was used in
+    g = finish(play(load(position(side(["pump"]), phase="kingdom"), [pump]), "use pump"), "phase")
+    g = finish(play(g, "struggle combat", "attack pump"))
+    assert logged(g, "S.8 Combat: 2 vs 0")            # used in the Kingdom phase: gone by the Confrontation
 
 
 def test_deck_errors_name_what_is_missing():
