@@ -8,11 +8,9 @@ import pytest
 from simulator.engine import DeckError, build_deck, play_game
 from simulator.engine.actions import option_texts
 from simulator.engine.positions import to_position
-from simulator.engine.game import DEAD, DISCARD, DONE, DUP, FIELD, GONE, HAND, NO, SECRET, YES
 
 from .helpers import (
-    FACTION, QUEST, after, attach, card, codes, drive, entry, field, find, finish, load, logged, make_deck,
-    new_game, play, position, settle, side, to_hand, two_player,
+    FACTION, QUEST, after, card, codes, entry, finish, load, logged, make_deck, play, position, settle, side,
 )
 
 U7 = card("u7", power=7)
@@ -338,7 +336,7 @@ def test_9_3_loyalty_surcharge_for_off_faction_cards():
 def _setup_game(*pairs):
     """A game at its §4 setup (the mulligan pending), player 0's draw deck exactly `pairs` (so the hand is known)."""
     from simulator.engine import Game
-    g = Game(build_deck([(FACTION, 1), (QUEST, 7), *pairs]), None, seed=1)
+    g = Game(build_deck([(FACTION, 1), (QUEST, 7), *pairs]), None, seed=1, log=True)
     g.stops = True
     return g
 
@@ -497,55 +495,49 @@ def test_goldfish_opponent_never_acts_and_is_never_eliminated():
     assert all(pair[1] == 0 for pair in r.influence_by_round)
 
 
-def test_4_setup_attachment_needs_a_placed_unit_its_attach_selector_accepts():
-    crown = card("crown", "attachment", cost=1, abilities=[{"timing": "attach", "target": {
-        "type": "unit", "attribute": "King"}}])
-    hex_ = card("hex2", "attachment", cost=1, abilities=[{"timing": "attach", "target": {
-        "type": "unit", "controller": "opponent"}}])
-    king = card("king", cost=2, attributes=["King"])
-    d = build_deck([(FACTION, 1), (QUEST, 7), (crown, 1), (hex_, 1), (king, 1), (U2, 40)])
-    g = new_game(d, None)
-    c, h, k, u = (find(g, 0, x) for x in ("crown", "hex2", "king", "u2"))
-    for i in (c, h, k, u):
-        g._move(i, HAND, 0)
-    codes = lambda chosen: {g.cdef[o[1]].code for o in g._setup_options(0, 8, 0, chosen) if o != DONE}
-    assert "crown" not in codes([(u, "place", -1)])          # a plain unit is no King
-    assert "crown" in codes([(k, "place", -1)])
-    assert "hex2" not in codes([(k, "place", -1), (u, "place", -1)])   # no enemy unit at your setup
-
-
-def test_4_setup_hidden_secret_card_uses_no_restricted_allowance():
-    rs = card("rs", cost=1, keywords=["Restricted", "Secret (1)"])
-    r = card("rr", cost=1, keywords=["Restricted"])
-    d = build_deck([(FACTION, 1), (QUEST, 7), (rs, 1), (r, 1), (U2, 40)])
-    g = new_game(d, None)
-    a, b = find(g, 0, "rs"), find(g, 0, "rr")
-    g._move(a, HAND, 0)
-    g._move(b, HAND, 0)
-    seen = drive(g._setup(), [NO, ("hide", a), ("place", b), DONE])
-    assert g.zone[a] == SECRET and g.zone[b] == FIELD
-
-
 def test_10_5_a_deck_with_a_single_quest_embarks_on_it_every_round():
     d = build_deck([(FACTION, 1), (QUEST, 1), (U2, 40)])
     r = play_game(d, None, seed=1)
     assert r.winner == 0 and r.rounds >= 2
 
 
+def test_4_setup_attachment_needs_a_placed_unit_its_attach_selector_accepts():
+    crown = card("crown", "attachment", cost=1, abilities=[{"timing": "attach", "target": {
+        "type": "unit", "attribute": "King"}}])
+    hex_ = card("hex2", "attachment", cost=1, abilities=[{"timing": "attach", "target": {
+        "type": "unit", "controller": "opponent"}}])
+    king = card("king", cost=2, attributes=["King"])
+    pairs = [(crown, 1), (hex_, 1), (king, 1), (U2, 4)]
+    g = play(_setup_game(*pairs), "keep", "place u2")
+    assert "place crown" not in option_texts(g)               # a plain unit is no King
+    g = play(_setup_game(*pairs), "keep", "place king")
+    assert "place crown" in option_texts(g)
+    play(g, "place u2")
+    assert "place hex2" not in option_texts(g)                # no enemy unit at your setup
+
+
+def test_4_setup_hidden_secret_card_uses_no_restricted_allowance():
+    rs = card("rs", cost=1, keywords=["Restricted", "Secret (1)"])
+    r = card("rr", cost=1, keywords=["Restricted"])
+    g = play(_setup_game((rs, 1), (r, 1), (U2, 5)), "keep", "hide rs")
+    assert "place rr" in option_texts(g)
+    play(g, "place rr", "done")
+    assert logged(g, "§4 player 0 places 2 card(s) facedown, budget 4/8")    # 1 + 2 hidden + 1
+    assert logged(g, "§4 reveal: player 0 fields Rr") and not logged(g, "fields Rs")   # Rs stays secret
+
+
+HERALD = card("herald", "location", abilities=[
+    {"timing": "response", "when": {"event": "enters_play", "card": {"type": "unit"}},
+     "effects": [{"gain_wealth": 1}]}])
+
+
 def test_8_5_nested_triggers_resolve_last_in_first_out():
-    herald = card("herald", "location", abilities=[
-        {"timing": "response", "when": {"event": "enters_play", "card": {"type": "unit"}},
-         "effects": [{"gain_wealth": 1}]}])
     maker = card("maker", abilities=[{"timing": "enters", "effects": [
         {"create_token": {"name": "Squire Token", "power": 1, "icons": ["combat"]}}]}])
-    d = make_deck(herald, maker)
-    g = new_game(d, d)
-    g.logs = []
-    field(g, 0, "herald")
-    m = to_hand(g, 0, "maker")
-    drive(g._enter(0, m, "played"), [("ability", find(g, 0, "herald", FIELD), 0)] * 2)
-    assert g.pool[0] == 2
-    uses = [line for line in g.logs if "uses" in line]
+    g, pos = after(position(side(["herald"], hand=["maker"], pool=2), phase="kingdom"), [HERALD, maker],
+                   "play maker", "use herald", "use herald", until="turn")
+    assert pos["players"][0]["pool"] == 2 - 2 + 1 + 1
+    uses = logged(g, "uses")
     # maker's "enters" ability runs first and creates the token; the token's enters_play window opens and
     # resolves (herald +1) before the window for the maker itself (herald +1 again)
     assert uses[0].endswith("uses Maker (enters)")
@@ -553,40 +545,28 @@ def test_8_5_nested_triggers_resolve_last_in_first_out():
 
 
 def test_8_4_a_response_fires_once_per_occurrence():
-    herald = card("herald", "location", abilities=[
-        {"timing": "response", "when": {"event": "enters_play", "card": {"type": "unit"}},
-         "effects": [{"gain_wealth": 1}]}])
-    d = make_deck(herald, U2)
-    g = new_game(d, d)
-    h = field(g, 0, "herald")
-    u = to_hand(g, 0, "u2")
-    seen = drive(g._enter(0, u, "played"), [("ability", h, 0), ("ability", h, 0)])
-    assert g.pool[0] == 1
-    reacts = [x for x in seen if getattr(x, "kind", None) == "react"]
-    assert len(reacts) == 1
+    g = play(load(position(side(["herald"], hand=["u2"], pool=2), phase="kingdom"), [HERALD, U2]),
+             "play u2", "use herald")
+    assert g.pending.kind != "react"                 # no second Response to the same entry
+    g = finish(g, "turn")
+    assert to_position(g)["players"][0]["pool"] == 2 - 2 + 1
 
 
 def test_8_11_an_each_effect_with_nothing_to_act_on_cannot_be_initiated():
     night = card("night", "deed", cost=0, abilities=[
         {"timing": "action", "effects": [{"exhaust": {"each": {"controller": "opponent", "type": "unit"}}}]}])
-    g = two_player(night, U2)
-    h = to_hand(g, 0, "night")
-    assert ("deed", h) not in g._window_options(0, -1)
-    e = field(g, 1, "u2", exhausted=True)
-    assert ("deed", h) not in g._window_options(0, -1)      # already exhausted: nothing would change
-    g.exh[e] = 0
-    assert ("deed", h) in g._window_options(0, -1)
+    offered = lambda them: "play night" in option_texts(load(position(side(hand=["night"]), side(them)),
+                                                             [night, U2]))
+    assert not offered([])
+    assert not offered([{"card": "u2", "exhausted": True}])   # already exhausted: nothing would change
+    assert offered(["u2"])
 
 
 def test_10_4_a_halted_deed_is_still_played_and_its_x_cost_stays_paid():
-    xdeed = card("xdeed", "deed", cost="X", abilities=[
-        {"timing": "action", "x": {"max": "wealth"}, "effects": [{"draw": "X"}]}])
     veto = card("veto", "location", abilities=[
         {"timing": "halt", "when": {"event": "card_played", "player": "opponent"}, "cost": [{"exhaust": "self"}],
          "effects": [{"cancel": "event"}]}])
-    g = two_player(xdeed, veto)
-    v = field(g, 1, "veto")
-    g.pool[0] = 3
-    h = to_hand(g, 0, "xdeed")
-    drive(g._play_deed(0, h, None), [("x", 3), ("ability", v, 0)])
-    assert g.pool[0] == 0 and g.zone[h] == DISCARD and len(g.hand[0]) == 0
+    g, pos = after(position(side(hand=["xdeed"], pool=3), side(["veto"])), [XDEED, veto],
+                   "play xdeed", "x 3", "use veto", until="turn")
+    assert pos["players"][0]["pool"] == 0 and codes(pos, 0, "discard") == ["xdeed"]
+    assert codes(pos, 0, "hand") == []               # canceled: nothing drawn
