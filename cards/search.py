@@ -14,65 +14,27 @@ at fault, and the message names the term.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from cards.games.r1.facts import CARD_TYPES, FACTIONS, ICONS, KEYWORD_BY_LOWER, split_keyword
+
+from .games.query import (
+    COMPARISONS, MAX_NUMBER, And, Not, Or, QueryError, Term, did_you_mean, parse_tree, unquote, walk_terms,
+)
 
 __all__ = [
     "SearchError", "Query", "parse_query", "search_cards", "card_matches", "compile_q", "sort_cards",
     "SORTS", "KEYS", "register_owned_resolver", "unregister_owned_resolver",
 ]
 
-MAX_QUERY_LENGTH = 500
-MAX_NUMBER = 999
-
-
-class SearchError(ValueError):
-    """A query that cannot be searched. `position` is 1-based, pointing at the term at fault."""
-
-    def __init__(self, message: str, position: int = 1):
-        super().__init__(message)
-        self.message = message
-        self.position = position
-
-    def __str__(self) -> str:
-        return self.message
-
-
-# ---- grammar ---------------------------------------------------------------------------------------------
-# KEYOP is tried before WORD (priority) so that "c<=2" lexes as key+operator then value; inside a value the
-# contextual lexer only offers VALUE/PHRASE, so "t:or" or "c:-" are values, not the OR operator or negation.
-GRAMMAR = r"""
-    start: or_expr?
-    or_expr: and_expr (OR and_expr)*
-    and_expr: _unary+
-    _unary: neg | _atom
-    neg: NEG _unary
-    _atom: "(" or_expr ")" | keyterm | word | phrase
-    keyterm: KEYOP value (PIPE value)*
-    value: VALUE | PHRASE
-    word: WORD
-    phrase: PHRASE
-
-    OR.3: /(?i:or)(?![^\s()"|])/
-    KEYOP.2: /[A-Za-z]+(?:!=|<=|>=|:|=|<|>)/
-    NEG: "-"
-    PIPE: "|"
-    PHRASE: /"[^"]*"/
-    WORD: /[^\s()"|\-][^\s()"|]*/
-    VALUE: /[^\s()"|]+/
-    %import common.WS
-    %ignore WS
-"""
-_PARSER = Lark(GRAMMAR, parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=False)
+# The grammar, the syntax tree and the syntax errors are every game's (cards/games/query.py); r1 adds its keys,
+# their checks and the compilation to SQL.
+SearchError = QueryError
 
 
 # ---- keys ------------------------------------------------------------------------------------------------
@@ -114,34 +76,8 @@ IS_VALUES = ("unique", "bound", "restricted", "secret", "haste")
 KEYWORD_NAMES = KEYWORD_BY_LOWER   # §9: lower-case name -> the name as printed
 NUMBER_FIELDS = {"c": "cost_value", "p": "power", "l": "loyalty", "w": "wealth", "m": "momentum",
                  "sp": "spoils", "lv": "levy"}
-COMPARISONS = ("<", "<=", ">", ">=")
 EXAMPLE_VALUES = {"t": "unit", "f": "camelot", "i": "combat", "k": "haste", "is": "unique", "legal": "camelot",
                   "owned": "yes"}
-
-
-# ---- syntax tree -----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Term:
-    key: str                  # canonical key, or "name" for bare words and phrases
-    op: str                   # ":" "=" "!=" "<" "<=" ">" ">="
-    values: tuple             # validated values; several means OR (a|b)
-    position: int             # 1-based
-    text: str                 # the term as typed
-
-
-@dataclass(frozen=True)
-class Not:
-    child: object
-
-
-@dataclass(frozen=True)
-class And:
-    children: tuple
-
-
-@dataclass(frozen=True)
-class Or:
-    children: tuple
 
 
 @dataclass(frozen=True)
@@ -153,20 +89,7 @@ class Query:
 
     @property
     def terms(self) -> list[Term]:
-        out: list[Term] = []
-
-        def walk(node):
-            if isinstance(node, Term):
-                out.append(node)
-            elif isinstance(node, Not):
-                walk(node.child)
-            elif isinstance(node, (And, Or)):
-                for child in node.children:
-                    walk(child)
-
-        if self.root is not None:
-            walk(self.root)
-        return out
+        return walk_terms(self.root)
 
     @property
     def needs_user(self) -> bool:
@@ -174,93 +97,6 @@ class Query:
 
 
 # ---- parsing ---------------------------------------------------------------------------------------------
-def _describe_token(token: Token) -> str:
-    return "the end of the query" if token.type == "$END" else f'"{token.value}"'
-
-
-def _syntax_error(q: str, exc: UnexpectedInput) -> SearchError:
-    end = len(q) + 1
-    if isinstance(exc, UnexpectedCharacters):
-        pos = exc.pos_in_stream + 1
-        char = q[exc.pos_in_stream] if exc.pos_in_stream < len(q) else ""
-        if char == '"':
-            return SearchError(f'unclosed quote at position {pos}: add the closing "', pos)
-        if char in "|":
-            return SearchError(f'"|" at position {pos} must sit between two values of one key, e.g. t:unit|location',
-                               pos)
-        if char == "-":
-            return SearchError(f'"-" at position {pos} must be followed by a term to negate, e.g. -t:unit', pos)
-        return SearchError(f'unexpected "{char}" at position {pos}', pos)
-    if isinstance(exc, (UnexpectedToken, UnexpectedEOF)):
-        token = getattr(exc, "token", None)
-        at_end = token is None or token.type == "$END"
-        pos = end if at_end else (token.start_pos or 0) + 1
-        prev = _previous_token(q, pos - 1)
-        if prev is not None and prev.type == "KEYOP":
-            return SearchError(f'"{prev.value}" at position {prev.start_pos + 1} needs a value, e.g. '
-                               f'{prev.value}{"2" if prev.value[-1] in "<=>" else "unit"}', prev.start_pos + 1)
-        if prev is not None and prev.type == "NEG":
-            return SearchError(f'"-" at position {prev.start_pos + 1} must be followed by a term to negate, '
-                               f'e.g. -t:unit', prev.start_pos + 1)
-        if prev is not None and prev.type == "OR":
-            return SearchError(f'"{prev.value}" at position {prev.start_pos + 1} needs a term on both sides',
-                               prev.start_pos + 1)
-        if prev is not None and prev.type == "PIPE":
-            return SearchError(f'"|" at position {prev.start_pos + 1} needs a value after it', prev.start_pos + 1)
-        if prev is not None and prev.type == "LPAR" and at_end:
-            return SearchError(f'"(" at position {prev.start_pos + 1} is never closed', prev.start_pos + 1)
-        if not at_end:
-            if token.type == "RPAR" and prev is not None and prev.type == "LPAR":
-                return SearchError(f'empty parentheses at position {prev.start_pos + 1}: put terms inside them',
-                                   prev.start_pos + 1)
-            if token.type == "RPAR":
-                return SearchError(f'")" at position {pos} has no matching "("', pos)
-            if token.type == "OR":
-                return SearchError(f'"{token.value}" at position {pos} needs a term on both sides', pos)
-            if token.type == "PIPE":
-                return SearchError(f'"|" at position {pos} must sit between two values of one key, '
-                                   f'e.g. t:unit|location', pos)
-            return SearchError(f"unexpected {_describe_token(token)} at position {pos}", pos)
-        opened = _unclosed_paren(q)
-        if opened is not None:
-            return SearchError(f'"(" at position {opened} is never closed', opened)
-        return SearchError(f"the query ends too early (position {pos})", pos)
-    return SearchError(f"cannot read the query at position {exc.column}", 1)  # pragma: no cover
-
-
-def _previous_token(q: str, offset: int) -> Token | None:
-    """The last token that starts before `offset` (0-based), for error messages."""
-    prev = None
-    try:
-        for tok in _PARSER.lex(q[:offset]):
-            prev = tok
-    except UnexpectedInput:
-        return prev
-    if prev is None:
-        return None
-    # The basic lexer cannot tell context; re-label what the grammar would make of a trailing "(" or "-".
-    if prev.value == "(":
-        prev.type = "LPAR"
-    elif prev.value == "-":
-        prev.type = "NEG"
-    elif prev.value == "|":
-        prev.type = "PIPE"
-    return prev
-
-
-def _unclosed_paren(q: str) -> int | None:
-    stack: list[int] = []
-    in_quote = False
-    for i, ch in enumerate(q):
-        if ch == '"':
-            in_quote = not in_quote
-        elif not in_quote and ch == "(":
-            stack.append(i + 1)
-        elif not in_quote and ch == ")" and stack:
-            stack.pop()
-    return stack[-1] if stack else None
-
-
 @lru_cache(maxsize=2048)
 def parse_query(q: str) -> Query:
     """Parse a query into a syntax tree, validating every key and value.
@@ -268,70 +104,13 @@ def parse_query(q: str) -> Query:
     >>> parse_query("t:unit c<=2").terms[1].op
     '<='
     """
-    if not isinstance(q, str):
-        raise SearchError("the query must be text", 1)
-    if len(q) > MAX_QUERY_LENGTH:
-        raise SearchError(f"the query is too long ({len(q)} characters; at most {MAX_QUERY_LENGTH})",
-                          MAX_QUERY_LENGTH + 1)
-    if "\x00" in q:
-        raise SearchError(f"the query contains a NUL character at position {q.index(chr(0)) + 1}",
-                          q.index("\x00") + 1)
-    try:
-        tree = _PARSER.parse(q)
-    except UnexpectedInput as exc:
-        raise _syntax_error(q, exc) from None
-    root = _build(tree.children[0], q) if tree.children else None
-    return Query(text=q, root=root)
-
-
-def _build(node: Tree, q: str):
-    kind = node.data
-    if kind == "or_expr":
-        children = tuple(_build(c, q) for c in node.children if isinstance(c, Tree))
-        return children[0] if len(children) == 1 else Or(children)
-    if kind == "and_expr":
-        children = tuple(_build(c, q) for c in node.children)
-        return children[0] if len(children) == 1 else And(children)
-    if kind == "neg":
-        return Not(_build(node.children[1], q))
-    pos = node.meta.start_pos + 1
-    text = q[node.meta.start_pos:node.meta.end_pos]
-    if kind == "word":
-        if node.children[0].value.lower() == "or":
-            # The lexer reads "or" as a word where no OR can stand (first, after "(", "-" or another "or"):
-            # a stray operator, not a card name; a name with the word in it is searched as "or" in quotes.
-            raise SearchError(f'"{node.children[0].value}" at position {pos} needs a term on both sides; '
-                              f'to find cards named with the word, write it in quotes: "or"', pos)
-        return Term("name", ":", (node.children[0].value,), pos, text)
-    if kind == "phrase":
-        phrase = node.children[0].value[1:-1]
-        if not phrase.strip():
-            raise SearchError(f'empty quotes at position {pos}: put words between the quotes', pos)
-        return Term("name", ":", (phrase,), pos, text)
-    if kind == "keyterm":
-        keyop = node.children[0].value
-        m = re.match(r"([A-Za-z]+)(.*)", keyop)
-        raw_key, op = m.group(1), m.group(2)
-        tokens = [c.children[0] for c in node.children[1:] if isinstance(c, Tree)]
-        return _validate_term(raw_key, op, [t.value for t in tokens], pos, text,
-                              value_positions=[t.start_pos + 1 for t in tokens])
-    raise SearchError(f"cannot read the term at position {pos}", pos)  # pragma: no cover
-
-
-def _did_you_mean(value: str, choices) -> str:
-    """' (did you mean "unit"?)' for a near miss, else ''."""
-    close = difflib.get_close_matches(value.lower(), list(choices), n=1, cutoff=0.6)
-    return f' (did you mean "{close[0]}"?)' if close else ""
+    return Query(text=q, root=parse_tree(q, _validate_term))
 
 
 def _unknown(where: str, what: str, value: str, choices, pos: int) -> SearchError:
-    hint = _did_you_mean(" ".join(value.lower().split()), choices)
+    hint = did_you_mean(" ".join(value.lower().split()), choices)
     plural = "properties" if what == "property" else what + "s"
     return SearchError(f'{where}: unknown {what} "{value}"{hint}; {plural} are {", ".join(choices)}', pos)
-
-
-def _unquote(raw: str) -> str:
-    return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] == '"' else raw
 
 
 def _validate_term(raw_key: str, op: str, raw_values: list[str], pos: int, text: str,
@@ -343,10 +122,10 @@ def _validate_term(raw_key: str, op: str, raw_values: list[str], pos: int, text:
     spec = KEYS.get(key)
     where = f'"{text}" (position {pos})'
     if spec is None:
-        hint = _did_you_mean(key, [*KEYS, *KEY_ALIASES])
+        hint = did_you_mean(key, [*KEYS, *KEY_ALIASES])
         raise SearchError(f'unknown key "{raw_key}" in {where}{hint}; keys are '
                           + ", ".join(k for k in KEYS if k != "n"), pos)
-    values = [_unquote(v).strip() for v in raw_values]
+    values = [unquote(v).strip() for v in raw_values]
     if any(not v for v in values):
         raise SearchError(f"empty value in {where}", pos)
     if op in COMPARISONS and spec.kind != "number":
@@ -402,7 +181,7 @@ def _validate_value(key: str, spec: KeySpec, op: str, value: str, where: str, po
         split = split_keyword(value)   # 'Haste (2)', 'haste' and Appendix B's 'Bond' all name a keyword
         if split is not None:
             return split[0].lower()
-        raise SearchError(f'{where}: unknown keyword "{value}"{_did_you_mean(name, KEYWORD_NAMES)}; keywords are '
+        raise SearchError(f'{where}: unknown keyword "{value}"{did_you_mean(name, KEYWORD_NAMES)}; keywords are '
                           f'{", ".join(sorted(KEYWORD_NAMES.values()))} (§9)', pos)
     if key == "is":
         if low not in IS_VALUES:

@@ -1,6 +1,7 @@
 """The card search language of CONTRACTS §5 for any game, over card dicts (pure Python, no Django).
 
-r1's search (`cards/search.py`) compiles the same grammar to SQL; the other games' catalogues are small (a few
+The grammar, the syntax tree and the syntax errors live here once: r1's search (`cards/search.py`) parses with
+`parse_tree` and its own key checks, and compiles the tree to SQL; the other games' catalogues are small (a few
 hundred cards), so their queries are evaluated over the game's card dicts in memory. A game declares its keys as
 `QueryKey`s (cards/games/<game>/search.py) and gets the whole language: bare words and "phrases" match the name,
 `key:value` / `key OP number` with OP one of `: = != < <= > >=`, `-term`, `a|b` inside one key, `or`, and
@@ -18,13 +19,15 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from lark import Lark, Tree
-from lark.exceptions import UnexpectedInput
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 MAX_QUERY_LENGTH = 500
 MAX_NUMBER = 999
 
-# The grammar of CONTRACTS §5, the same as cards/search.py's.
+# The grammar of CONTRACTS §5. KEYOP is tried before WORD (priority) so that "c<=2" lexes as key+operator then
+# value; inside a value the contextual lexer only offers VALUE/PHRASE, so "t:or" or "c:-" are values, not the OR
+# operator or negation.
 GRAMMAR = r"""
     start: or_expr?
     or_expr: and_expr (OR and_expr)*
@@ -59,7 +62,208 @@ class QueryError(ValueError):
         self.message = message
         self.position = position
 
+    def __str__(self) -> str:
+        return self.message
 
+
+# ---- syntax tree ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Term:
+    key: str                  # canonical key, or "name" for bare words and phrases
+    op: str                   # ":" "=" "!=" "<" "<=" ">" ">="
+    values: tuple             # validated values; several means OR (a|b)
+    position: int             # 1-based
+    text: str                 # the term as typed
+
+
+@dataclass(frozen=True)
+class Not:
+    child: object
+
+
+@dataclass(frozen=True)
+class And:
+    children: tuple
+
+
+@dataclass(frozen=True)
+class Or:
+    children: tuple
+
+
+def walk_terms(root) -> list[Term]:
+    """The terms of a syntax tree, left to right."""
+    out: list[Term] = []
+
+    def walk(node):
+        if isinstance(node, Term):
+            out.append(node)
+        elif isinstance(node, Not):
+            walk(node.child)
+        elif isinstance(node, (And, Or)):
+            for child in node.children:
+                walk(child)
+
+    if root is not None:
+        walk(root)
+    return out
+
+
+# ---- parsing -------------------------------------------------------------------------------------------------
+# A key term's checker: (raw key, operator, raw values, position, term text, value positions) -> Term.
+KeyTermChecker = Callable[[str, str, list, int, str, list], Term]
+
+
+def parse_tree(q: str, check_key_term: KeyTermChecker):
+    """The syntax tree of `q` (None for the empty query), each key term checked by the game's `check_key_term`;
+    raises QueryError naming the term at fault."""
+    if not isinstance(q, str):
+        raise QueryError("the query must be text", 1)
+    if len(q) > MAX_QUERY_LENGTH:
+        raise QueryError(f"the query is too long ({len(q)} characters; at most {MAX_QUERY_LENGTH})",
+                         MAX_QUERY_LENGTH + 1)
+    if "\x00" in q:
+        raise QueryError(f"the query contains a NUL character at position {q.index(chr(0)) + 1}",
+                         q.index("\x00") + 1)
+    try:
+        tree = _PARSER.parse(q)
+    except UnexpectedInput as exc:
+        raise _syntax_error(q, exc) from None
+    return _build(tree.children[0], q, check_key_term) if tree.children else None
+
+
+def _build(node: Tree, q: str, check_key_term: KeyTermChecker):
+    kind = node.data
+    if kind == "or_expr":
+        children = tuple(_build(c, q, check_key_term) for c in node.children if isinstance(c, Tree))
+        return children[0] if len(children) == 1 else Or(children)
+    if kind == "and_expr":
+        children = tuple(_build(c, q, check_key_term) for c in node.children)
+        return children[0] if len(children) == 1 else And(children)
+    if kind == "neg":
+        return Not(_build(node.children[1], q, check_key_term))
+    pos = node.meta.start_pos + 1
+    text = q[node.meta.start_pos:node.meta.end_pos]
+    if kind == "word":
+        if node.children[0].value.lower() == "or":
+            # The lexer reads "or" as a word where no OR can stand (first, after "(", "-" or another "or"):
+            # a stray operator, not a card name; a name with the word in it is searched as "or" in quotes.
+            raise QueryError(f'"{node.children[0].value}" at position {pos} needs a term on both sides; '
+                             f'to find cards named with the word, write it in quotes: "or"', pos)
+        return Term("name", ":", (node.children[0].value,), pos, text)
+    if kind == "phrase":
+        phrase = node.children[0].value[1:-1]
+        if not phrase.strip():
+            raise QueryError(f'empty quotes at position {pos}: put words between the quotes', pos)
+        return Term("name", ":", (phrase,), pos, text)
+    if kind == "keyterm":
+        keyop = node.children[0].value
+        m = re.match(r"([A-Za-z]+)(.*)", keyop)
+        assert m is not None   # KEYOP's pattern
+        tokens = [c.children[0] for c in node.children[1:] if isinstance(c, Tree)]
+        return check_key_term(m.group(1), m.group(2), [t.value for t in tokens], pos, text,
+                              [t.start_pos + 1 for t in tokens])
+    raise QueryError(f"cannot read the term at position {pos}", pos)  # pragma: no cover
+
+
+def _describe_token(token: Token) -> str:
+    return "the end of the query" if token.type == "$END" else f'"{token.value}"'
+
+
+def _syntax_error(q: str, exc: UnexpectedInput) -> QueryError:
+    end = len(q) + 1
+    if isinstance(exc, UnexpectedCharacters):
+        pos = exc.pos_in_stream + 1
+        char = q[exc.pos_in_stream] if exc.pos_in_stream < len(q) else ""
+        if char == '"':
+            return QueryError(f'unclosed quote at position {pos}: add the closing "', pos)
+        if char in "|":
+            return QueryError(f'"|" at position {pos} must sit between two values of one key, e.g. t:unit|location',
+                               pos)
+        if char == "-":
+            return QueryError(f'"-" at position {pos} must be followed by a term to negate, e.g. -t:unit', pos)
+        return QueryError(f'unexpected "{char}" at position {pos}', pos)
+    if isinstance(exc, (UnexpectedToken, UnexpectedEOF)):
+        token = getattr(exc, "token", None)
+        at_end = token is None or token.type == "$END"
+        pos = end if at_end else (token.start_pos or 0) + 1
+        prev = _previous_token(q, pos - 1)
+        if prev is not None and prev.type == "KEYOP":
+            return QueryError(f'"{prev.value}" at position {prev.start_pos + 1} needs a value, e.g. '
+                               f'{prev.value}{"2" if prev.value[-1] in "<=>" else "unit"}', prev.start_pos + 1)
+        if prev is not None and prev.type == "NEG":
+            return QueryError(f'"-" at position {prev.start_pos + 1} must be followed by a term to negate, '
+                               f'e.g. -t:unit', prev.start_pos + 1)
+        if prev is not None and prev.type == "OR":
+            return QueryError(f'"{prev.value}" at position {prev.start_pos + 1} needs a term on both sides',
+                               prev.start_pos + 1)
+        if prev is not None and prev.type == "PIPE":
+            return QueryError(f'"|" at position {prev.start_pos + 1} needs a value after it', prev.start_pos + 1)
+        if prev is not None and prev.type == "LPAR" and at_end:
+            return QueryError(f'"(" at position {prev.start_pos + 1} is never closed', prev.start_pos + 1)
+        if not at_end:
+            if token.type == "RPAR" and prev is not None and prev.type == "LPAR":
+                return QueryError(f'empty parentheses at position {prev.start_pos + 1}: put terms inside them',
+                                   prev.start_pos + 1)
+            if token.type == "RPAR":
+                return QueryError(f'")" at position {pos} has no matching "("', pos)
+            if token.type == "OR":
+                return QueryError(f'"{token.value}" at position {pos} needs a term on both sides', pos)
+            if token.type == "PIPE":
+                return QueryError(f'"|" at position {pos} must sit between two values of one key, '
+                                   f'e.g. t:unit|location', pos)
+            return QueryError(f"unexpected {_describe_token(token)} at position {pos}", pos)
+        opened = _unclosed_paren(q)
+        if opened is not None:
+            return QueryError(f'"(" at position {opened} is never closed', opened)
+        return QueryError(f"the query ends too early (position {pos})", pos)
+    return QueryError(f"cannot read the query at position {exc.column}", 1)  # pragma: no cover
+
+
+def _previous_token(q: str, offset: int) -> Token | None:
+    """The last token that starts before `offset` (0-based), for error messages."""
+    prev = None
+    try:
+        for tok in _PARSER.lex(q[:offset]):
+            prev = tok
+    except UnexpectedInput:
+        return prev
+    if prev is None:
+        return None
+    # The basic lexer cannot tell context; re-label what the grammar would make of a trailing "(" or "-".
+    if prev.value == "(":
+        prev.type = "LPAR"
+    elif prev.value == "-":
+        prev.type = "NEG"
+    elif prev.value == "|":
+        prev.type = "PIPE"
+    return prev
+
+
+def _unclosed_paren(q: str) -> int | None:
+    stack: list[int] = []
+    in_quote = False
+    for i, ch in enumerate(q):
+        if ch == '"':
+            in_quote = not in_quote
+        elif not in_quote and ch == "(":
+            stack.append(i + 1)
+        elif not in_quote and ch == ")" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def did_you_mean(value: str, choices) -> str:
+    """' (did you mean "unit"?)' for a near miss, else ''."""
+    close = difflib.get_close_matches(value.lower(), list(choices), n=1, cutoff=0.6)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+def unquote(raw: str) -> str:
+    return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] == '"' else raw
+
+
+# ---- any game's keys, over card dicts --------------------------------------------------------------------
 @dataclass(frozen=True)
 class QueryKey:
     """One search key of a game.
@@ -76,30 +280,6 @@ class QueryKey:
     aliases: tuple[str, ...] = ()          # other spellings of the key ("type" for "t")
     value_aliases: dict = field(default_factory=dict)
     example: str = ""
-
-
-@dataclass(frozen=True)
-class Term:
-    key: str
-    op: str
-    values: tuple
-    position: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Not:
-    child: object
-
-
-@dataclass(frozen=True)
-class And:
-    children: tuple
-
-
-@dataclass(frozen=True)
-class Or:
-    children: tuple
 
 
 @dataclass(frozen=True)
@@ -120,65 +300,23 @@ def _key_table(keys: Sequence[QueryKey]) -> dict[str, QueryKey]:
 
 def parse(q: str, keys: Sequence[QueryKey]) -> Query:
     """Parse and validate a query against a game's keys (raises QueryError)."""
-    if not isinstance(q, str):
-        raise QueryError("the query must be text", 1)
-    if len(q) > MAX_QUERY_LENGTH:
-        raise QueryError(f"the query is too long ({len(q)} characters; at most {MAX_QUERY_LENGTH})",
-                         MAX_QUERY_LENGTH + 1)
-    if "\x00" in q:
-        raise QueryError(f"the query contains a NUL character at position {q.index(chr(0)) + 1}", q.index("\x00") + 1)
     table = _key_table(keys)
-    try:
-        tree = _PARSER.parse(q)
-    except UnexpectedInput as exc:
-        pos = (getattr(exc, "pos_in_stream", None) or 0) + 1
-        if q.count("(") > q.count(")"):
-            raise QueryError(f"unclosed parenthesis in the query (position {q.index('(') + 1})", q.index("(") + 1)
-        raise QueryError(f"cannot read the query at position {pos}: {q[pos - 1:pos + 10]!r}", pos) from None
-    root = _build(tree.children[0], q, table, keys) if tree.children else None
-    return Query(text=q, root=root, keys=table)
 
+    def check(raw_key: str, op: str, raw_values: list, pos: int, text: str, _positions: list) -> Term:
+        where = f'"{text}" (position {pos})'
+        spec = table.get(raw_key.lower())
+        if spec is None:
+            raise QueryError(f'unknown key "{raw_key}" in {where}{did_you_mean(raw_key.lower(), table)}; keys are '
+                             + ", ".join(k.name for k in keys), pos)
+        values = [unquote(v).strip() for v in raw_values]
+        if any(not v for v in values):
+            raise QueryError(f"empty value in {where}", pos)
+        if op in COMPARISONS and spec.kind != "number":
+            raise QueryError(f'{where}: {spec.label} cannot be compared with "{op}"; use {spec.name}: or '
+                             f'{spec.name}!=', pos)
+        return Term(spec.name, op, tuple(_value(spec, v, where, pos) for v in values), pos, text)
 
-def _build(node: Tree, q: str, table: dict, keys):
-    kind = node.data
-    if kind == "or_expr":
-        children = tuple(_build(c, q, table, keys) for c in node.children if isinstance(c, Tree))
-        return children[0] if len(children) == 1 else Or(children)
-    if kind == "and_expr":
-        children = tuple(_build(c, q, table, keys) for c in node.children)
-        return children[0] if len(children) == 1 else And(children)
-    if kind == "neg":
-        return Not(_build(node.children[1], q, table, keys))
-    pos = node.meta.start_pos + 1
-    text = q[node.meta.start_pos:node.meta.end_pos]
-    if kind == "word":
-        if node.children[0].value.lower() == "or":
-            raise QueryError(f'"{node.children[0].value}" at position {pos} needs a term on both sides', pos)
-        return Term("name", ":", (node.children[0].value,), pos, text)
-    if kind == "phrase":
-        phrase = node.children[0].value[1:-1]
-        if not phrase.strip():
-            raise QueryError(f"empty quotes at position {pos}: put words between the quotes", pos)
-        return Term("name", ":", (phrase,), pos, text)
-    keyop = node.children[0].value
-    m = re.match(r"([A-Za-z]+)(.*)", keyop)
-    raw_key, op = m.group(1), m.group(2)
-    raw_values = [c.children[0].value for c in node.children[1:] if isinstance(c, Tree)]
-    where = f'"{text}" (position {pos})'
-    spec = table.get(raw_key.lower())
-    if spec is None:
-        close = difflib.get_close_matches(raw_key.lower(), list(table), n=1, cutoff=0.6)
-        hint = f' (did you mean "{close[0]}"?)' if close else ""
-        raise QueryError(f'unknown key "{raw_key}" in {where}{hint}; keys are '
-                         + ", ".join(k.name for k in keys), pos)
-    values = [v[1:-1] if len(v) >= 2 and v[0] == v[-1] == '"' else v for v in raw_values]
-    values = [v.strip() for v in values]
-    if any(not v for v in values):
-        raise QueryError(f"empty value in {where}", pos)
-    if op in COMPARISONS and spec.kind != "number":
-        raise QueryError(f'{where}: {spec.label} cannot be compared with "{op}"; use {spec.name}: or '
-                         f'{spec.name}!=', pos)
-    return Term(spec.name, op, tuple(_value(spec, v, where, pos) for v in values), pos, text)
+    return Query(text=q, root=parse_tree(q, check), keys=table)
 
 
 def _value(spec: QueryKey, value: str, where: str, pos: int):
@@ -196,9 +334,8 @@ def _value(spec: QueryKey, value: str, where: str, pos: int):
             return low
         if low.endswith("s") and low[:-1] in spec.choices:
             return low[:-1]
-        close = difflib.get_close_matches(low, list(spec.choices), n=1, cutoff=0.6)
-        hint = f' (did you mean "{close[0]}"?)' if close else ""
-        raise QueryError(f'{where}: unknown {spec.label} "{value}"{hint}; one of {", ".join(spec.choices)}', pos)
+        raise QueryError(f'{where}: unknown {spec.label} "{value}"{did_you_mean(low, spec.choices)}; one of '
+                         f'{", ".join(spec.choices)}', pos)
     return value.casefold()
 
 

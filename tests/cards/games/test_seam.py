@@ -128,8 +128,8 @@ def test_query_language_errors_name_the_term():
     keys = [QueryKey("v", "value", "number", lambda c: c.get("v")),
             QueryKey("t", "type", "choice", lambda c: c.get("t"), choices=("a", "b"))]
     for q, needle in (("zz:1", 'unknown key "zz"'), ("v:x", "whole number"), ("t>2", "cannot be compared"),
-                      ("t:c", 'unknown type "c"'), ("(t:a", "parenthesis"), ('""', "empty quotes"),
-                      ("x" * 501, "too long")):
+                      ("t:c", 'unknown type "c"'), ("(t:a", '"(" at position 1 is never closed'),
+                      ('""', "empty quotes"), ("x" * 501, "too long")):
         with pytest.raises(QueryError) as exc:
             parse(q, keys)
         assert needle in exc.value.message, (q, exc.value.message)
