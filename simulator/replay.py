@@ -112,8 +112,7 @@ def board_of(view, *, show_hand: bool = False, labels: dict | None = None) -> di
             row["hand_cards"] = [{"code": view.cdef[i].code, "name": view.cdef[i].name} for i in view.my_hand]
             row["secret_cards"] = [{"code": view.cdef[i].code, "name": view.cdef[i].name} for i in view.my_secret]
         players.append(row)
-    from simulator.engine.game import PHASES
-    from simulator.engine.cards import STRUGGLE_TYPES
+    from cards.games.r1.facts import ICONS as STRUGGLE_TYPES, PHASES
     phase = PHASES[view.phase] if 0 <= view.phase < len(PHASES) else "setup"
     s = view.struggle
     struggle = None

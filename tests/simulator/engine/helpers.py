@@ -175,3 +175,135 @@ def starter_entries(path: Path) -> list[tuple[dict, int]]:
 @lru_cache(maxsize=None)
 def starter_decks() -> dict:
     return {p.stem: build_deck(starter_entries(p)) for p in sorted(STARTERS.glob("*.txt"))}
+
+
+# ---- positions (CONTRACTS §6): the tests' way in --------------------------------------------------------------
+# A scenario is a position of the small cards above, run by the judge with action texts, and read back as the
+# position the run ends in (its log cites the rule of each step). No private method of the engine is called.
+def catalogue(*cards) -> dict:
+    """The catalogue of a scenario: the faction, quest and filler above plus `cards`, by code."""
+    return {c["code"]: c for c in (FACTION, QUEST, FILLER, *cards)}
+
+
+def side(field=(), hand=(), deck=None, **more) -> dict:
+    """One player of a position. A field entry is a code, or a dict of CONTRACTS §6 (`{"card": c, "id": "x",
+    "exhausted": True, "attachments": [...]}`); `deck` is top first (default: ten fillers)."""
+    out = {"faction": FACTION["code"], "quest": QUEST["code"],
+           "field": [e if isinstance(e, dict) else {"card": e} for e in field], "hand": list(hand),
+           "deck": list(deck) if deck is not None else [FILLER["code"]] * 10}
+    out.update(more)
+    return out
+
+
+def position(me=None, them=None, *, phase="confrontation", active=0, first=0, **more) -> dict:
+    """A position of player 0 (`me`, a `side`) and player 1 (`them`), by default at the start of player 0's
+    Confrontation turn in round 1."""
+    pos = {"game": "r1", "seed": 0, "round": 1, "phase": phase, "first_player": first, "active_player": active,
+           "players": [me if me is not None else side(), them if them is not None else side()]}
+    pos.update(more)
+    return pos
+
+
+def load(pos: dict, cards, **kw) -> Game:
+    """The game of `pos` (from_position), logging, pausing at every boundary (a struggle's, a turn's, a phase's
+    end) so that a test can stop there; its first decision is pending."""
+    from simulator.engine.positions import from_position
+    return from_position(pos, catalogue(*cards), log=True, stops=True, **kw)
+
+
+WINDOW_VERBS = ("pass", "play", "secret", "reveal", "haste", "use", "struggle")
+
+
+def _step_alone(g: Game) -> bool:
+    """Take a boundary, or a decision with one option (CONTRACTS §6: taken by itself); False if one waits."""
+    from simulator.engine.actions import apply_text, option_texts
+    d = g.pending
+    if d is None:
+        return False
+    if d.kind == "boundary":
+        g.apply_action(d.options[0])
+        return True
+    opts = option_texts(g)
+    if len(opts) == 1:
+        apply_text(g, opts[0])
+        return True
+    return False
+
+
+def play(g: Game, *actions: str) -> Game:
+    """Apply action texts as CONTRACTS §6 says: single-option decisions are taken by themselves (an action naming
+    that very option is consumed there), and an action that is not a window verb passes the windows before it."""
+    from simulator.engine.actions import apply_text, option_texts
+    for n, text in enumerate(actions):
+        while True:
+            d = g.pending
+            assert d is not None, f"action {n} ({text!r}): the game is over"
+            if d.kind == "boundary":
+                g.apply_action(d.options[0])
+                continue
+            opts = option_texts(g)
+            if len(opts) == 1 and text != opts[0]:
+                apply_text(g, opts[0])
+                continue
+            if d.kind in ("window", "react") and text.split()[0] not in WINDOW_VERBS:
+                g.apply_action(("pass",))
+                continue
+            apply_text(g, text)   # IllegalAction naming the options when it is not one
+            break
+    return g
+
+
+def settle(g: Game) -> Game:
+    """Take boundaries and single-option decisions until a decision with a choice waits (or the game ends)."""
+    while _step_alone(g):
+        pass
+    return g
+
+
+def finish(g: Game, until: str = "struggle") -> Game:
+    """Run on, every window passing and single options taken, to the end of the struggle / turn / phase in
+    progress (the boundary where the next one begins) or to a decision that waits (one that is not a window)."""
+    start = (g.round_no, g.phase, g.active)
+    while g.pending is not None:
+        d = g.pending
+        if d.kind == "boundary":
+            what = d.info[0]
+            now = (g.round_no, g.phase, g.active)
+            if until == "struggle" and what == "struggle":
+                return g
+            if until == "turn" and what in ("turn", "phase") and now != start:
+                return g
+            if until == "phase" and what in ("turn", "phase") and now[:2] != start[:2]:
+                return g
+        if _step_alone(g):
+            continue
+        if d.kind in ("window", "react"):
+            g.apply_action(("pass",))
+            continue
+        return g
+    return g
+
+
+def after(pos: dict, cards, *actions: str, until: str = "struggle"):
+    """(game, position) after `actions` over `pos` and the run to the end of the `until` in progress."""
+    from simulator.engine.positions import to_position
+    g = finish(play(load(pos, cards), *actions), until)
+    return g, to_position(g)
+
+
+def entry(pos: dict, player: int, code: str, zone: str = "field") -> dict:
+    """The entry of the one card `code` in a player's zone of a position (a field entry, or {"card": code})."""
+    found = [e if isinstance(e, dict) else {"card": e} for e in pos["players"][player][zone]
+             if (e["card"] if isinstance(e, dict) else e) == code]
+    assert len(found) == 1, f"player {player} has {len(found)} {code} in {zone}: {pos['players'][player][zone]}"
+    return found[0]
+
+
+def codes(pos: dict, player: int, zone: str) -> list[str]:
+    """The codes of a player's zone of a position, in its order (a deck top first; a field without attachments)."""
+    return [e["card"] if isinstance(e, dict) else e for e in pos["players"][player][zone]]
+
+
+def logged(g: Game, *words: str) -> list[str]:
+    """The log lines of a game that contain all `words`."""
+    return [line for line in g.logs or () if all(w in line for w in words)]

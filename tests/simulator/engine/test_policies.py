@@ -3,7 +3,7 @@ from simulator.engine.game import COMBAT, CONFRONT_P, DONE, FAITH, GUILE, Decisi
 from simulator.engine.policies import GreedyPolicy, RandomPolicy
 
 from .helpers import card, drive, field, make_deck, new_game, to_hand
-from .test_rules import two_player
+from .helpers import two_player
 
 ALL = ["combat", "guile", "sorcery", "faith"]
 

@@ -5,7 +5,7 @@ from simulator.engine.game import CONFRONT_P, DONE, FAITH, GUILE, KINGDOM_P, SEC
 from simulator.engine.policies import POLICIES, GreedyPolicy, GreedyV1Policy, make_policy, setup_budget
 
 from .helpers import FACTION, QUEST, card, drive, field, make_deck, new_game, set_quest, to_hand
-from .test_rules import two_player
+from .helpers import two_player
 
 
 def run_struggle(g, t, attackers, defender_policy):

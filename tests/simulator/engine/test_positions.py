@@ -30,9 +30,8 @@ def _greedy_step(g, pols):
 
 def _boundaries(a, b, seed):
     """A greedy game driven through apply_action, paused at every point a position can be taken."""
-    g = Game(a, b, seed=seed, autostart=False)
+    g = Game(a, b, seed=seed)     # started: the mulligan is pending, before the first boundary
     g.stops = True
-    g._advance(None, first=True)
     pols = (GreedyPolicy(1), GreedyPolicy(2))
     while not g.is_terminal():
         if g.pending.kind == "boundary":

@@ -1,22 +1,34 @@
 """Pinned scenarios for the rules no core card uses yet but later sets may: change of control (§3.2, §3.7),
 delayed effects (§8.8, §8.9), replacements ("instead", §7.4) and "cannot be canceled" (§8.11).
 
-Each builds the exact position with synthetic cards (tests/simulator/engine/helpers.py) and runs one procedure.
+Each is a position of synthetic cards (CONTRACTS §6, tests/simulator/engine/helpers.py) played with action texts
+and read back from the resulting position and the log.
 """
 from simulator.engine import build_deck, play_game
 from simulator.engine.cards import CardDef
-from simulator.engine.game import DEAD, DISCARD, FIELD, HAND, PASS, Struggle
+from simulator.engine.game import PASS
 
 import pytest
 
-from .helpers import FACTION, card, drive, field, to_hand, two_player
+from simulator.engine.actions import option_texts
+from simulator.engine.positions import to_position
+
+from .helpers import FACTION, after, card, codes, entry, finish, load, logged, play, position, settle, side
 
 U2 = card("u2", power=2)
 U3 = card("u3", power=3, unique=True, name="Lancelot")
 
 
-def use(g, p, iid, index=0, script=()):
-    return drive(g._use_ability(p, iid, g.cdef[iid].abilities[index], None), script)
+U7 = card("u7", power=7)
+
+
+def _deed(code, effect):
+    """A 0-cost Action deed whose effect acts on a unit its player chooses (§10.4)."""
+    return card(code, "deed", cost=0, abilities=[
+        {"timing": "action", "target": {"type": "unit", "controller": "any"}, "effects": [{effect: "target"}]}])
+
+
+DEEDS = [_deed("k", "kill"), _deed("dd", "discard"), _deed("sac", "sacrifice")]
 
 
 # §3.2 change of control ----------------------------------------------------------------------------
@@ -29,55 +41,40 @@ BRIBE = card("bribe", "deed", abilities=[
 
 
 def test_3_2_take_control_moves_the_card_and_its_influence_to_the_taker():
-    g = two_player(SEDUCE, U2)
-    theirs = field(g, 1, "u2")
-    g.cnt[theirs] = 2                         # Influence on it counts for its controller (§1.1, §3.2)
-    s = to_hand(g, 0, "seduce")
-    assert g.influence(1) == 2
-    drive(g._play_deed(0, s, None))
-    assert g.ctrl[theirs] == 0 and theirs in g.field[0] and theirs not in g.field[1]
-    assert g.owner[theirs] == 1
-    assert g.influence(0) == 2 and g.influence(1) == 0
+    pos = position(side(hand=["seduce"], pool=1), side([{"card": "u2", "influence": 2}]))
+    assert load(pos, CARDS).influence(1) == 2        # Influence on it counts for its controller (§1.1, §3.2)
+    g, pos = after(pos, CARDS, "play seduce", until="turn")
+    assert codes(pos, 0, "field") == ["u2"] and codes(pos, 1, "field") == []
+    assert entry(pos, 0, "u2")["owner"] == 1
+    assert (g.influence(0), g.influence(1)) == (2, 0)
 
 
 def test_3_2_a_card_that_leaves_play_goes_to_its_owners_pile():
-    g = two_player(SEDUCE, U2)
-    theirs = field(g, 1, "u2")
-    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
-    drive(g._leave([theirs], "killed"))
-    assert g.zone[theirs] == DEAD and theirs in g.dead[1] and g.ctrl[theirs] == 1
+    g, pos = after(position(side(hand=["seduce", "k"], pool=1), side(["u2"])), CARDS, "play seduce", "play k",
+                   until="turn")
+    assert codes(pos, 1, "dead") == ["u2"] and codes(pos, 0, "dead") == []
 
 
 def test_3_2_control_until_end_of_phase_returns_at_the_phase_end():
-    g = two_player(BRIBE, U2)
-    g.phase = 2
-    theirs = field(g, 1, "u2")
-    drive(g._play_deed(0, to_hand(g, 0, "bribe"), None))
-    assert g.ctrl[theirs] == 0
-    drive(g._phase_end(2))
-    assert g.ctrl[theirs] == 1 and theirs in g.field[1]
+    g = play(load(position(side(hand=["bribe"], pool=1), side(["u2"]), phase="kingdom"), CARDS), "play bribe")
+    assert codes(to_position(g), 0, "field") == ["u2"]      # player 1's Kingdom turn begins: still player 0's
+    finish(g, "phase")
+    assert codes(to_position(g), 1, "field") == ["u2"] and codes(to_position(g), 0, "field") == []
 
 
 def test_3_2_control_taken_from_a_participating_unit_removes_it_from_the_struggle():
-    g = two_player(SEDUCE, U2)
-    mine = field(g, 0, "u2")
-    theirs = field(g, 1, "u2")
-    g.struggle = s = Struggle(0, 0)
-    s.attackers.append(mine)
-    s.defenders.append(theirs)
-    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
-    assert theirs not in s.defenders and theirs not in s.attackers
-    assert g.struggle_totals(s) == (2, 0)
+    pos = position(side([{"card": "u2", "id": "mine"}], hand=["seduce"], pool=1), side([{"card": "u2", "id": "theirs"}]))
+    g, pos = after(pos, CARDS, "struggle combat", "attack mine", "defend theirs", "play seduce")
+    assert logged(g, "S.8 Combat: 2 vs 0")           # the defender left the struggle with its control
 
 
 def test_3_7_control_never_makes_an_opponents_card_your_duplicate():
     """§3.7 (clarified 2026-07-27): the collision is prevented at the effect: the unique card stays put."""
-    g = two_player(SEDUCE, U3)
-    field(g, 0, "u3")
-    theirs = field(g, 1, "u3")
-    s = to_hand(g, 0, "seduce")
-    drive(g._play_deed(0, s, None))
-    assert g.ctrl[theirs] == 1 and theirs in g.field[1] and not g.dups
+    pos = position(side(["u3"], hand=["seduce"], pool=1), side(["u3"]))
+    g = load(pos, CARDS)
+    if "play seduce" in option_texts(g):
+        g, pos = after(pos, CARDS, "play seduce", until="turn")
+    assert codes(pos, 1, "field") == ["u3"] and entry(pos, 0, "u3")["duplicates"] == 0
 
 
 def test_take_control_is_a_known_effect_and_unknown_durations_are_reported():
@@ -101,63 +98,47 @@ PUMP_THEN_KILL = card("pump-kill", abilities=[
                  {"delayed": [{"kill": {"each": {"type": "unit", "power_gte": 4}}}], "at": "phase"}]}])
 
 
+CARDS = [SEDUCE, BRIBE, U2, U3, LATE_DRAW, ROUND_WEALTH, PUMP_THEN_KILL, *DEEDS]
+
+
 def test_8_9_a_delayed_effect_waits_for_the_end_of_the_phase():
-    g = two_player(LATE_DRAW, U2)
-    g.phase = 2
-    u = field(g, 0, "late-draw")
-    use(g, 0, u)
-    assert len(g.hand[0]) == 0
-    drive(g._phase_end(2))
-    assert len(g.hand[0]) == 2
-    drive(g._phase_end(3))                     # once only
-    assert len(g.hand[0]) == 2
+    g = play(load(position(side(["late-draw"]), phase="kingdom"), CARDS), "use late-draw")
+    assert g.view(0).my_hand == []
+    finish(g, "phase")
+    assert codes(to_position(g), 0, "hand") == ["filler", "filler"]      # "at the end of the phase: draw 2"
+    finish(g, "phase")                                                   # once only
+    assert codes(to_position(g), 0, "hand") == ["filler", "filler"]
 
 
 def test_8_8_lasting_effects_expire_before_delayed_effects_resolve():
     """§8.8: (2) "until end of" effects expire, then (3) "at end of" effects resolve: "kill each unit with 4 or
     more Power" no longer sees the +3 that ended with the phase."""
-    g = two_player(PUMP_THEN_KILL)
-    g.phase = 2
-    u = field(g, 0, "pump-kill")
-    use(g, 0, u)
-    assert g.power(u) == 5
-    drive(g._phase_end(2))
-    assert g.zone[u] == FIELD and g.power(u) == 2
+    g = finish(play(load(position(side(["pump-kill"]), phase="kingdom"), CARDS), "use pump-kill"), "phase")
+    assert codes(to_position(g), 0, "field") == ["pump-kill"]          # 2 + 3 ended first: Power 2 < 4
     # the same delayed kill with the Power still on (a round-long pump) does kill it
-    g2 = two_player(card("pump-kill", abilities=[
+    round_pump = card("pump-kill", abilities=[
         {"timing": "action", "cost": [{"exhaust": "self"}],
          "effects": [{"modify_power": 3, "who": "self", "until": "round"},
-                     {"delayed": [{"kill": {"each": {"type": "unit", "power_gte": 4}}}], "at": "phase"}]}]))
-    g2.phase = 2
-    u2 = field(g2, 0, "pump-kill")
-    use(g2, 0, u2)
-    drive(g2._phase_end(2))
-    assert g2.zone[u2] == DEAD
+                     {"delayed": [{"kill": {"each": {"type": "unit", "power_gte": 4}}}], "at": "phase"}]}])
+    g = finish(play(load(position(side(["pump-kill"]), phase="kingdom"), [round_pump]), "use pump-kill"), "phase")
+    assert codes(to_position(g), 0, "dead") == ["pump-kill"]
 
 
 def test_8_9_at_end_of_round_waits_through_the_phases():
-    g = two_player(ROUND_WEALTH)
-    g.phase = 2
-    u = field(g, 0, "round-wealth")
-    use(g, 0, u)
-    drive(g._phase_end(2))
-    assert g.infl[0] == 0 and g.delayed
-    g.phase = 6
-    drive(g._toll_phase())
-    assert g.infl[0] == 1 and not g.delayed
+    g = finish(play(load(position(side(["round-wealth"]), phase="kingdom"), CARDS), "use round-wealth"), "phase")
+    assert g.influence(0) == 0
+    for _ in range(6):
+        if g.round_no == 2:
+            break
+        finish(g, "phase")
+    assert g.round_no == 2 and g.influence(0) == 1                     # at the end of round 1, once
 
 
 def test_8_8_simultaneous_delayed_effects_first_player_first():
-    g = two_player(LATE_DRAW, card("late-draw-b", abilities=LATE_DRAW["abilities"]))
-    g.first = 1
-    g.phase = 2
-    a = field(g, 0, "late-draw")
-    b = field(g, 1, "late-draw-b")
-    use(g, 0, a)
-    use(g, 1, b)
-    g.logs = []
-    drive(g._phase_end(2))
-    order = [line.split(" delayed effect of ")[1].split(" resolves")[0] for line in g.logs if "§8.9 delayed" in line]
+    late_b = card("late-draw-b", abilities=LATE_DRAW["abilities"])
+    pos = position(side(["late-draw"]), side(["late-draw-b"]), phase="kingdom", first=1, active=1)
+    g = finish(play(load(pos, [*CARDS, late_b]), "use late-draw-b", "pass", "use late-draw"), "phase")
+    order = [line.split(" delayed effect of ")[1].split(" resolves")[0] for line in logged(g, "§8.9 delayed")]
     assert order == ["Late Draw B", "Late Draw"]   # player 1 (first player) first
 
 
@@ -188,50 +169,39 @@ SAVER = card("saver", "location", abilities=[
      "cost": [{"exhaust": "self"}], "effects": [{"save": "event_card"}]}])
 
 
-def _leaves(cards, in_play: list[str], leaving: str, how: str):
-    """Player 0 has `in_play` (in that order) and `leaving` in the field; `leaving` would leave play `how`."""
-    g = two_player(*cards)
-    for code in in_play:
-        field(g, 0, code)
-    u = field(g, 0, leaving)
-    drive(g._leave([u], how))
-    return g, u
+LEAVE = {"killed": "k", "discarded": "dd", "sacrificed": "sac"}
 
 
 @pytest.mark.parametrize("cards,in_play,leaving,how,zone", [
-    ((PHOENIX,), [], "phoenix", "killed", HAND),             # the replacement swaps how the event resolves
-    ((PHOENIX,), [], "phoenix", "discarded", DISCARD),       # ... only for the event it names
-    ((ANY_WARD, U2), ["any-ward"], "u2", "killed", HAND),    # its own result (a return) is not replaced again
-    ((ANY_WARD, U2), ["any-ward"], "u2", "sacrificed", HAND),  # sacrifice cannot be saved, but can be replaced
-    ((WARD, WARD2, U2), ["ward", "ward2"], "u2", "killed", DISCARD),   # the most recent replacement wins
-    ((WARD, WARD2, U2), ["ward2", "ward"], "u2", "killed", FIELD),
+    ((PHOENIX,), [], "phoenix", "killed", "hand"),             # the replacement swaps how the event resolves
+    ((PHOENIX,), [], "phoenix", "discarded", "discard"),       # ... only for the event it names
+    ((ANY_WARD, U2), ["any-ward"], "u2", "killed", "hand"),    # its own result (a return) is not replaced again
+    ((ANY_WARD, U2), ["any-ward"], "u2", "sacrificed", "hand"),  # sacrifice cannot be saved, but can be replaced
+    ((WARD, WARD2, U2), ["ward", "ward2"], "u2", "killed", "discard"),   # the most recent replacement wins
+    ((WARD, WARD2, U2), ["ward2", "ward"], "u2", "killed", "field"),
 ])
 def test_7_4_replacements(cards, in_play, leaving, how, zone):
-    g, u = _leaves(cards, in_play, leaving, how)
-    assert g.zone[u] == zone
-    assert u not in g.dead[0]
-    if zone == FIELD:
-        assert g.exh[u] == 1    # WARD: exhausted instead of killed
+    deed = LEAVE[how]
+    g, pos = after(position(side([*in_play, leaving], hand=[deed])), [*cards, *DEEDS], f"play {deed}", until="turn")
+    assert leaving in codes(pos, 0, zone) and leaving not in codes(pos, 0, "dead")
+    if zone == "field":
+        assert entry(pos, 0, leaving)["exhausted"] is True    # WARD: exhausted instead of killed
 
 
 def test_7_4_a_prevented_kill_still_counts_as_chosen_for_combat_spoils():
     """§7.4: a prevented outcome does not apply but still counts as having occurred (one of the units chosen)."""
-    g = two_player(WARD, U2)
-    field(g, 1, "ward")
-    a = field(g, 1, "u2")
-    b = field(g, 1, "u2")
-    g.struggle = s = Struggle(0, 0)
-    s.winner = 0
-    drive(g._spoils(s), [("kill", a)])         # spoils 1: one unit chosen, its kill replaced by exhausting it
-    assert g.zone[a] == FIELD and g.exh[a] == 1 and g.zone[b] == FIELD and g.exh[b] == 0
+    them = side(["ward", {"card": "u2", "id": "a"}, {"card": "u2", "id": "b"}])
+    g, pos = after(position(side(["u7"]), them), [*CARDS, WARD, U7], "struggle combat", "attack u7",
+                   "defend none", "kill a")     # spoils 1: one unit chosen, its kill replaced by exhausting it
+    field_ = {e.get("id"): e for e in pos["players"][1]["field"]}
+    assert field_["a"]["exhausted"] is True and field_["b"]["exhausted"] is False
+    assert codes(pos, 1, "dead") == []
 
 
 def test_7_4_a_saved_card_is_never_replaced():
-    g = two_player(SAVER, PHOENIX)
-    sv = field(g, 0, "saver")
-    u = field(g, 0, "phoenix")
-    drive(g._leave([u], "killed"), [("ability", sv, 0)])
-    assert g.zone[u] == FIELD and g.exh[sv] == 1
+    g, pos = after(position(side(["saver", "phoenix"], hand=["k"])), [SAVER, PHOENIX, *DEEDS], "play k", "use saver",
+                   until="turn")
+    assert "phoenix" in codes(pos, 0, "field") and entry(pos, 0, "saver")["exhausted"] is True
 
 
 def test_7_4_replacement_needs_a_replaceable_event():
@@ -251,24 +221,19 @@ SURE_UNIT = card("sure-unit", abilities=[{"timing": "static", "affects": "self",
 
 
 def test_8_11_a_halt_is_not_a_legal_response_to_an_uncancelable_deed():
-    g = two_player(SURE_DEED, PLAIN_DEED, VETO)
-    v = field(g, 1, "veto")
-    g.pool[0] = 5
-    seen = drive(g._play_deed(0, to_hand(g, 0, "sure-deed"), None), [("ability", v, 0)])
-    assert not any(getattr(d, "kind", None) == "react" for d in seen)
-    assert g.pool[0] == 4 + 3 and g.exh[v] == 0
-    # the same play of an ordinary deed is cancelled
-    drive(g._play_deed(0, to_hand(g, 0, "plain-deed"), None), [("ability", v, 0)])
-    assert g.pool[0] == 6 and g.exh[v] == 1
+    pos = position(side(hand=["sure-deed", "plain-deed"], pool=5), side(["veto"]))
+    g = play(load(pos, [SURE_DEED, PLAIN_DEED, VETO]), "play sure-deed")
+    assert g.pending.player == 0 and "use veto" not in option_texts(g)   # no Halt was offered to player 1
+    g, pos = after(pos, [SURE_DEED, PLAIN_DEED, VETO], "play sure-deed", "play plain-deed", "use veto",
+                   until="turn")
+    assert pos["players"][0]["pool"] == 5 - 1 + 3 - 1           # the ordinary deed is cancelled: no +3
+    assert entry(pos, 1, "veto")["exhausted"] is True
 
 
 def test_8_11_an_uncancelable_unit_enters_play_despite_a_halt():
-    g = two_player(SURE_UNIT, VETO)
-    v = field(g, 1, "veto")
-    g.pool[0] = 5
-    h = to_hand(g, 0, "sure-unit")
-    drive(g._play_from_hand(0, h, "play"), [("ability", v, 0)])
-    assert g.zone[h] == FIELD and g.exh[v] == 0
+    g, pos = after(position(side(hand=["sure-unit"], pool=5), side(["veto"]), phase="kingdom"), [SURE_UNIT, VETO],
+                   "play sure-unit", until="turn")
+    assert codes(pos, 0, "field") == ["sure-unit"] and entry(pos, 1, "veto")["exhausted"] is False
 
 
 # whole games ---------------------------------------------------------------------------------------
@@ -306,21 +271,14 @@ SPOILER = card("spoiler", "location", abilities=[
 
 
 def test_7_3_the_opponent_may_cancel_a_duplicate_save_and_the_duplicate_is_still_discarded():
-    g = two_player(U3, SPOILER)
-    sp = field(g, 1, "spoiler")
-    u = field(g, 0, "u3")
-    dup = to_hand(g, 0, "u3")
-    drive(g._enter(0, dup, "played"))
-    assert g.dups[u] == [dup]
-    drive(g._leave([u], "killed"), [("ability", sp, 0)])
-    assert g.zone[u] == DEAD and g.zone[dup] == DISCARD and g.exh[sp] == 1
+    me = side([{"card": "u3", "duplicates": 1}], hand=["k"])
+    g, pos = after(position(me, side(["spoiler"])), [U3, SPOILER, *DEEDS], "play k", "yes", "use spoiler",
+                   until="turn")
+    assert codes(pos, 0, "dead") == ["u3"] and sorted(codes(pos, 0, "discard")) == ["k", "u3"]
+    assert entry(pos, 1, "spoiler")["exhausted"] is True
     # without the spoiler's Halt the duplicate saves it
-    g2 = two_player(U3, SPOILER)
-    u2 = field(g2, 0, "u3")
-    d2 = to_hand(g2, 0, "u3")
-    drive(g2._enter(0, d2, "played"))
-    drive(g2._leave([u2], "killed"))
-    assert g2.zone[u2] == FIELD and g2.zone[d2] == DISCARD
+    g, pos = after(position(me), [U3, *DEEDS], "play k", "yes", until="turn")
+    assert entry(pos, 0, "u3")["duplicates"] == 0 and sorted(codes(pos, 0, "discard")) == ["k", "u3"]
 
 
 # §2.2 card-type change -------------------------------------------------------------------------------
@@ -336,46 +294,27 @@ BLADE = card("blade", "attachment", name="Blade", abilities=[
 
 
 def test_2_2_a_location_that_becomes_a_unit_functions_wholly_as_one_until_the_effect_ends():
-    g = two_player(ANIMATE, KEEP)
-    g.phase = 2
-    k = field(g, 0, "keep")
-    drive(g._play_deed(0, to_hand(g, 0, "animate"), None))
-    d = g.cdef[k]
-    assert d.is_unit and not d.is_location and g.power(k) == 3 and d.icons == 1
-    assert g.attack_icons(0) & 1                 # it can attack in a Combat struggle now
-    assert g._printed(k).type == "location"      # its printed type is unchanged
-    drive(g._phase_end(2))
-    assert g.cdef[k].is_location and g.power(k) == 0 and k not in g.retyped
+    g, pos = after(position(side(["keep"], hand=["animate"], pool=1)), [ANIMATE, KEEP], "play animate",
+                   "struggle combat", "attack keep")
+    assert logged(g, "S.8 Combat: 3 vs 0")        # a unit with Power 3 and a Combat icon now
+    g = finish(play(load(position(side(["keep"], hand=["animate"], pool=1), phase="kingdom"), [ANIMATE, KEEP]),
+                    "play animate"), "phase")
+    assert codes(to_position(g), 0, "field") == ["keep"]
+    assert "struggle combat" not in option_texts(settle(g))   # the effect ended with the Kingdom phase
 
 
 def test_2_2_killed_while_a_unit_it_goes_to_the_dead_pile_as_the_printed_card():
-    g = two_player(ANIMATE, KEEP)
-    g.phase = 2
-    k = field(g, 0, "keep")
-    drive(g._play_deed(0, to_hand(g, 0, "animate"), None))
-    drive(g._leave([k], "killed"))
-    assert g.zone[k] == DEAD and g.cdef[k].is_location and not g.retyped
-    assert not [x for x in g.lasting if x[2] == k]
+    g, pos = after(position(side(["keep"], hand=["animate", "k"], pool=1)), [ANIMATE, KEEP, *DEEDS],
+                   "play animate", "play k", until="turn")
+    assert codes(pos, 0, "dead") == ["keep"]
 
 
 def test_2_2_a_unit_that_becomes_a_location_leaves_the_struggle_and_loses_its_attachments():
-    g = two_player(PETRIFY, U2, BLADE)
-    mine = field(g, 0, "u2")
-    theirs = field(g, 1, "u2")
-    blade = field(g, 1, "blade")
-    g.host[blade] = theirs
-    g._pw_cands = {}
-    g.struggle = s = Struggle(0, 0)
-    s.attackers.append(mine)
-    s.defenders.append(theirs)
-    assert g.power(theirs) == 3
-    drive(g._play_deed(0, to_hand(g, 0, "petrify"), None))
-    assert g.cdef[theirs].is_location and theirs not in s.defenders
-    assert g.zone[blade] == DISCARD               # a location is not a legal host (§10.3)
-    assert g.struggle_totals(s) == (2, 0)
-    g.struggle = None
-    g._expire("round")
-    assert g.cdef[theirs].is_unit and g.power(theirs) == 2
+    them = side([{"card": "u2", "id": "theirs", "attachments": [{"card": "blade"}]}])
+    pos = position(side([{"card": "u2", "id": "mine"}], hand=["petrify"], pool=1), them)
+    g, pos = after(pos, [PETRIFY, U2, BLADE], "struggle combat", "attack mine", "defend theirs", "play petrify")
+    assert logged(g, "S.8 Combat: 2 vs 0")                 # Power 2 + 1 left the struggle as a location
+    assert codes(pos, 1, "discard") == ["blade"]            # a location is not a legal host (§10.3)
 
 
 def test_2_2_become_is_checked_like_any_effect():
@@ -388,25 +327,17 @@ def test_2_2_become_is_checked_like_any_effect():
 def test_3_7_controlling_an_opponents_copy_of_a_unique_prevents_playing_your_own():
     """§3.7: with the opponent's Lancelot under your control, your own Lancelot is not offered at all (it was
     offered, paid for and discarded)."""
-    from simulator.engine.game import KINGDOM_P
-    g = two_player(SEDUCE, U3)
-    theirs = field(g, 1, "u3")
-    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
-    assert g.ctrl[theirs] == 0
-    mine = to_hand(g, 0, "u3")
-    g.pool[0] = 9
-    assert ("play", mine) not in g._window_options(0, KINGDOM_P)
-    assert not g.can_enter(0, mine)
+    g = play(load(position(side(hand=["seduce", "u3"], pool=9), side(["u3"]), phase="kingdom"), CARDS),
+             "play seduce")
+    assert "play u3" not in option_texts(g)
 
 
 def test_10_3_an_attachment_illegally_attached_after_a_change_of_control_is_discarded_at_once():
     """§10.3: "attach to a unit you control"; its host changes control: the attachment is discarded."""
     banner = card("banner", "attachment", abilities=[{"timing": "attach", "target": {"type": "unit",
                                                                                     "controller": "you"}}])
-    g = two_player(SEDUCE, U2, banner)
-    host = field(g, 1, "u2")
-    att = field(g, 1, "banner")
-    g.host[att] = host
-    drive(g._play_deed(0, to_hand(g, 0, "seduce"), None))
-    assert g.ctrl[host] == 0
-    assert g.zone[att] == DISCARD and att not in g.host and att in g.discard[1]
+    them = side([{"card": "u2", "attachments": [{"card": "banner"}]}])
+    g, pos = after(position(side(hand=["seduce"], pool=1), them), [*CARDS, banner], "play seduce", until="turn")
+    assert codes(pos, 0, "field") == ["u2"] and codes(pos, 1, "discard") == ["banner"]
+
+
