@@ -10,7 +10,9 @@ import importlib.machinery
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-COMPILED_MODULES = ("abilities", "cards", "game", "policies", "setup")   # __init__ and this file stay Python
+# every engine module except __init__, this file and actions, positions, search (loaded on demand, off the hot path)
+COMPILED_MODULES = ("abilities", "cards", "state", "selectors", "characteristics", "changes", "effects", "resolution",
+                    "struggles", "opening", "phases", "view", "game", "policies", "setup_rules", "setup")
 NATIVE_STAMP = HERE / "native.txt"   # written by the build: the hash of the sources the compiled modules came from
 
 
