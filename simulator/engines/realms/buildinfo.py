@@ -1,37 +1,17 @@
-"""Which realms engine modules are compiled with mypyc, and whether a compiled build matches the sources.
+"""Which modules of `simulator.engines.realms` are compiled with mypyc (simulator/nativebuild.py says how they are used).
 
-Shared by `simulator.engines.realms` (which picks the compiled or the pure-Python modules at import) and
+Shared by the package's __init__ (which picks the compiled or the plain-Python modules at import) and
 scripts/build_realms.py (which builds them); it imports nothing from the engine so the build can load it alone.
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.machinery
 from pathlib import Path
+
+from simulator.nativebuild import NativeBuild
 
 HERE = Path(__file__).resolve().parent
 COMPILED_MODULES = ("cards", "game", "policies", "view")   # __init__, positions, sim, decks and this file stay Python
-NATIVE_STAMP = HERE / "native.txt"   # written by the build: the hash of the sources the compiled modules came from
-
-
-def source_hash() -> str:
-    h = hashlib.sha256()
-    for name in COMPILED_MODULES:
-        h.update((HERE / f"{name}.py").read_bytes())
-    return h.hexdigest()
-
-
-def compiled_files() -> list[Path]:
-    """Every extension module in the package's folder (the modules and mypyc's shared runtime library)."""
-    return sorted({p for suffix in importlib.machinery.EXTENSION_SUFFIXES for p in HERE.glob(f"*{suffix}")})
-
-
-def is_compiled(name: str) -> bool:
-    return any((HERE / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
-
-
-def stamp() -> str:
-    try:
-        return NATIVE_STAMP.read_text(encoding="utf-8").split()[0]
-    except (OSError, IndexError):
-        return ""
+BUILD = NativeBuild("simulator.engines.realms", HERE, COMPILED_MODULES, "ROC_REALMS_PURE",
+                    "Run `python -m scripts.build_realms` to rebuild them.")
+NATIVE_STAMP = BUILD.stamp_file
+source_hash, compiled_files, is_compiled, stamp = BUILD.source_hash, BUILD.compiled_files, BUILD.is_compiled, BUILD.stamp

@@ -15,47 +15,17 @@ Plain Python, no Django import; the shape of simulator/engines/protocol.py (docs
 """
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
-import os
-import sys
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .buildinfo import COMPILED_MODULES, HERE, is_compiled, source_hash, stamp
+from .buildinfo import BUILD
 
 # The modules are plain Python, and `make regions-engine` (scripts/build_regions.py) also compiles them to C with
 # mypyc, unchanged, for speed. The compiled modules are used only when they were built from exactly these sources;
 # otherwise, or with ROC_REGIONS_PURE=1, the .py files are imported.
 
 
-def _choose_build() -> str:
-    if not all(is_compiled(m) for m in COMPILED_MODULES):
-        return "pure"
-    if os.environ.get("ROC_REGIONS_PURE", "") not in ("", "0"):
-        return "pure"
-    if stamp() != source_hash():
-        warnings.warn("simulator/engines/regions: the compiled modules were built from other sources than these; "
-                      "using the plain-Python modules. Run `make regions-engine` to rebuild them.", RuntimeWarning,
-                      stacklevel=2)
-        return "pure"
-    return "native"
-
-
-class _PureFinder(importlib.abc.MetaPathFinder):
-    """Imports the package's .py files even where compiled modules sit beside them."""
-
-    def find_spec(self, fullname, path, target=None):
-        pkg, _, name = fullname.rpartition(".")
-        if pkg == __name__ and name in COMPILED_MODULES:
-            return importlib.util.spec_from_file_location(fullname, HERE / f"{name}.py")
-        return None
-
-
-ENGINE_BUILD = _choose_build()   # "native" (compiled with mypyc) or "pure"
-if ENGINE_BUILD == "pure" and any(is_compiled(m) for m in COMPILED_MODULES):
-    sys.meta_path.insert(0, _PureFinder())
+ENGINE_BUILD = BUILD.select()   # "native" (compiled with mypyc) or "pure"
 
 from .cards import CardDef, CardSet, HeroDef, RegionDef, SetError
 from .game import Decision, Game, IllegalAction, PlayerView, fisher_yates

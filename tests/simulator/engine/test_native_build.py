@@ -67,8 +67,8 @@ def test_compiled_engine_plays_exactly_the_games_of_the_pure_python_one():
 @pytest.mark.skipif(not buildinfo.is_compiled("game"), reason="the compiled engine is not built (make engine)")
 def test_a_stale_build_is_never_used(monkeypatch):
     monkeypatch.delenv("ROC_ENGINE_PURE", raising=False)
-    monkeypatch.setattr(engine, "stamp", lambda: "built-from-other-sources")
+    monkeypatch.setattr(buildinfo.BUILD, "stamp", lambda: "built-from-other-sources")
     with pytest.warns(RuntimeWarning, match="make engine"):
-        assert engine._choose_build() == "pure"
-    monkeypatch.setattr(engine, "stamp", buildinfo.source_hash)
-    assert engine._choose_build() == "native"
+        assert buildinfo.BUILD.choose() == "pure"
+    monkeypatch.setattr(buildinfo.BUILD, "stamp", buildinfo.source_hash)
+    assert buildinfo.BUILD.choose() == "native"
