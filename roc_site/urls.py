@@ -7,6 +7,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
     path("admin/", admin.site.urls),
     path("accounts/", include("roc_site.accounts.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

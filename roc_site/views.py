@@ -18,3 +18,12 @@ def games_context(request) -> dict:
         game = registry.get(None)
     return {"site_games": registry.games(), "current_game": game,
             "game_prefix": "" if game.builtin else f"/{game.slug}"}
+
+
+def rules(request):
+    """The r1 rulebook (roc_site/rulebook.py): every numbered section has an anchor, so a page's citation of a
+    rule (§6.2 S.8) is a link to its text."""
+    from . import rulebook
+
+    body, toc = rulebook.rendered()
+    return render(request, "rules.html", {"rules_html": body, "toc": toc})

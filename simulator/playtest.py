@@ -1,4 +1,6 @@
-"""The playtest table (issue 14): a person plays player 0 against an AI policy, one decision at a time.
+"""The playtest table (issue 14): a person plays player 0 against an AI policy, one decision at a time. Who is
+the first player at setup is the person's choice — themselves, the AI, or by the rules (§4: at random); from
+round 1's Quest phase on §5.1's Momentum decides. Player 0 is only the person's seat, not an advantage.
 
 A saved game (`PlaytestGame`) is both decks (their card dicts, so a catalogue change cannot alter a game in
 progress), the seed, the AI's policy and the game's action history; it is rebuilt by replaying that history
@@ -65,20 +67,23 @@ def _decode(history: list) -> list:
     return [tuple(a) if isinstance(a, list) and a and isinstance(a[0], str) else a for a in history]
 
 
-def start(deck: dict, opponent: dict, policy: str, seed: int):
-    """A new game, run to the person's first decision."""
-    from simulator import engine
-    da, db = _decks(deck, opponent)
-    g = engine.Game(da, db, seed=seed, log=True, autostart=False, policies=(_Seat(), _ai(policy, seed)))
-    settle(g)
-    return g
+SEATS = {"first": HUMAN, "second": AI, "rules": None}   # the form's choice -> Game(first_player=...)
 
 
-def rebuild(deck: dict, opponent: dict, policy: str, seed: int, history: list):
-    """The saved game again: the same decks and seed, every recorded choice replayed."""
+def start(deck: dict, opponent: dict, policy: str, seed: int, first_player: int | None = None):
+    """A new game, run to the person's first decision. `first_player` is the first player of setup (§4): the
+    person (0), the AI (1) or None, by the rules (at random); from round 1's Quest phase on §5.1's Momentum
+    decides, and when the person's quest has the higher Momentum they choose, as a decision of their own."""
     from simulator import engine
     da, db = _decks(deck, opponent)
-    base = engine.Game(da, db, seed=seed, log=True, autostart=False)
+    return start_with_notes(deck, opponent, policy, seed, first_player)[0]
+
+
+def rebuild(deck: dict, opponent: dict, policy: str, seed: int, history: list, first_player: int | None = None):
+    """The saved game again: the same decks, seed and first player, every recorded choice replayed."""
+    from simulator import engine
+    da, db = _decks(deck, opponent)
+    base = engine.Game(da, db, seed=seed, first_player=first_player, log=True, autostart=False)
     g = base._replayed(_decode(history), None, True)
     g._set_policies((_Seat(), _ai(policy, seed)))
     return g
@@ -91,7 +96,8 @@ def game_for(record) -> Any:
         if g is not None and len(g.history) == len(record.history or []):
             _live.move_to_end(record.token)
             return g
-    g = rebuild(record.deck, record.opponent, record.policy, record.seed, record.history or [])
+    g = rebuild(record.deck, record.opponent, record.policy, record.seed, record.history or [],
+                getattr(record, "first_player", None))
     remember(record.token, g)
     return g
 
@@ -104,10 +110,13 @@ def remember(token: str, g) -> None:
             _live.popitem(last=False)
 
 
-def settle(g) -> None:
-    """Let the AI play and take the person's single-option decisions (logged), up to the person's next real
-    decision or the end (CONTRACTS §6: a decision with exactly one option is taken by itself)."""
+def settle(g) -> list[tuple[int, str]]:
+    """Let the AI play and take the person's single-option decisions, up to the person's next real decision or
+    the end (CONTRACTS §6: a decision with exactly one option is taken by itself). Returns those decisions as
+    (the number of log lines before it, a line saying so) — kept out of the engine's log, so a game rebuilt from
+    its history has the same log as the one played."""
     from simulator.engine.actions import option_texts
+    notes: list[tuple[int, str]] = []
     while not g.is_terminal():
         d = g.pending
         if d is None or d.player != HUMAN:
@@ -115,16 +124,17 @@ def settle(g) -> None:
             continue
         opts = option_texts(g)
         if len(opts) == 1:
-            if g.logs is not None:
-                g.logs.append(f"R{g.round_no} player {d.player} {d.kind}: {opts[0]} (the only option: taken by "
-                              "itself)")
+            notes.append((len(g.logs or []), f"R{g.round_no} player {d.player}: {opts[0]} (the only option, "
+                                             "taken by itself)"))
             g.apply_action(opts[0])
             continue
-        return
+        break
+    return notes
 
 
-def act(g, text: str) -> float:
-    """Apply the person's action text and run on to their next decision; the seconds it took on this server."""
+def act(g, text: str) -> tuple[float, list[tuple[int, str]]]:
+    """Apply the person's action text and run on to their next decision: the seconds it took on this server, and
+    the single-option decisions taken on the way (settle)."""
     from simulator.engine import IllegalAction
     if g.is_terminal():
         raise PlaytestError("this game is over")
@@ -135,8 +145,25 @@ def act(g, text: str) -> float:
         g.apply_action(text)
     except IllegalAction as exc:
         raise PlaytestError(str(exc)) from None
-    settle(g)
-    return time.perf_counter() - t0
+    notes = settle(g)
+    return time.perf_counter() - t0, notes
+
+
+def start_with_notes(deck: dict, opponent: dict, policy: str, seed: int, first_player: int | None = None):
+    """start(), and the single-option decisions taken before the person's first real one."""
+    from simulator import engine
+    da, db = _decks(deck, opponent)
+    g = engine.Game(da, db, seed=seed, first_player=first_player, log=True, autostart=False,
+                    policies=(_Seat(), _ai(policy, seed)))
+    return g, settle(g)
+
+
+def lines_since(g, seen: int, notes: list[tuple[int, str]]) -> list[str]:
+    """The engine's log lines from `seen` on, with the notes of settle() in their places."""
+    logs = list((g.logs or [])[seen:])
+    for at, text in sorted(notes, key=lambda n: n[0], reverse=True):
+        logs.insert(max(0, at - seen), text)
+    return logs
 
 
 def history_of(g) -> list:
@@ -155,12 +182,21 @@ def _label(text: str, names: dict[str, str]) -> str:
     return s[:1].upper() + s[1:]
 
 
+def _option_label(text: str, catalogue_names: dict[str, str], names: tuple[str, str]) -> str:
+    """A button's label: "first 0" -> "You go first" (§5.1), else the action text with card names."""
+    words = text.split()
+    if len(words) == 2 and words[0] == "first" and words[1] in ("0", "1"):
+        who = names[int(words[1])]
+        return f"{who} go first" if who == "You" else f"{who} goes first"
+    return _label(text, catalogue_names)
+
+
 KIND_HELP = {
     "mulligan": "Keep this opening hand or mulligan it (once, §4).",
     "setup": "Place your opening board facedown within 8 wealth (§4); done when finished.",
     "setup_host": "Choose the unit this attachment goes on (§4).",
     "quest": "Choose your quest for this round (§5.1).",
-    "first_player": "Choose the first player (§5.1).",
+    "first_player": "Your quest's Momentum is the highest: choose the first player of this round (§5.1).",
     "window": "Your action: play a card, use an ability, initiate a struggle — or pass (§8.2).",
     "react": "You may respond — or pass (§8).",
     "attackers": "Declare attackers (§6.2 S.3): one at a time, then done.",
@@ -186,7 +222,7 @@ def table_context(g, names: tuple[str, str], catalogue_names: dict[str, str]) ->
         d = g.pending
         opts = option_texts(g)
         pending = {"kind": d.kind, "help": KIND_HELP.get(d.kind, d.kind.replace("_", " ").capitalize()),
-                   "options": [{"text": t, "label": _label(t, catalogue_names),
+                   "options": [{"text": t, "label": _option_label(t, catalogue_names, names),
                                 "pass": t in ("pass", "done", "defend none", "bar none", "no", "keep")}
                                for t in opts]}
     card_actions: dict[str, list[dict]] = {}

@@ -18,6 +18,9 @@ class PlaytestGame(models.Model):
     deck = models.JSONField(help_text="the person's deck (simulator/deckinput.py read_deck)")
     opponent = models.JSONField(help_text="the AI's deck")
     policy = models.CharField(max_length=20, default="greedy")
+    first_player = models.IntegerField(null=True, blank=True,
+                                       help_text="the first player of setup (§4): 0 the person, 1 the AI, "
+                                                 "empty by the rules (§4: at random)")
     seed = models.BigIntegerField()
     engine_version = models.CharField(max_length=40, blank=True, default="")
     history = models.JSONField(default=list, help_text="Game.history: every choice and shortcut answer")

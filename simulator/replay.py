@@ -137,9 +137,12 @@ def board_of(view, *, show_hand: bool = False, labels: dict | None = None) -> di
 
 
 # ---------------------------------------------------------------- log lines in plain words
-def plain_line(line: str, names: tuple[str, str]) -> dict:
+CODE_RE = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
+
+
+def plain_line(line: str, names: tuple[str, str], cards: dict[str, str] | None = None) -> dict:
     """{"text", "rules", "round"}: the engine's log line without its round and rule codes, with deck names for
-    "player 0/1", and the rules it cited (shown as small links)."""
+    "player 0/1", card names for card codes (`cards`), and the rules it cited (shown as small links)."""
     m = ROUND_RE.match(line)
     rnd = int(m.group(1)) if m else None
     body = line[m.end():] if m else line
@@ -150,6 +153,8 @@ def plain_line(line: str, names: tuple[str, str]) -> dict:
             text = text[len(phase) + 1:]
             break
     text = re.sub(r"\bplayer ([01])\b", lambda k: names[int(k.group(1))], text)
+    if cards:
+        text = CODE_RE.sub(lambda k: cards.get(k.group(0), k.group(0)), text)
     if "You" in names:   # the playtest table: "You gains" -> "You gain"
         text = re.sub(r"\bYou (\w+)\b", lambda k: "You " + _plural_verb(k.group(1)), text)
     text = re.sub(r"\s{2,}", " ", text).strip(" :")
@@ -169,22 +174,68 @@ def _plural_verb(word: str) -> str:
     return word
 
 
-def rule_url(rule: str) -> str:
-    """Where a rule reference points: the rules page's anchor for the section."""
-    m = re.search(r"(\d+(?:\.\d+)*)", rule)
-    return f"/rules/#s{m.group(1)}" if m else "/rules/"
+def rule_url(rule: str) -> str | None:
+    """Where a rule reference points: the rules page's anchor for its section (roc_site/rulebook.py)."""
+    from roc_site.rulebook import rule_href
+    return rule_href(rule)
+
+
+# ---------------------------------------------------------------- events in plain words
+DECLARE_RE = re.compile(r"player ([01]) declares an? (\w+) struggle")
+RESULT_RE = re.compile(r"S\.8 (\w+): (\d+) vs (\d+), (attacker|defender) wins, margin (\d+)")
+
+
+class Narrator:
+    """Log lines as events in plain words, one at a time: keeps who attacks the current struggle so a result
+    reads "Camelot wins the Faith struggle 4–0, attacking (margin 4)" instead of the engine's "attacker wins"."""
+
+    def __init__(self, names: tuple[str, str], cards: dict[str, str] | None = None):
+        self.names = names
+        self.cards = cards or {}
+        self.attacker: int | None = None
+
+    def line(self, raw: str) -> dict:
+        pl = plain_line(raw, self.names, self.cards)
+        m = DECLARE_RE.search(raw)
+        if m:
+            self.attacker = int(m.group(1))
+        m = RESULT_RE.search(raw)
+        if m and self.attacker is not None:
+            who = self.attacker if m.group(4) == "attacker" else 1 - self.attacker
+            won, lost = (m.group(2), m.group(3)) if who == self.attacker else (m.group(3), m.group(2))
+            pl["text"] = (f"{self.names[who]} {'win' if self.names[who] == 'You' else 'wins'} the {m.group(1)} "
+                          f"struggle {won}–{lost}, {'attacking' if who == self.attacker else 'defending'} "
+                          f"(margin {m.group(5)})")
+            pl["winner"] = who
+        return pl
 
 
 # ---------------------------------------------------------------- replaying
 class _Recorder:
-    """Wraps a policy: answers exactly as it does (its shortcuts too), and records each decision's text."""
+    """Wraps a policy: answers exactly as it does (its shortcuts too), and records each decision's text. The
+    shortcuts (`wants_window`, `declare`) are asked at each action window and declaration, so they are also where
+    a frame is taken of what the game logged since the last one: the board of each event is its own."""
 
-    def __init__(self, policy, on_choice):
+    def __init__(self, policy, on_choice, on_point=None):
         self._p = policy
         self._on = on_choice
-        for name in ("wants_window", "ability_filter", "declare"):
-            if hasattr(policy, name):
-                setattr(self, name, getattr(policy, name))
+        self._point = on_point
+        if hasattr(policy, "ability_filter"):
+            self.ability_filter = policy.ability_filter
+        if hasattr(policy, "wants_window"):
+            self.wants_window = self._wants_window
+        if hasattr(policy, "declare"):
+            self.declare = self._declare
+
+    def _wants_window(self, game, p, kind):
+        if self._point is not None:
+            self._point()
+        return self._p.wants_window(game, p, kind)
+
+    def _declare(self, game, kind, p, elig, t):
+        if self._point is not None:
+            self._point()
+        return self._p.declare(game, kind, p, elig, t)
 
     def choose(self, view, decision):
         a = self._p.choose(view, decision)
@@ -192,11 +243,25 @@ class _Recorder:
         return a
 
 
+def card_names_of(g) -> dict[str, str]:
+    """code -> name of every card of a game, to read an action text's codes as names."""
+    out: dict[str, str] = {}
+    for d in g.cdef:
+        if d is not None and getattr(d, "code", None):
+            out.setdefault(d.code, d.name)
+    return out
+
+
 def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", "greedy"), max_rounds: int = 50,
                 names=("Deck", "Opponent")) -> dict:
-    """Play the game again and return {"frames": [...], "winner", "reason", "rounds", "summary"}.
-    A frame: {"board", "lines": [plain lines], "raw": [engine lines], "actor", "action", "position", "round",
-    "struggle_no"}; `position` is the CONTRACTS §6 position when one can be taken there (between steps)."""
+    """Play the game again and return {"frames": [...], "winner", "reason", "rounds", ...}.
+
+    A frame is one event: one log line (`raw`, and `lines` holding it in plain words), the board just after it,
+    and, on the last event before a decision, that decision (`actor`, `action`). Frames are taken at every
+    decision, action window, declaration, struggle end and phase end (the engine's observer hook and the
+    policies' shortcuts); the few lines logged between two such points (a struggle's S.8 and its spoils, say)
+    are one frame each and share the board taken after the last of them. `position` is the CONTRACTS §6
+    position when one can be taken there (between steps), `base_position` the last one before."""
     from simulator import engine
     from simulator.engine.actions import action_text
     from simulator.engine.positions import to_position
@@ -204,29 +269,35 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
     pols = [engine.make_policy(policies[0], _policy_seed(seed, 0)),
             engine.make_policy(policies[1], _policy_seed(seed, 1))]
     frames: list[dict] = []
-    state = {"seen": 0, "struggles": 0, "last_pos": None}
+    state: dict[str, Any] = {"seen": 0, "struggles": 0, "last_pos": None, "narrator": None}
     g: Any = None
 
     def snap(actor=None, action=None):
         logs = g.logs or []
         new = logs[state["seen"]:]
-        if not new and action is None:
+        if not new:
+            if action is not None and frames and frames[-1]["action"] is None:
+                frames[-1]["actor"], frames[-1]["action"] = actor, action
             return
         state["seen"] = len(logs)
         if len(frames) >= MAX_FRAMES:
             return
-        pos = None
         try:
             pos = to_position(g)
             state["last_pos"] = pos
         except ValueError:
             pos = None
         b = board_of(g.view(0))
-        if b["struggle"] is not None:
-            pass
-        frames.append({"board": b, "raw": list(new), "lines": [plain_line(x, names) for x in new],
-                       "actor": actor, "action": action, "position": pos, "base_position": state["last_pos"],
-                       "round": b["round"], "struggle_no": state["struggles"]})
+        nar = state["narrator"]
+        for k, raw in enumerate(new):
+            last = k == len(new) - 1
+            if DECLARE_RE.search(raw):
+                state["struggles"] += 1
+            frames.append({"board": b, "raw": [raw], "lines": [nar.line(raw)],
+                           "actor": actor if last else None, "action": action if last else None,
+                           "position": pos if last else None, "base_position": state["last_pos"],
+                           "round": b["round"], "struggle_no": state["struggles"],
+                           "struggle_start": bool(DECLARE_RE.search(raw))})
 
     def on_choice(view, decision, a):
         try:
@@ -236,16 +307,16 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
         snap(decision.player, text)
 
     def observer(game, what, info):
-        if what == "struggle_end":
+        if what in ("struggle_end", "phase_end", "toll_done"):
             snap()
-            state["struggles"] += 1
 
-    wrapped = [_Recorder(pols[0], on_choice), _Recorder(pols[1], on_choice)]
+    wrapped = [_Recorder(pols[0], on_choice, snap), _Recorder(pols[1], on_choice, snap)]
     g = engine.Game(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=True,
                     autostart=False, policies=wrapped, observer=observer)
+    state["narrator"] = Narrator(names, card_names_of(g))
     g.play()
     snap()
-    return {"frames": frames, "winner": g.winner, "reason": g.reason or "round_limit",
+    return {"frames": frames, "winner": g.winner, "reason": g.reason or "round_limit", "cards": card_names_of(g),
             "rounds": len(g.by_round["influence"]), "first_player": g.round1_first,
             "influence_by_round": g.by_round["influence"]}
 
@@ -273,32 +344,23 @@ def replay_run_game(spec: dict, index: int) -> dict:
     return out
 
 
-def summary(lines: list[str], names=("Deck", "Opponent")) -> list[dict]:
+def summary(lines: list[str], names=("Deck", "Opponent"), cards: dict[str, str] | None = None) -> list[dict]:
     """A game log read as a summary: [{"round": n, "score": [a, b], "events": [{"text", "rules"}]}] — who won
-    each struggle and by how much, Influence gained, Authority, the end — with the running score per round."""
+    each struggle, attacking or defending, and by how much, Influence gained and moved, Authority, the end —
+    with the running score at the end of each round."""
     rounds: list[dict] = []
     cur: dict | None = None
     score = [0, 0]
-    attacker = None
+    nar = Narrator(tuple(names), cards)
     for raw in lines:
-        pl = plain_line(raw, names)
+        pl = nar.line(raw)
         rnd = pl["round"] if pl["round"] is not None else (cur["round"] if cur else 0)
         if cur is None or rnd != cur["round"]:
             cur = {"round": rnd, "events": [], "score": list(score)}
             rounds.append(cur)
-        m = re.search(r"player ([01]) declares an? (\w+) struggle", raw)
-        if m:
-            attacker = int(m.group(1))
-            continue
-        m = re.search(r"S\.8 (\w+): (\d+) vs (\d+), (attacker|defender) wins, margin (\d+)", raw)
-        if m and attacker is not None:
-            who = attacker if m.group(4) == "attacker" else 1 - attacker
-            cur["events"].append({"text": f"{m.group(1)} struggle: {names[who]} wins {m.group(2)}–{m.group(3)} "
-                                          f"({'attacking' if who == attacker else 'defending'}, margin {m.group(5)})",
-                                  "rules": ["§6.2 S.8"]})
-            continue
-        if re.search(r"S\.8 (\w+): .*no winner", raw):
-            cur["events"].append({"text": pl["text"], "rules": pl["rules"]})
+        event = {"text": pl["text"], "rules": pl["rules"]}
+        if "winner" in pl or re.search(r"S\.8 (\w+): .*no winner", raw):
+            cur["events"].append(event)
             continue
         m = re.search(r"player ([01]) gains (\d+) Influence \((\d+)\)", raw)
         if m:
@@ -307,8 +369,9 @@ def summary(lines: list[str], names=("Deck", "Opponent")) -> list[dict]:
         if m2:
             score[int(m2.group(2))] -= int(m2.group(1))
             score[int(m2.group(3))] += int(m2.group(1))
+        m3 = re.search(r"(\d+) Influence on ", raw)   # Glory (§9.2): Influence on a unit counts too
         low = raw.lower()
-        if m or m2 or "claims" in low or "wins" in low or "eliminat" in low:
-            cur["events"].append({"text": pl["text"], "rules": pl["rules"]})
+        if m or m2 or m3 or "claims" in low or "wins" in low or "eliminat" in low or "tie" in low and "§5.5" in raw:
+            cur["events"].append(event)
         cur["score"] = [max(0, score[0]), max(0, score[1])]
     return rounds

@@ -23,6 +23,23 @@ class SandboxError(ValueError):
         self.index = index
 
 
+def builder_fields() -> list[tuple[str, str, str]]:
+    """The builder's fields of one player: (key, label, kind); the form's names are pN_key."""
+    return ([("faction", "Faction", "code"), ("quest", "Quest", "code"), ("influence", "Influence", "number"),
+             ("pool", "Wealth", "number")] + [(z, z.replace("_", " ").capitalize(), "zone") for z in ZONES])
+
+
+def builder_field_of(message: str) -> str | None:
+    """The builder's field a loader message names ("player 1, field: unknown card x" -> "p1_field")."""
+    import re
+    m = re.match(r"player ([01]), (\w+)", message or "")
+    if m and m.group(2) in {k for k, _l, _t in builder_fields()}:
+        return f"p{m.group(1)}_{m.group(2)}"
+    if (message or "").startswith("round:"):
+        return "round"
+    return None
+
+
 def parse(text: str) -> dict:
     if not text or not text.strip():
         raise SandboxError("paste a position (a JSON object, CONTRACTS §6), upload one, or build one below")

@@ -77,6 +77,8 @@ def start_run(run_id: int) -> None:
     engine = engine_for(run.spec)  # r1, realms or regions
     plan = engine.chunk_plan(run.mode, run.games, run.settings)
     per_game = getattr(engine, "CHUNK_PER_GAME_S", None)
+    if hasattr(engine, "chunk_allowance"):  # an allowance that depends on the run's settings (regions' search)
+        per_game = engine.chunk_allowance(run.settings)
     stored = set(SimulationChunk.objects.filter(run_id=run_id).values_list("index", flat=True))
     missing = [index for index, _, _ in plan if index not in stored]
     if not missing:

@@ -197,6 +197,33 @@ def _problems_summary(problems: list[str]) -> str:
     return f"{'This needs' if n == 1 else f'These {n} things need'} fixing before the simulation can start:"
 
 
+def _sample_game(run, result) -> dict:
+    """The report's sample game (issue 14): its log lines and the decks' short names, for the round-by-round
+    summary. A head-to-head run keeps game 1's log; a goldfish run keeps none, so game 1 is replayed (it is
+    reproducible, and the replay is cached: views_play._replayed)."""
+    from . import replay
+    from .views_play import _replayed
+    names = (replay.short_name(run.deck_name, "The deck"),
+             replay.short_name(run.opponent_name, "The opponent") if result.get("mode") == "versus" else "The goldfish")
+    if names[0] == names[1]:
+        names = (names[0] + " (1)", names[1] + " (2)")
+    if result.get("mode") == "versus" and result.get("sample_log"):
+        return {"sample_lines": result["sample_log"]["lines"], "sample_names": names}
+    if result.get("mode") == "goldfish":
+        try:
+            data = _replayed(run, 0)
+        except Exception:   # the report stands without its sample (a run of an engine that cannot replay it)
+            import logging
+            logging.getLogger(__name__).warning("run %s: game 1 could not be replayed for the report", run.pk,
+                                                exc_info=True)
+            return {}
+        return {"sample_lines": [x for f in data["frames"] for x in f["raw"]], "sample_names": names,
+                "sample_cards": data.get("cards") or {},
+                "sample_result": {"winner": data["winner"], "reason": data["reason"], "rounds": data["rounds"],
+                                  "seed": data["seed"]}}
+    return {}
+
+
 @vary_on_headers("HX-Request")
 def run_detail(request, pk: int):
     run = selectors.run_get(pk)
@@ -210,6 +237,7 @@ def run_detail(request, pk: int):
         context["charts"] = charts.charts_for(result)
         context["uncertainty"] = uncertainty_statement(result)
         context["first_rows"] = first_player_rows(result, run)
+        context.update(_sample_game(run, result))
     template = "simulator/run_body.html" if getattr(request, "htmx", False) else "simulator/run.html"
     return render(request, template, context)
 

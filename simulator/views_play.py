@@ -19,7 +19,7 @@ from .api import anonymous_key
 
 # ---------------------------------------------------------------- replays
 def _replayed(run, index: int) -> dict:
-    key = f"replay:{run.pk}:{index}:{run.engine_version}"
+    key = f"replay2:{run.pk}:{index}:{run.engine_version}"   # replay2: one event per frame
     out = cache.get(key)
     if out is None:
         out = replay.replay_run_game(run.spec, index)
@@ -28,7 +28,8 @@ def _replayed(run, index: int) -> dict:
 
 
 def _step_targets(frames: list[dict], step: int) -> dict:
-    """Where each stepping control goes from `step`: event, struggle and round, back and forward."""
+    """Where each stepping control goes from `step`: event, struggle (the step that declares it, §6.2 S.1-S.3)
+    and round, back and forward."""
     n = len(frames)
 
     def find(rng, pred):
@@ -36,16 +37,31 @@ def _step_targets(frames: list[dict], step: int) -> dict:
 
     starts = [i for i in range(n) if i == 0 or frames[i]["round"] != frames[i - 1]["round"]]
 
-    def struggle_line(f):
-        return any(" S.8" in x or "S.8 " in x for x in f["raw"])
+    def struggle_start(f):
+        return f.get("struggle_start") or any(replay.DECLARE_RE.search(x) for x in f["raw"])
     return {
         "prev": step - 1 if step > 0 else None, "next": step + 1 if step < n - 1 else None,
         "first": 0, "last": n - 1,
-        "prev_struggle": find(range(step - 1, -1, -1), struggle_line),
-        "next_struggle": find(range(step + 1, n), struggle_line),
+        "prev_struggle": find(range(step - 1, -1, -1), struggle_start),
+        "next_struggle": find(range(step + 1, n), struggle_start),
         "prev_round": max((i for i in starts if i < step), default=None),
         "next_round": min((i for i in starts if i > step), default=None),
     }
+
+
+def _one_event_each(frames: list[dict]) -> list[dict]:
+    """Frames of several lines (a playtest game's: one per decision of the person) as one frame per line, each
+    with the board taken after the last of them."""
+    out = []
+    for f in frames:
+        lines = list(zip(f.get("raw") or [], f.get("lines") or [])) or [(None, None)]
+        for k, (raw, line) in enumerate(lines):
+            last = k == len(lines) - 1
+            out.append(dict(f, raw=[raw] if raw is not None else [], lines=[line] if line is not None else [],
+                            actor=f.get("actor") if k == 0 else None, action=f.get("action") if k == 0 else None,
+                            struggle_start=bool(raw and replay.DECLARE_RE.search(raw)),
+                            round=(line or {}).get("round") or f["round"], last_of_stretch=last))
+    return out
 
 
 def replay_page(request, pk: int, index: int):
@@ -75,8 +91,15 @@ def replay_page(request, pk: int, index: int):
                "steps": len(frames), "links": links, "index": index,
                "sandbox_url": sandbox_url,
                "sandbox_exact": frame["position"] is not None,
+               "action_label": _action_label(frame, data.get("cards") or {}),
                "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None}
     return render(request, "simulator/replay.html", context)
+
+
+def _action_label(frame: dict, cards: dict) -> str | None:
+    """The decision taken after this step, its card codes read as names ("play core-020" -> "Play Gawain")."""
+    from .playtest import _label
+    return _label(frame["action"], cards) if frame.get("action") else None
 
 
 def _b64(value) -> str:
@@ -109,7 +132,10 @@ def _sandbox_from_replay(request):
 def sandbox(request):
     from decks.pool import CardPool
     from . import sandbox as sb
-    ctx: dict = {"zones": sb.ZONES, "phases": list(replay.PHASE_TITLES), "form": request.POST}
+    fields = sb.builder_fields()
+    ctx: dict = {"zones": sb.ZONES, "phases": list(replay.PHASE_TITLES), "form": request.POST,
+                 "builder_fields": fields,
+                 "builder_names": {f"p{p}_{k}" for p in (0, 1) for k, _l, _t in fields} | {"round", "first"}}
     position, actions, status = None, [], 200
     op = request.POST.get("op", "") if request.method == "POST" else ""
     try:
@@ -171,6 +197,9 @@ def sandbox(request):
                         "export_json": json.dumps(dict(position, actions=actions), indent=1),
                         "current_json": json.dumps(v["current"], indent=1) if v["current"] else None})
         ctx["position_text"] = json.dumps(position, indent=1)
+    if op == "build" and ctx.get("error_field") == "position":
+        # the loader's message about a built position goes next to the builder's field it names
+        ctx["error_field"] = sb.builder_field_of(ctx["error"]) or "position"
     if op in ("export", "export_current") and ctx.get("game"):
         body = ctx["current_json"] if op == "export_current" and ctx.get("current_json") else ctx["export_json"]
         resp = HttpResponse(body, content_type="application/json")
@@ -267,11 +296,15 @@ def playtest_new(request):
     policy = request.POST.get("policy") or "greedy"
     if policy not in playtest.available_policies():
         errors["policy"] = f"unknown AI {policy!r}: one of {', '.join(playtest.available_policies())}"
+    seat = request.POST.get("seat") or "rules"
+    if seat not in playtest.SEATS:
+        errors["seat"] = f"seat: {seat!r} is not a choice (first, second or rules)"
     if errors:
         return render(request, "simulator/playtest_new.html", _form_context(request, errors=errors), status=400)
+    first_player = playtest.SEATS[seat]
     seed = int.from_bytes(__import__("os").urandom(6), "big")
     try:
-        g = playtest.start(decks["deck"], decks["opponent"], policy, seed)
+        g, notes = playtest.start_with_notes(decks["deck"], decks["opponent"], policy, seed, first_player)
     except engine.DeckError as exc:
         return render(request, "simulator/playtest_new.html", _form_context(request, errors={"deck": str(exc)}),
                       status=400)
@@ -279,25 +312,34 @@ def playtest_new(request):
     rec = PlaytestGame(token=token, user=request.user if request.user.is_authenticated else None,
                        session_key=_session_key(request), deck_name=decks["deck"]["name"],
                        opponent_name=decks["opponent"]["name"], deck=decks["deck"], opponent=decks["opponent"],
-                       policy=policy, seed=seed, engine_version=engine.ENGINE_VERSION)
-    _save_progress(rec, g, None)
+                       policy=policy, seed=seed, first_player=first_player, engine_version=engine.ENGINE_VERSION)
+    _save_progress(rec, g, None, notes)
     playtest.remember(token, g)
     request.session["playtests"] = (request.session.get("playtests", []) + [token])[-50:]
     return redirect("simulator:playtest_table", token=token)
 
 
 def _names(rec) -> tuple[str, str]:
-    return ("You", f"AI ({replay.short_name(rec.opponent_name, 'its deck')})")
+    name = replay.short_name(rec.opponent_name, "its deck")
+    if name.endswith(" starter") and len(name) > len(" starter"):
+        name = name[:-len(" starter")]
+    return ("You", f"AI ({name})")
 
 
-def _save_progress(rec, g, action) -> None:
-    """Store the history and a replay frame of what happened since the last one."""
+def _save_progress(rec, g, action, notes=()) -> None:
+    """Store the history and a replay frame of what happened since the last one: the person's action, the AI's
+    moves and the rules' consequences, in order (what the table shows as "What happened")."""
     from . import playtest
     logs = g.logs or []
     names = _names(rec)
-    new = logs[rec.seen_log:] if rec.pk else logs
+    seen = rec.seen_log if rec.pk else 0
+    new = playtest.lines_since(g, seen, list(notes))
+    narrator = replay.Narrator(names, playtest.card_names(rec.deck, rec.opponent))
+    # the struggle a result line belongs to may have been declared before the last decision
+    narrator.attacker = next((int(m.group(1)) for x in reversed(logs[:seen])
+                              for m in [replay.DECLARE_RE.search(x)] if m), None)
     frame = {"board": replay.board_of(g.view(playtest.HUMAN)), "raw": list(new),
-             "lines": [replay.plain_line(x, names) for x in new], "actor": 0 if action else None,
+             "lines": [narrator.line(x) for x in new], "actor": 0 if action else None,
              "action": action, "position": None, "base_position": None,
              "round": g.round_no, "struggle_no": 0}
     rec.history = playtest.history_of(g)
@@ -344,10 +386,10 @@ def playtest_act(request, token):
     g = playtest.game_for(rec)
     text = (request.POST.get("action") or "").strip()
     try:
-        elapsed = playtest.act(g, text)
+        elapsed, notes = playtest.act(g, text)
     except playtest.PlaytestError as exc:
         return _table(request, rec, error=str(exc), status=400)
-    _save_progress(rec, g, text)
+    _save_progress(rec, g, text, notes)
     playtest.remember(rec.token, g)
     if not getattr(request, "htmx", False):
         return redirect("simulator:playtest_table", token=token)
@@ -355,8 +397,9 @@ def playtest_act(request, token):
 
 
 def playtest_replay(request, token):
+    from . import playtest
     rec = _game_or_404(request, token)
-    frames = [f.data for f in rec.frames.order_by("number")]
+    frames = _one_event_each([f.data for f in rec.frames.order_by("number")])
     if not frames:
         raise Http404("No replay yet.")
     try:
@@ -374,4 +417,5 @@ def playtest_replay(request, token):
     return render(request, "simulator/replay.html", {
         "run": None, "rec": rec, "data": data, "frame": frame, "board": frame["board"], "names": names,
         "step": step, "steps": len(frames), "links": links, "index": 0, "sandbox_url": None,
+        "action_label": _action_label(frame, playtest.card_names(rec.deck, rec.opponent)),
         "actor_name": names[0] if frame["actor"] == 0 else None, "back_url": reverse("simulator:playtest_table", args=[token])})

@@ -144,7 +144,7 @@ def add_game_arguments(parser) -> None:
     if "--policy" not in have:
         parser.add_argument("--policy", metavar="NAME", default=None,
                             help="who plays the first deck or strategy (realms: greedy, random; regions: "
-                                 "strategy, random)")
+                                 "strategy, random, search, search:N)")
     if "--opponent-policy" not in have:
         parser.add_argument("--opponent-policy", metavar="NAME", default=None,
                             help="who plays the opponent (versus)")

@@ -8,11 +8,24 @@ from simulator.engines.regions import sim
 MODES = ("versus",)
 # plain Python about 2 ms a game (docs/performance.md, "Heroes and Regions engine"): 25 times that
 CHUNK_PER_GAME_S = {"versus": 0.05}
+# the search player (search:24 against a strategy) takes about SEARCH_S_PER_GAME CPU-s a game compiled
+# (docs/performance.md, "Heroes and Regions engine"): its chunks are sim.SEARCH_CHUNK games with this allowance
+# each, scaled by its budget
+CHUNK_PER_SEARCH_GAME_S = 12.0
 SpecError = sim.SpecError
 
 
 def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
-    return sim.chunk_plan(games)
+    return sim.chunk_plan(games, sim.is_slow(settings))
+
+
+def chunk_allowance(settings: dict | None) -> dict:
+    """Seconds allowed per game of a chunk, by mode (simulator/tasks.py): longer when a side searches, in
+    proportion to its budget (search:N simulates N games per searched decision)."""
+    if not sim.is_slow(settings):
+        return CHUNK_PER_GAME_S
+    budget = sum(int(n.partition(":")[2] or 24) for n in (settings or {})["search"] if n.startswith("search"))
+    return {"versus": CHUNK_PER_SEARCH_GAME_S * max(1.0, budget / 24)}
 
 
 def run_chunk(spec: dict, index: int) -> dict:

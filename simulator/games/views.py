@@ -27,7 +27,7 @@ from .services import GameSpecError, game_run_request
 
 MAX_TEXT = 20_000
 REALMS_POLICIES = ("greedy", "random")
-REGIONS_POLICIES = ("strategy", "random")
+REGIONS_POLICIES = ("strategy", "random", "search", "search:8")  # search[:N]: simulator/engines/regions/search.py
 
 
 def _game(game: str) -> str:
@@ -124,6 +124,8 @@ def run_page(request, game: str, pk: int):
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
     if result and game == "regions":
         context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
+        from simulator.engines.regions.replay import MAX_SAMPLE_GAMES
+        context["sample_games"] = list(range(1, min(MAX_SAMPLE_GAMES, run.games)))
     template = "games/run_body.html" if getattr(request, "htmx", False) else "games/run.html"
     return render(request, template, context)
 
@@ -142,6 +144,9 @@ def replay_page(request, game: str, pk: int):
 
     game = _game(game)
     run = _run_for(request, game, pk)
+    if game == "regions":  # on a board of five Regions (regions_replay.py)
+        from .regions_replay import replay_page as regions_replay
+        return regions_replay(request, run, registry.get(game))
     sample = (run.result or {}).get("sample_log") if run.status == "done" else None
     if not sample:
         raise Http404("This run has no sample game (goldfish runs keep none).")

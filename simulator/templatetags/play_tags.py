@@ -14,10 +14,11 @@ def index(seq, i):
 
 
 @register.simple_tag
-def game_summary(lines, first_name, second_name):
+def game_summary(lines, first_name, second_name, cards=None):
     """The sample log as a game summary (simulator/replay.py summary)."""
     from simulator.replay import summary
-    return summary(list(lines or []), (first_name or "The deck", second_name or "The opponent"))
+    return summary(list(lines or []), (first_name or "The deck", second_name or "The opponent"),
+                   cards if isinstance(cards, dict) else None)
 
 
 @register.filter
@@ -34,3 +35,25 @@ def possessive(name):
     """"You" -> "Your", "Camelot" -> "Camelot's"."""
     name = str(name)
     return "Your" if name == "You" else f"{name}'s"
+
+
+@register.filter
+def rule_link(rule):
+    """A cited rule ("§6.2 S.8") as a small link to its section of the rulebook page (/rules/); another game's
+    rule ("002 §18") stays a small tag."""
+    from django.utils.html import format_html
+    from roc_site.rulebook import rule_href
+    rule = str(rule or "")
+    href = rule_href(rule)
+    if not href:
+        return format_html('<small class="rule-ref">{}</small>', rule)
+    return format_html('<a class="rule-ref" href="{}" title="The rulebook, {}">{}</a>', href, rule, rule)
+
+
+@register.filter
+def cite(text):
+    """Text whose rule citations (§5.1, S.8, Appendix A) become links to the rulebook page; the rest escaped."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+    from roc_site.rulebook import link_citations
+    return mark_safe(link_citations(escape(str(text or ""))))

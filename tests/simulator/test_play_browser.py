@@ -36,8 +36,15 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
     run, _ = services.run_request(mode="versus", text=starter("camelot").text, opponent_text=starter("winter").text,
                                   games=2, seed=4, dispatch=False)
     services.run_execute_here(run)
+    gold, _ = services.run_request(mode="goldfish", text=starter("camelot").text, games=2, seed=4, dispatch=False)
+    services.run_execute_here(gold)
     for width, pg in _pages(browser):
+        # the goldfish report's sample game: a round-by-round summary and its replay
+        pg.goto(live_server.url + gold.get_absolute_url())
+        assert "Round 1" in pg.inner_text("#sample-game")
+        pg.locator("#sample-game").screenshot(path=f"var/screenshots/report-goldfish-sample-{width}.png")
         pg.goto(live_server.url + run.get_absolute_url())
+        pg.locator("#sample-game").screenshot(path=f"var/screenshots/report-versus-sample-{width}.png")
         pg.click("#replay-link")
         pg.wait_for_url(re.compile(r"/games/0/$"))   # loaded, its key script too
         assert "step 1 /" in pg.inner_text("#step-no")
@@ -57,8 +64,20 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
         pg.goto(live_server.url + f"/simulate/runs/{run.pk}/games/0/?step=60")
         assert "step 61 /" in pg.inner_text("#step-no")
         assert pg.locator(".play-card img").count() > 0
+        assert pg.locator("#step-event").count() == 1   # one event per step
         shot_path = f"var/screenshots/replay-{width}.png"
         pg.screenshot(path=shot_path, full_page=True)
+        step_url = pg.url
+        # the rule of an event is a small link to its section of the rulebook page
+        link = pg.locator("#step-log a.rule-ref").first
+        href = link.get_attribute("href")
+        assert href.startswith("/rules/#")
+        link.click()
+        pg.wait_for_url(re.compile(r"/rules/#"))
+        target = href.split("#")[1]
+        assert pg.locator(f"[id='{target}']").count() == 1
+        pg.screenshot(path=f"var/screenshots/rules-{width}.png")
+        pg.goto(step_url)
         pg.click("#open-sandbox")
         assert pg.locator("#sb-options button").count() > 0
 
@@ -117,6 +136,7 @@ def test_a_whole_game_against_greedy_through_clicks_and_resume_after_reload(live
         pg.select_option("#deck-source", "starter:camelot")
         pg.select_option("#opponent-source", "starter:winter")
         pg.select_option("#policy", "greedy")
+        pg.check("input[name=seat][value=%s]" % ("first" if width == 1366 else "second"))
         pg.click("#start-game")
         assert pg.locator(".play-options button").count() > 0
         _click_through(pg, rng, 15)

@@ -105,3 +105,94 @@ def test_options_that_name_a_card_are_offered_on_the_card(client, sim_db, camelo
             return
         client.post(url + "act/", {"action": opts[0]})
     pytest.fail("no option named a card in 40 decisions")
+
+
+def _start_seat(client, camelot_text, winter_text, seat):
+    return client.post("/play/", {"deck_source": "", "deck_text": camelot_text, "opponent_source": "",
+                                  "opponent_text": winter_text, "policy": "greedy", "seat": seat})
+
+
+@pytest.mark.parametrize("seat,first", [("first", 0), ("second", 1)])
+def test_the_person_chooses_who_goes_first(client, sim_db, camelot_text, winter_text, seat, first):
+    from simulator.models import PlaytestGame
+    r = _start_seat(client, camelot_text, winter_text, seat)
+    assert r.status_code == 302
+    rec = PlaytestGame.objects.get()
+    assert rec.first_player == first
+    g = playtest.game_for(rec)
+    # the first player of §4 (setup: mulligans and opening boards in that order); round 1's Quest phase then
+    # lets §5.1's Momentum decide, as every round
+    assert g.logs[0] == f"R0 §4 setup: player {first} is the first player"
+    # the seat survives a rebuild from the database alone (a new process)
+    for _ in range(6):
+        opts = _options(client.get(r["Location"]).content.decode())
+        if not opts:
+            break
+        client.post(r["Location"] + "act/", {"action": opts[0]})
+    rec.refresh_from_db()
+    live = playtest.game_for(rec)
+    playtest._live.clear()
+    again = playtest.game_for(rec)
+    assert again.logs[0] == live.logs[0] and again.state_text() == live.state_text()
+
+
+def test_by_the_rules_the_first_player_is_drawn_and_a_bad_seat_is_refused(client, sim_db, camelot_text, winter_text):
+    from simulator.models import PlaytestGame
+    r = _start_seat(client, camelot_text, winter_text, "rules")
+    assert r.status_code == 302 and PlaytestGame.objects.get().first_player is None
+    r = _start_seat(client, camelot_text, winter_text, "banana")
+    assert r.status_code == 400 and 'id="seat-error"' in r.content.decode()
+    assert PlaytestGame.objects.count() == 1
+
+
+def test_the_first_player_choice_is_offered_in_words():
+    from simulator.playtest import _option_label
+    names = ("You", "AI (Winter)")
+    assert _option_label("first 0", {}, names) == "You go first"
+    assert _option_label("first 1", {}, names) == "AI (Winter) goes first"
+
+
+def test_what_the_ai_did_is_shown_and_its_hidden_cards_never_are(client, sim_db, camelot_text, winter_text):
+    """After each click the table shows the AI's moves since the person's last decision, in words; no line names a
+    card the AI holds in hand or deck that the person has not seen."""
+    import html
+    from simulator.models import PlaytestGame
+    r = _start_seat(client, camelot_text, winter_text, "second")
+    url = r["Location"]
+    rng = random.Random(5)
+    saw_ai = False
+    for _ in range(400):
+        body = client.get(url).content.decode()
+        opts = _options(body)
+        if not opts:
+            break
+        rec = PlaytestGame.objects.get()
+        g = playtest.game_for(rec)
+        happened = body.split('id="happened"')[1].split("</div>")[0] if 'id="happened"' in body else ""
+        text = html.unescape(re.sub(r"<[^>]+>", " ", happened))
+        saw_ai = saw_ai or "AI (" in text
+        assert "player 1" not in text and "player 0" not in text
+        seen = {g.cdef[i].name for p in (0, 1) for z in (g.field[p], g.discard[p], g.dead[p]) for i in z}
+        seen |= {c["name"] for c, _n in rec.deck["entries"]}
+        hidden = {g.cdef[i].name for i in g.hand[1] + g.deck[1] + g.secret[1]} - seen
+        assert not any(name in text for name in hidden), [n for n in hidden if n in text]
+        assert not any(f"/cards/{g.cdef[i].code}.png" in body for i in g.deck[1] + g.secret[1]
+                       if g.cdef[i].name in hidden)
+        client.post(url + "act/", {"action": rng.choice(opts)})
+    assert saw_ai
+
+
+def test_an_anonymous_game_follows_its_player_into_their_account(client, sim_db, camelot_text, winter_text,
+                                                                  django_user_model):
+    from django.test import Client
+    from simulator.models import PlaytestGame
+    url = _start(client, camelot_text, winter_text)
+    user = django_user_model.objects.create_user("ann", password="pw-long-enough-1")
+    client.force_login(user)   # the session's data (its games) survive the log-in
+    assert client.get(url).status_code == 200
+    assert PlaytestGame.objects.get().user == user
+    other = Client()   # a new log-in elsewhere: the game is listed and resumes
+    other.force_login(user)
+    listing = other.get("/play/").content.decode()
+    assert url.split("/")[2] in listing
+    assert other.get(url).status_code == 200

@@ -75,10 +75,18 @@ def test_the_report_links_its_sample_game_and_reads_like_a_summary(client, sim_d
     run = _run(camelot_text, winter_text)
     body = client.get(run.get_absolute_url()).content.decode()
     assert f'/simulate/runs/{run.pk}/games/0/' in body
-    assert "Round 1" in body and re.search(r"struggle: .+ wins \d+–\d+ \((attacking|defending), margin \d+\)", body)
+    assert "Round 1" in body and re.search(r"wins the \w+ struggle \d+–\d+, (attacking|defending) \(margin \d+\)",
+                                           body)
+    # the summary's rules are links to the rulebook page
+    assert re.search(r'<a class="rule-ref" href="/rules/#S\.8"', body)
     gold = _run(camelot_text, None, mode="goldfish", games=3)
     body = client.get(gold.get_absolute_url()).content.decode()
     assert f'/simulate/runs/{gold.pk}/games/0/' in body
+    # the goldfish report has its sample game too, read as a summary: round headings with the running score
+    sample = body[body.index('id="sample-game"'):]
+    assert re.search(r"<h3>Round 1 <small class=\"muted\">— \S.* \d+ Influence</small></h3>", sample)
+    assert re.search(r"wins the \w+ struggle \d+–0, attacking", sample)
+    assert "player 0" not in sample.split("<details")[0]
     assert client.get(f'/simulate/runs/{gold.pk}/games/0/').status_code == 200
 
 
@@ -89,7 +97,7 @@ def test_summary_keeps_a_running_score():
              "R2 §6.1 Faith spoils: 1 Influence moves from player 1 to player 0"]
     rounds = replay.summary(lines, ("A", "B"))
     assert rounds[0]["score"] == [0, 1] and rounds[1]["score"] == [1, 0]
-    assert rounds[0]["events"][0]["text"] == "Guile struggle: B wins 1–0 (attacking, margin 1)"
+    assert rounds[0]["events"][0]["text"] == "B wins the Guile struggle 1–0, attacking (margin 1)"
 
 
 def test_the_playtest_log_speaks_to_you():
@@ -99,3 +107,52 @@ def test_the_playtest_log_speaks_to_you():
     assert replay.plain_line("R2 §5.1 player 0 chooses player 1 as first player", names)["text"] == \
         "You choose AI (Winter) as first player"
     assert replay.plain_line("R2 §5.1 player 0 passes", names)["text"] == "You pass"
+
+
+def test_each_step_is_one_event_in_plain_words(sim_db, camelot_text, winter_text):
+    run = _run(camelot_text, winter_text)
+    out = replay.replay_run_game(run.spec, 0)
+    frames = out["frames"]
+    assert len(frames) > 100 and all(len(f["raw"]) == 1 and len(f["lines"]) == 1 for f in frames)
+    codes = {c for c in out["cards"]}
+    for f in frames:
+        text = f["lines"][0]["text"]
+        assert text and not re.search(r"\bplayer [01]\b", text), text
+        assert not any(re.search(rf"\b{re.escape(c)}\b", text) for c in codes), text   # names, not codes
+        assert not text.startswith("§") and "§" not in text   # the rule is beside the line, not in it
+    # a struggle's result names who won, attacking or defending, and by how much
+    results = [f["lines"][0]["text"] for f in frames if " S.8 " in f["raw"][0] and "wins" in f["raw"][0]]
+    assert results and all(re.search(r"wins the \w+ struggle \d+–\d+, (attacking|defending) \(margin \d+\)", t)
+                           for t in results)
+    # the board of an event is taken right after it: a declaration shows the struggle under way
+    declared = [f for f in frames if f["struggle_start"]]
+    assert declared and sum(f["board"]["struggle"] is not None for f in declared) >= len(declared) // 2
+
+
+def test_stepping_by_struggle_and_round(sim_db, camelot_text, winter_text):
+    from simulator.views_play import _step_targets
+    run = _run(camelot_text, winter_text)
+    frames = replay.replay_run_game(run.spec, 0)["frames"]
+    t = _step_targets(frames, 0)
+    assert frames[t["next_struggle"]]["struggle_start"]
+    assert "declares" in frames[t["next_struggle"]]["raw"][0]
+    after = _step_targets(frames, t["next_struggle"])
+    assert after["prev_struggle"] is None or after["prev_struggle"] < t["next_struggle"]
+    assert frames[after["next_struggle"]]["struggle_no"] == frames[t["next_struggle"]]["struggle_no"] + 1
+    r = t["next_round"]
+    assert frames[r]["round"] == frames[r - 1]["round"] + 1
+
+
+def test_the_replay_page_links_each_rule_to_the_rulebook(client, sim_db, camelot_text, winter_text):
+    run = _run(camelot_text, winter_text)
+    frames = replay.replay_run_game(run.spec, 0)["frames"]
+    step = next(i for i, f in enumerate(frames) if " S.8 " in f["raw"][0])
+    body = client.get(f"/simulate/runs/{run.pk}/games/0/?step={step}").content.decode()
+    assert '<a class="rule-ref" href="/rules/#S.8"' in body
+    assert re.search(r'<a class="rule-ref" href="/rules/#s5\.4"', body)   # the phase, in the board's heading
+    rules = client.get("/rules/").content.decode()
+    ids = set(re.findall(r'id="([^"]+)"', rules))
+    # every rule any event of the game cites has its anchor on the rules page
+    from roc_site.rulebook import rule_href
+    cited = {rule_href(r) for f in frames for r in f["lines"][0]["rules"]}
+    assert cited and all(h.split("#")[1] in ids for h in cited if h and "#" in h), cited - {None}

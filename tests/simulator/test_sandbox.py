@@ -44,7 +44,7 @@ def test_build_and_step_a_struggle_with_its_rules(client, core_db):
     assert "declares a Combat struggle with Hedge Knight" in body and "§6.2 S.3" in body
     r = client.post("/play/sandbox/", dict(_state(body), op="step", action="defend core-098"))
     body = r.content.decode()
-    assert re.search(r"Combat: 2 vs 2, attacker wins, margin 0 <small class=\"rule-ref\"[^>]*>S\.8", body)
+    assert re.search(r"Combat: 2 vs 2, attacker wins, margin 0 <a class=\"rule-ref\" href=\"/rules/#S\.8\"[^>]*>S\.8", body)
     # export: position + actions, which the judge loads and plays to the same point
     exported = client.post("/play/sandbox/", dict(_state(body), op="export"))
     assert exported["Content-Type"] == "application/json"
@@ -63,7 +63,16 @@ def test_a_refused_position_shows_the_loaders_message_next_to_the_field(client, 
     r = client.post("/play/sandbox/", dict(BUILD, p0_hand="nope-1"))
     body = r.content.decode()
     assert r.status_code == 400
-    assert re.search(r'id="position-error">player 0, hand: unknown card nope-1', body)
+    # a built position: the message is next to the builder's field it names, and the builder keeps what was typed
+    assert re.search(r'id="p0_hand-error">player 0, hand: unknown card nope-1', body)
+    assert re.search(r'<textarea name="p0_hand" id="p0_hand"[^>]*aria-invalid="true"[^>]*>nope-1</textarea>', body)
+    assert 'value="core-001"' in body and "<details class=\"panel\" id=\"builder\" open" in body
+    r = client.post("/play/sandbox/", dict(BUILD, p1_influence="lots"))
+    assert r.status_code == 400 and 'id="p1_influence-error">player 1, influence:' in r.content.decode()
+    # a pasted one: next to the position field
+    bad = '{"players": [{"faction": "core-001", "hand": ["nope-1"]}, {"faction": null}]}'
+    r = client.post("/play/sandbox/", {"op": "load", "position": bad})
+    assert re.search(r'id="position-error">player 0, hand: unknown card nope-1', r.content.decode())
     r = client.post("/play/sandbox/", {"op": "load", "position": "{not json"})
     assert r.status_code == 400 and 'id="position-error">not JSON' in r.content.decode()
 

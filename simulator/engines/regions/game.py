@@ -1415,6 +1415,10 @@ def _distinct(cards: list[CardDef]) -> list[CardDef]:
     return out
 
 
+def _card_index(c: CardDef) -> int:
+    return c.index
+
+
 def _codes(cards) -> list[str]:
     return [c.code for c in cards]
 
@@ -1493,6 +1497,9 @@ class PlayerView:
         return self._game
 
     def determinize(self, rng: random.Random) -> Game:
+        """Each pool of unseen cards is put in a fixed order (by card) before it is dealt, so the worlds depend
+        only on what this player knows and on `rng`, never on how the hidden cards really lie (the search
+        player's worlds, search.py)."""
         g = self._game.clone()
         g.logs = None
         me = self.player
@@ -1502,16 +1509,17 @@ class PlayerView:
             top = deck[len(deck) - kt:] if kt else []
             rest = deck[:len(deck) - kt] if kt else deck
             if q == me:
-                rest = list(rest)
+                rest = sorted(rest, key=_card_index)
                 fisher_yates(rng, rest)
                 g.deck[q] = rest + top
                 continue
-            pool = list(rest) + g.hand[q] + g.pocket[q]
+            pool = sorted(list(rest) + g.hand[q] + g.pocket[q], key=_card_index)
             fisher_yates(rng, pool)
             nh, npk = len(g.hand[q]), len(g.pocket[q])
             g.hand[q] = pool[:nh]
             g.pocket[q] = pool[nh:nh + npk]
             g.deck[q] = pool[nh + npk:] + top
+        g.mdeck.sort(key=_card_index)
         fisher_yates(rng, g.mdeck)
         g.rng = random.Random(rng.getrandbits(64))
         g.rng_shared = False

@@ -23,8 +23,10 @@ from typing import Callable
 
 from . import ENGINE_VERSION, STRATEGY_DIR, CardSet, Strategy, make_policy, parse_strategy, policy_seed
 from .game import Game
+from .search import make_search, parse_policy
 
 BASE_CHUNK = 200        # games per chunk (runner.py's versus chunk)
+SEARCH_CHUNK = 2        # ... and when a side is the search player (search.py), which takes seconds a game
 MAX_CHUNKS = 400        # a run never has more chunks than this: big runs get bigger chunks
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_TURNS = 60
@@ -39,9 +41,10 @@ def chunk_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def chunk_plan(games: int) -> list[tuple[int, int, int]]:
-    """[(index, first game, games in chunk)]: depends only on the number of games."""
-    size = max(BASE_CHUNK, math.ceil(games / MAX_CHUNKS))
+def chunk_plan(games: int, slow: bool = False) -> list[tuple[int, int, int]]:
+    """[(index, first game, games in chunk)]: depends only on the number of games and whether a side searches
+    (`slow`: the spec's settings name the search player)."""
+    size = max(SEARCH_CHUNK if slow else BASE_CHUNK, math.ceil(games / MAX_CHUNKS))
     return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
 
 
@@ -68,6 +71,11 @@ def shipped_text(stem: str) -> str:
     return (STRATEGY_DIR / f"{stem}.txt").read_text(encoding="utf-8")
 
 
+def is_slow(settings: dict | None) -> bool:
+    """Whether a run's settings name the search player (smaller chunks, a longer time allowance per game)."""
+    return bool((settings or {}).get("search"))
+
+
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -90,9 +98,13 @@ def versus_spec(strategy: str, opponent: str, *, games: int = DEFAULT_GAMES, see
         raise SpecError("seed must be a whole number")
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= 200:
         raise SpecError("max_turns must be a whole number from 1 to 200")
+    names = []
     for pol in (policy, opponent_policy):
-        if pol not in (None, "strategy", "random"):
-            raise SpecError(f"unknown policy {pol!r}: 'strategy' (default) or 'random'")
+        try:
+            kind, budget = parse_policy(pol)
+        except ValueError as exc:
+            raise SpecError(str(exc)) from None
+        names.append(kind if kind != "search" else f"search:{budget}")
     a = _strategy(strategy)
     b = _strategy(opponent)
     heroes = []
@@ -104,10 +116,13 @@ def versus_spec(strategy: str, opponent: str, *, games: int = DEFAULT_GAMES, see
             heroes.append(CardSet.default().hero(given).code)
         except KeyError as exc:
             raise SpecError(str(exc.args[0])) from None
+    settings: dict = {"max_turns": max_turns}
+    if any(n.startswith("search") for n in names):
+        settings["search"] = names     # only then, so the other runs keep their request keys
     return {
         "game": "regions", "mode": "versus", "games": games, "seed": seed, "engine_version": ENGINE_VERSION,
-        "settings": {"max_turns": max_turns},
-        "policies": [policy or "strategy", opponent_policy or "strategy"],
+        "settings": settings,
+        "policies": names,
         "deck": {"name": a.name, "hero": heroes[0], "text": strategy, "hash": text_hash(strategy)},
         "opponent": {"name": b.name, "hero": heroes[1], "text": opponent, "hash": text_hash(opponent)},
     }
@@ -138,8 +153,12 @@ def _strategy(text: str) -> Strategy:
     return hit
 
 
-def _policy_spec(kind: str, strategy: Strategy):
-    return strategy if kind == "strategy" else "random"
+def _policy(kind: str, strategy: Strategy, seed: int):
+    """The player of one side: its strategy, at random (with the strategy's Hero), or the search player over
+    the strategy (`search:N`, simulator/engines/regions/search.py)."""
+    if kind.startswith("search"):
+        return make_search(strategy, seed, kind)
+    return make_policy(strategy if kind == "strategy" else "random", seed)
 
 
 # ---- one chunk ------------------------------------------------------------------------------------------------
@@ -211,8 +230,8 @@ def add_game(part: dict, game: Game, *, log_lines: list | None = None) -> None:
 
 def play_one(spec: dict, a: Strategy, b: Strategy, game_seed: int, first_player: int, *, log: bool = False) -> Game:
     cs = CardSet.default()
-    pa = make_policy(_policy_spec(spec["policies"][0], a), policy_seed(game_seed, 0))
-    pb = make_policy(_policy_spec(spec["policies"][1], b), policy_seed(game_seed, 1))
+    pa = _policy(spec["policies"][0], a, policy_seed(game_seed, 0))
+    pb = _policy(spec["policies"][1], b, policy_seed(game_seed, 1))
     game = Game(cs, [spec["deck"]["hero"], spec["opponent"]["hero"]], seed=game_seed, first_player=first_player,
                 max_turns=spec["settings"]["max_turns"], log=log)
     game.play([pa.act, pb.act], [getattr(pa, "skip", None), getattr(pb, "skip", None)])
@@ -221,7 +240,7 @@ def play_one(spec: dict, a: Strategy, b: Strategy, game_seed: int, first_player:
 
 def run_chunk(spec: dict, index: int) -> dict:
     """The partial result of chunk `index` of the run `spec` (counts only)."""
-    plan = chunk_plan(spec["games"])
+    plan = chunk_plan(spec["games"], is_slow(spec["settings"]))
     _, start, size = plan[index]
     rng = random.Random(chunk_seed(spec["seed"], index))
     a = _strategy(spec["deck"]["text"])
@@ -333,13 +352,15 @@ def finalize(spec: dict, merged: dict) -> dict:
 
 
 def _policy_name(kind: str, name: str) -> str:
+    if kind.startswith("search"):
+        return f"{kind}:{name}"
     return "random" if kind == "random" else f"strategy:{name}"
 
 
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
     """Every chunk in order in this process, merged exactly as a chord of chunk tasks would be."""
     started = time.perf_counter()
-    plan = chunk_plan(spec["games"])
+    plan = chunk_plan(spec["games"], is_slow(spec["settings"]))
     parts = []
     for index, _, _ in plan:
         parts.append(run_chunk(spec, index))
@@ -445,8 +466,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
-    ap.add_argument("--policy", choices=("strategy", "random"), default=None)
-    ap.add_argument("--opponent-policy", choices=("strategy", "random"), default=None)
+    ap.add_argument("--policy", default=None, help="strategy (default), random, search or search:N")
+    ap.add_argument("--opponent-policy", default=None, help="the same for the opponent")
     ap.add_argument("--hero", help="play the first strategy with this Hero instead of its hero: line")
     ap.add_argument("--opponent-hero", help="the same for the opponent")
     ap.add_argument("--round-robin", action="store_true")

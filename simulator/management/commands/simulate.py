@@ -35,7 +35,8 @@ class Command(BaseCommand):
         names = ", ".join(policy_names())
         parser.add_argument("--policy", metavar="NAME", default=None,
                             help=f"who plays the first deck (goldfish and versus): one of {names}; "
-                                 "expert:N gives the search player N simulations per decision (default greedy)")
+                                 "expert:N gives the search player N simulations per decision (default greedy); "
+                                 "--game regions: strategy (default), random, search, search:N")
         parser.add_argument("--opponent-policy", metavar="NAME", default=None,
                             help=f"who plays the opponent deck (versus): one of {names} (default greedy)")
         parser.add_argument("--queue", action="store_true", help="run on the Celery workers and wait")

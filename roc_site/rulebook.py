@@ -1,0 +1,177 @@
+"""The rulebook on the site (/rules/, issue 14): the r1 rulebook's text, shipped with the site as a data file
+(roc_site/rulebooks/r1.txt, a copy of the source document 000_de752e3fb48c5cba.txt), rendered to HTML with an
+anchor per numbered section, so every rule a page cites (§6.2, S.8, Appendix A) is a link to its text.
+
+The text is plain: numbered headings ("6. Struggles"), numbered sections ("6.2 Procedure …"), tab-separated
+tables, the struggle steps ("(S.8) Determine the winner."), Appendix A's preformatted charts. Each line is escaped,
+its "§n" references become links to their anchors, and the whole is passed through nh3 with a short list of tags:
+nothing in the file can run as script.
+
+Anchors: `s6` (a chapter), `s6.2` (a section), `S.8` (a struggle step, §6.2), `appendix-a`, `appendix-b`,
+`quick-reference`, `index`. `rule_href("§6.2 S.8")` is the address of a citation.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import re
+from pathlib import Path
+
+import nh3
+
+RULEBOOK_FILE = Path(__file__).resolve().parent / "rulebooks" / "r1.txt"
+START_LINE = "A Reign of Kings — Rulebook"   # the lines before it are the source page's own navigation
+
+CHAPTER_RE = re.compile(r"^(\d{1,2})\. (\S.{0,60})$")
+SECTION_RE = re.compile(r"^(\d{1,2}\.\d{1,2}) (.+)$")
+STEP_RE = re.compile(r"^\(S\.(\d{1,2})(?:[–-]S\.(\d{1,2}))?\) (.+)$")
+NAMED = {"Appendix A": "appendix-a", "Appendix B": "appendix-b", "Quick Reference": "quick-reference",
+         "Index": "index"}
+# a citation: "§6.2", "§ 6.2 S.8", "§4", a bare "S.8", "Appendix A"; "002 §18" (another game's rulebook) is not r1's
+CITE_RE = re.compile(r"(?<![\w§])(?:(?P<other>\d{3}) )?§\s?(?P<sec>\d{1,2}(?:\.\d{1,2})?)(?:\.\d+)*(?:\s+S\.(?P<sstep>\d{1,2}))?"
+                     r"|(?<![\w.])S\.(?P<step>\d{1,2})\b|\bAppendix (?P<app>[AB])\b")
+
+ALLOWED_TAGS = {"h1", "h2", "h3", "p", "strong", "em", "a", "table", "thead", "tbody", "tr", "th", "td", "pre",
+                "span", "ol", "li", "nav", "ul"}
+ALLOWED_ATTRS = {"*": {"id", "class"}, "a": {"href", "title"}}
+
+
+def rule_href(rule: str) -> str | None:
+    """The rules page's address for a citation ("§6.2 S.8" -> "/rules/#S.8"); None for another game's rule."""
+    m = CITE_RE.search(rule or "")
+    if m is None:
+        return "/rules/" if rule else None
+    if m.group("other"):
+        return None
+    return "/rules/#" + _anchor(m)
+
+
+def _anchor(m: re.Match) -> str:
+    if m.group("sstep") or m.group("step"):
+        return "S." + str(int(m.group("sstep") or m.group("step")))
+    if m.group("app"):
+        return "appendix-" + m.group("app").lower()
+    return "s" + m.group("sec")
+
+
+def link_citations(escaped: str, base: str = "/rules/") -> str:
+    """Escaped text with its r1 citations made links (`base` is "" on the rules page itself)."""
+    def repl(m: re.Match) -> str:
+        if m.group("other"):
+            return m.group(0)
+        return f'<a class="rule-ref" href="{base}#{_anchor(m)}">{m.group(0)}</a>'
+    return CITE_RE.sub(repl, escaped)
+
+
+def _inline(line: str) -> str:
+    return link_citations(html.escape(line, quote=False), base="")
+
+
+def _table(rows: list[list[str]]) -> str:
+    width = max(len(r) for r in rows)
+    head = "".join(f"<th>{_inline(c)}</th>" for c in rows[0] + [""] * (width - len(rows[0])))
+    body = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r + [""] * (width - len(r))) + "</tr>"
+                   for r in rows[1:])
+    return f'<div class="table-scroll"><table class="rules-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def parse(text: str) -> tuple[str, list[dict]]:
+    """The rulebook as (HTML body, table of contents [{"id", "title", "level"}])."""
+    lines = text.splitlines()
+    try:
+        lines = lines[[x.strip() for x in lines].index(START_LINE):]
+    except ValueError:
+        pass
+    out: list[str] = []
+    toc: list[dict] = []
+    table: list[list[str]] = []
+    pre: list[str] = []
+    in_appendix_a = False
+
+    def flush():
+        if table:
+            out.append(_table(table))
+            table.clear()
+        if pre:
+            out.append('<pre class="rules-chart">' + "\n".join(_inline(x) for x in pre) + "</pre>")
+            pre.clear()
+
+    for raw in lines:
+        line = raw.rstrip()
+        if not line.strip():
+            if pre:
+                pre.append("")
+            else:
+                flush()
+            continue
+        if "\t" in line and not in_appendix_a:
+            if pre:
+                flush()
+            table.append(line.split("\t"))
+            continue
+        if table:
+            flush()
+        named = next((k for k in NAMED if line == k or line.startswith(k + " — ")), None)
+        if named:
+            flush()
+            in_appendix_a = named == "Appendix A"
+            toc.append({"id": NAMED[named], "title": line, "level": 2})
+            out.append(f'<h2 id="{NAMED[named]}">{_inline(line)}</h2>')
+            continue
+        if in_appendix_a and (line.startswith(" ") or "  " in line or "→" in line and line[:1].isdigit()):
+            pre.append(line)
+            continue
+        if pre:
+            while pre and not pre[-1]:
+                pre.pop()
+            flush()
+        if line == START_LINE:
+            out.append(f"<h1>{html.escape(line)}</h1>")
+            continue
+        m = CHAPTER_RE.match(line)
+        if m and not in_appendix_a and int(m.group(1)) <= 13 and not m.group(2).endswith("."):
+            sid = "s" + m.group(1)
+            toc.append({"id": sid, "title": line, "level": 2})
+            out.append(f'<h2 id="{sid}"><a class="rules-anchor" href="#{sid}">§{m.group(1)}</a> {_inline(m.group(2))}</h2>')
+            continue
+        m = SECTION_RE.match(line)
+        if m and not in_appendix_a:
+            sid = "s" + m.group(1)
+            rest = m.group(2)
+            mark = f'<a class="rules-anchor" href="#{sid}">§{m.group(1)}</a>'
+            if len(rest) <= 40 and (rest.endswith(".") and rest.count(". ") == 0 or not rest.endswith(".")) \
+                    and not rest.endswith(":") and rest.count(" ") < 6:
+                toc.append({"id": sid, "title": f"{m.group(1)} {rest.rstrip('.')}", "level": 3})
+                out.append(f'<h3 id="{sid}">{mark} {_inline(rest.rstrip("."))}</h3>')
+            else:
+                lead = re.split(r"(?<!\bvs)\. ", rest)[0].rstrip(".:")
+                if len(lead) > 36:
+                    lead = " ".join(lead.split()[:5]).rstrip(",:;") + " …"
+                toc.append({"id": sid, "title": f"{m.group(1)} {lead}", "level": 3})
+                out.append(f'<p id="{sid}" class="rules-section">{mark} {_inline(rest)}</p>')
+            continue
+        m = STEP_RE.match(line)
+        if m:
+            first = int(m.group(1))
+            last = int(m.group(2) or first)
+            # "(S.6) Declare defenders. … (Action window, S.7.)": a step named inside a line is anchored there too
+            named_steps = {int(k) for k in re.findall(r"\bS\.(\d{1,2})\b", m.group(3)) if int(k) > last}
+            extra = "".join(f'<span id="S.{n}"></span>' for n in sorted(set(range(first + 1, last + 1)) | named_steps))
+            out.append(f'<p id="S.{first}" class="rules-step">{extra}<strong>{html.escape(line.split(")")[0] + ")")}'
+                       f'</strong> {_inline(m.group(3))}</p>')
+            continue
+        out.append(f"<p>{_inline(line)}</p>")
+    flush()
+    body = nh3.clean("\n".join(out), tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS, link_rel=None,
+                     url_schemes={"http", "https"}, strip_comments=True)
+    return body, toc
+
+
+@functools.lru_cache(maxsize=4)
+def _rendered(path: str, mtime: float) -> tuple[str, list[dict]]:
+    return parse(Path(path).read_text(encoding="utf-8"))
+
+
+def rendered(path: Path = RULEBOOK_FILE) -> tuple[str, list[dict]]:
+    """The rulebook's HTML and contents, read once per change of the file."""
+    return _rendered(str(path), path.stat().st_mtime)

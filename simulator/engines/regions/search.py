@@ -1,0 +1,199 @@
+"""The search player of Heroes and Regions: determinized flat Monte Carlo over the engine's own actions, with a
+strategy as its default and its rollouts (docs/games/regions.md, "The search player").
+
+It plugs into the policy interface of issue 9 (simulator/engines/protocol.py) and reuses the game-agnostic layer
+of r1's search player, `simulator.engine.search.search_decision`: each iteration deals one *world* consistent
+with what the player may know (`PlayerView.determinize`: the Market Deck order, the other players' Hands,
+Pockets and Decks pooled and dealt again, its own Deck order below the cards everyone knows are on top), plays
+every candidate in that same world (common random numbers), finishes the game with strategy rollouts and scores
+it. The candidate with the best mean wins; ties keep the strategy's own choice (candidate 0), so the search
+departs from its strategy only when the simulations say it pays.
+
+What it searches: every Purchase decision where the strategy would buy or stop (which pile, or nothing), and
+every Position or Contest decision where it would place a card or stop (which Region, or not at all). The rest
+(Pocket, Hand abilities, targets, "may" abilities, trash) it answers with its strategy.
+
+Rollouts: the searching player plays its own strategy; every other player plays `OPPONENT_MODEL` (the shipped
+Big Money, with that player's own Hero): the searcher does not know the others' strategies, only the board.
+
+The budget is a number of simulated games per searched decision (`search:N`, default `DEFAULT_ITERATIONS`), never
+wall time, and the worlds come from the policy's own `random.Random` seeded from the game's per-player policy
+seed, so the same seed gives the same moves on every machine.
+"""
+from __future__ import annotations
+
+import random
+
+from .game import A_BUY, A_PLACE, DONE, N_STANDING, Decision, Game
+from .policies import StrategyPolicy
+from .strategy import Strategy
+
+DEFAULT_ITERATIONS = 24     # simulated games per searched decision (search = search:24)
+MAX_CANDIDATES = 5          # at most this many candidates per searched decision
+MIN_ITERATIONS, MAX_ITERATIONS = 2, 10_000
+OPPONENT_MODEL = "big-money"
+SEARCHED = ("purchase", "position", "contest")
+
+
+def parse_policy(name: str | None) -> tuple[str, int | None]:
+    """("strategy" | "random" | "search", budget) from a policy name: `strategy`, `random`, `search`, `search:N`.
+    Raises ValueError naming what is wrong.
+
+    >>> parse_policy("search:8"), parse_policy("search"), parse_policy(None)
+    (('search', 8), ('search', 24), ('strategy', None))
+    """
+    if name in (None, "", "strategy"):
+        return "strategy", None
+    if name == "random":
+        return "random", None
+    if not isinstance(name, str):
+        raise ValueError(f"unknown policy {name!r}: 'strategy' (default), 'random', 'search' or 'search:N'")
+    base, sep, arg = name.partition(":")
+    if base != "search":
+        raise ValueError(f"unknown policy {name!r}: 'strategy' (default), 'random', 'search' or 'search:N'")
+    if not sep:
+        return "search", DEFAULT_ITERATIONS
+    try:
+        n = int(arg)
+    except ValueError:
+        raise ValueError(f"{name}: the budget must be a whole number of simulated games, e.g. search:24") from None
+    if not MIN_ITERATIONS <= n <= MAX_ITERATIONS:
+        raise ValueError(f"{name}: the budget must be from {MIN_ITERATIONS} to {MAX_ITERATIONS} simulated games "
+                         "per decision")
+    return "search", n
+
+
+def regions_score(game: Game, p: int, steps: int = 0) -> float:
+    """+1 / -1 for a win / loss (0 for a shared win), plus the Recognition margin at up to 0.2 to tell lines
+    apart that end the same way. A game stopped at the turn limit scores the same way (the engine ranks it)."""
+    others = [game.score(q) for q in range(game.n) if q != p]
+    margin = game.score(p) - max(others)
+    small = 0.02 * max(-10, min(10, margin))
+    if not game.over:
+        return small
+    if len(game.winners) == 1:
+        return (1.0 if game.winners[0] == p else -1.0) + small
+    return (0.0 if p in game.winners else -1.0) + small
+
+
+class SearchPolicy:
+    """The search player over a strategy (see the module docstring). `iterations`: simulated games per searched
+    decision."""
+
+    def __init__(self, strategy: Strategy, seed: int = 0, iterations: int | None = None,
+                 opponent_model: Strategy | None = None):
+        self.strategy = strategy
+        self.iterations = DEFAULT_ITERATIONS if iterations is None else int(iterations)
+        self.name = f"search:{self.iterations}:{strategy.name}"
+        self.rng = random.Random(seed ^ 0x5EA4C4)
+        self.base = StrategyPolicy(strategy, seed)
+        if opponent_model is None:
+            from . import shipped_strategy
+            opponent_model = shipped_strategy(OPPONENT_MODEL, strategy.cardset)
+        self.model = opponent_model
+        self.searched = 0           # decisions searched (statistics)
+        self.departed = 0           # ... where it chose otherwise than its strategy
+
+    # the protocol ---------------------------------------------------------------------------------------------
+    def choose(self, view, decision: Decision):
+        return self.act(view.game_for_policy(), decision)
+
+    def skip(self, g: Game, kind: str, p: int) -> bool:
+        return self.base.skip(g, kind, p)
+
+    def act(self, g: Game, d: Decision):
+        if d.kind not in SEARCHED:
+            return self.base.act(g, d)
+        probe = self.base.clone()
+        a0 = probe.act(g, d)
+        cands = self._candidates(g, d, a0)
+        if len(cands) <= 1:
+            self.base = probe
+            return a0
+        self.searched += 1
+        best = self._search(g, d, cands)
+        if best == 0:
+            self.base = probe       # the strategy's own choice: keep its memory of this phase
+        else:
+            self.departed += 1
+        return cands[best]
+
+    # candidates ---------------------------------------------------------------------------------------------
+    def _candidates(self, g: Game, d: Decision, a0) -> list:
+        """The strategy's choice first, then the alternatives worth a look (at most MAX_CANDIDATES in all)."""
+        if not isinstance(a0, tuple) or a0[0] not in (A_BUY, A_PLACE, DONE[0]):
+            return [a0]            # playing Supplies, using an ability: the strategy's business
+        opts = d.options
+        out = [a0]
+        if d.kind == "purchase":
+            buys = [o for o in opts if o[0] == A_BUY]
+            if not buys:
+                return out
+            # the dearest distinct cards first (two piles with the same top card are one candidate)
+            seen = {self._card(g, a0).index} if a0[0] == A_BUY else set()
+            buys.sort(key=lambda o: (-self._card(g, o).cost, o[1]))
+            if a0 != DONE:
+                out.append(DONE)
+            for o in buys:
+                c = self._card(g, o)
+                if c.index in seen:
+                    continue
+                seen.add(c.index)
+                out.append(o)
+                if len(out) >= MAX_CANDIDATES:
+                    break
+            return out
+        places = [o for o in opts if o[0] == A_PLACE]
+        if not places:
+            return out
+        if a0 != DONE:
+            out.append(DONE)
+            card = a0[1]
+        else:
+            card = places[0][1]
+        # the same card at the other Regions, nearest the Market first
+        for o in places:
+            if o[1] == card and o not in out:
+                out.append(o)
+                if len(out) >= MAX_CANDIDATES:
+                    break
+        return out
+
+    @staticmethod
+    def _card(g: Game, a):
+        k = a[1]
+        return g.standing[k] if k < N_STANDING else g.mpiles[k - N_STANDING][-1]
+
+    # the search ---------------------------------------------------------------------------------------------
+    def _search(self, g: Game, d: Decision, cands: list) -> int:
+        from simulator.engine.search import search_decision
+
+        me = d.player
+        seed = self.rng.getrandbits(48)
+        counter = [0]
+        base = self.base
+
+        def play(w: Game, cand) -> None:
+            w.apply_action(cand)
+
+        def rollout(w: Game) -> None:
+            counter[0] += 1
+            s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
+            pols: list = [StrategyPolicy(self.model, s + q) for q in range(w.n)]
+            pols[me] = base.clone()
+            w.play([pol.act for pol in pols], [pol.skip for pol in pols])
+
+        def align(w: Game) -> bool:
+            return w.pending is not None and w.pending.player == me and w.pending.kind == d.kind
+
+        best, _means = search_decision(g.view(me), me, cands, iterations=self.iterations, rng=self.rng,
+                                       align=align, play=play, rollout=rollout, score=regions_score)
+        return best
+
+
+def make_search(strategy: Strategy, seed: int = 0, name: str | None = "search") -> SearchPolicy:
+    """The search player for `search` or `search:N` over `strategy`."""
+    kind, n = parse_policy(name)
+    if kind != "search":
+        raise ValueError(f"{name!r} is not the search player")
+    return SearchPolicy(strategy, seed, n)
