@@ -28,8 +28,8 @@ from .cards import CardDef, Deck, DeckError, build_deck
 from .game import Decision, Game, GameOver, IllegalAction, PlayerView
 from .policies import GreedyPolicy, RandomPolicy, make_policy
 
-# Bump whenever results for the same seed would change.
-ENGINE_VERSION = "r1-engine-9"   # 7: the §3.7, §9, §10.3 fixes of issue 12; 8: the greedy player of issue 13; 9: §10.9 Secret deeds secret-placed
+# Bump whenever results for the same seed would change (a rule or a policy plays differently).
+ENGINE_VERSION = "r1-engine-9"
 
 __all__ = [
     "ENGINE_BUILD", "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",
@@ -57,7 +57,7 @@ def support_report(cards: list[dict]) -> list[dict]:
 
 @dataclass
 class GameResult:
-    """The outcome of one game (interface 1 of the brief). Per-round lists hold `[player0, player1]` pairs."""
+    """The outcome of one game (CONTRACTS §3). Per-round lists hold `[player0, player1]` pairs."""
 
     winner: int | None
     reason: str

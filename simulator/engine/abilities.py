@@ -2,11 +2,14 @@
 
 Compilation happens once per distinct card (when a deck is built). Anything the interpreter does not know (a
 timing, event, effect, cost, condition or selector key) makes the card *unsupported*: it still plays with its
-keywords and stats, and `Deck.unsupported_cards` names it. The interpreter itself lives in `game.py`.
+keywords and stats, and `Deck.unsupported_cards` names it. The effects are the primitives of effects.py; the game's
+layers (resolution.py) resolve them.
 """
 from __future__ import annotations
 
 from typing import Any
+
+from cards.games.r1 import facts
 
 TIMINGS = frozenset({"static", "action", "response", "disrupt", "halt", "forced", "enters", "embark", "attach",
                      "replace"})
@@ -18,7 +21,7 @@ EVENTS = frozenset({
     "influence_gained", "authority_claimed", "quest_revealed", "duplicate_save",
 })
 WHEN_FILTERS = frozenset({"event", "card", "how", "type", "side", "participating", "unopposed", "phase", "player"})
-PHASES = ("quest", "draw", "kingdom", "confrontation", "authority", "refresh", "toll")
+PHASES = facts.PHASES   # §5
 _PHASE_OK = (None, "struggle") + PHASES   # where an ability's `phase` may point
 SELECTOR_KEYS = frozenset({
     "zone", "controller", "type", "attribute", "faction", "name", "unique", "keyword", "icon",
@@ -27,15 +30,7 @@ SELECTOR_KEYS = frozenset({
     "attacking", "defending",
 })
 ZONES = frozenset({"field", "hand", "deck", "discard", "dead", "secret"})
-EFFECT_KEYS = frozenset({
-    "draw", "gain_wealth", "gain_influence", "place_influence", "move_influence", "lose_influence", "exhaust",
-    "ready", "kill", "discard", "sacrifice", "return_to_hand", "return_to_deck", "modify_power", "gain_keyword",
-    "place_emblem", "remove_emblem", "discard_random", "discard_from_hand", "mill", "search", "put_into_play",
-    "create_token", "join_struggle", "remove_from_struggle", "save", "cancel", "modify_spoils", "scout", "then",
-    "script", "delayed", "take_control", "become",
-})
-EFFECT_MODIFIERS = frozenset({"player", "on", "position", "who", "until", "zone", "to", "count", "cannot_be_saved",
-                              "at"})
+# The effects an ability may have are the primitives of effects.py (`EFFECTS`), one class each.
 DURATIONS = frozenset({"phase", "struggle", "round"})
 COST_KEYS = frozenset({"exhaust", "pay", "sacrifice", "discard_from_hand", "remove_influence", "return_to_hand"})
 CONDITION_KEYS = frozenset({
@@ -52,10 +47,6 @@ ABILITY_KEYS = frozenset({
     "timing", "when", "phase", "condition", "limit", "limit_per", "max", "cost", "target", "effects", "x",
     "text", "affects", "modify", "grant", "rule", "cannot_be_canceled",
 })
-# Effects that harm the cards they act on: the greedy policy aims them at the opponent.
-HARMFUL = frozenset({"exhaust", "kill", "discard", "sacrifice", "return_to_hand", "return_to_deck",
-                     "place_emblem", "remove_from_struggle", "take_control"})
-
 # The escape hatch: Python functions registered by name, called as fn(game, ctx) -> bool (happened in full).
 SCRIPTS: dict = {}
 
@@ -94,22 +85,16 @@ class Ability:
         self.modify = raw.get("modify") or {}
         self.grant = tuple(raw.get("grant") or ())
         self.rule = frozenset(raw.get("rule") or ())
-        self.harmful = any(next(iter(e), None) in HARMFUL or _negative_power(e) for e in self.effects
-                           if isinstance(e, dict))
+        self.harmful = False   # an effect harms the cards it acts on (effects.is_harmful; compile_abilities)
         self.deed_only = False
         self.grant_bits: tuple = ()   # (keyword bit, parameter) of each keyword it grants, set by compile_abilities
         self.hint: str | None = None   # policies.ability_hint caches its answer here
-        self.dyn_affects: Any = None   # game.py: the part of `affects` that can change during a game, compiled
-        self.smatch: dict | None = None        # game.py: CardDef -> whether `affects` matches its printed characteristics
+        self.dyn_affects: Any = None   # characteristics.py: the part of `affects` that can change during a game, compiled
+        self.smatch: dict | None = None        # characteristics.py: CardDef -> whether `affects` matches its printed characteristics
         self.sacrifices = any(isinstance(c, dict) and "sacrifice" in c for c in self.cost)
 
     def __repr__(self) -> str:
         return f"Ability({self.timing}, {self.event or self.phase or ''})"
-
-
-def _negative_power(effect: dict) -> bool:
-    v = effect.get("modify_power")
-    return isinstance(v, int) and v < 0
 
 
 def _check_amount(v, where: str, problems: list[str]) -> None:
@@ -164,79 +149,6 @@ def _check_duration(effect: dict, where: str, problems: list[str]) -> None:
     """A lasting effect's `until` (default: the end of the phase, §8.9)."""
     if effect.get("until", "phase") not in DURATIONS:
         problems.append(f"{where}: unknown duration {effect.get('until')!r}")
-
-
-def _check_effects(effects, where: str, problems: list[str]) -> None:
-    if not isinstance(effects, (list, tuple)):
-        problems.append(f"{where}: effects must be a list")
-        return
-    for e in effects:
-        if not isinstance(e, dict):
-            problems.append(f"{where}: an effect must be an object")
-            continue
-        keys = set(e) - EFFECT_MODIFIERS
-        main = keys & EFFECT_KEYS
-        if len(main) != 1 or keys - EFFECT_KEYS:
-            problems.append(f"{where}: unknown effect {sorted(keys - EFFECT_KEYS) or sorted(e)}")
-            continue
-        name = main.pop()
-        v = e[name]
-        if name == "then":
-            _check_effects(v, where, problems)
-        elif name == "delayed":
-            # §8.9: "at the end of this phase / round / struggle, ..." resolves after that point's lasting effects
-            if e.get("at", "phase") not in DURATIONS:
-                problems.append(f"{where}: a delayed effect resolves at the end of a phase, struggle or round, "
-                                f"not {e.get('at')!r}")
-            _check_effects(v, where, problems)
-        elif name == "become":
-            # §2.2 type change: {"become": {"type": "unit"|"location", "power": n, "icons": [...]}, "who", "until"}
-            if not isinstance(v, dict) or v.get("type") not in ("unit", "location") \
-                    or set(v) - {"type", "power", "icons"}:
-                problems.append(f"{where}: become needs {{\"type\": \"unit\" or \"location\"}} (and for a unit "
-                                f"optional power and icons), not {v!r}")
-            elif not isinstance(v.get("power", 0), int) or isinstance(v.get("power", 0), bool) \
-                    or not isinstance(v.get("icons", []), list):
-                problems.append(f"{where}: become's power is a number and icons a list")
-            _check_selector(e.get("who", "self"), f"{where} become", problems)
-            _check_duration(e, where, problems)
-        elif name == "take_control":
-            _check_selector(v, f"{where} take_control", problems)
-            if "until" in e:   # without one, control changes for good
-                _check_duration(e, where, problems)
-        elif name == "script":
-            if v not in SCRIPTS:
-                problems.append(f"{where}: no script named {v!r}")
-        elif name in ("draw", "gain_wealth", "gain_influence", "place_influence", "move_influence",
-                      "lose_influence", "discard_random", "discard_from_hand", "mill", "modify_spoils", "scout"):
-            _check_amount(v, f"{where} {name}", problems)
-        elif name == "modify_power":
-            _check_amount(v, f"{where} {name}", problems)
-            _check_selector(e.get("who", "self"), f"{where} {name}", problems)
-            _check_duration(e, where, problems)
-        elif name == "gain_keyword":
-            from .cards import parse_keyword
-            if not parse_keyword(v)[0]:
-                problems.append(f"{where}: unknown keyword {v!r}")
-            _check_selector(e.get("who", "self"), f"{where} {name}", problems)
-            _check_duration(e, where, problems)
-        elif name == "search":
-            _check_selector(v, f"{where} search", problems)
-            if e.get("zone", "deck") not in ("deck", "discard", "dead"):
-                problems.append(f"{where}: cannot search {e.get('zone')!r}")
-            if e.get("to", "hand") not in ("hand", "field"):
-                problems.append(f"{where}: search to {e.get('to')!r} is unknown")
-        elif name == "create_token":
-            if not isinstance(v, dict) or "name" not in v:
-                problems.append(f"{where}: create_token needs a name")
-        elif name == "save":
-            if v != "event_card":
-                problems.append(f"{where}: save acts on event_card")
-        elif name == "cancel":
-            if v != "event":
-                problems.append(f"{where}: cancel acts on event")
-        else:
-            _check_selector(v, f"{where} {name}", problems)
 
 
 def _check_cost(costs, where: str, problems: list[str]) -> None:
@@ -302,12 +214,14 @@ def check_ability(raw, where: str = "ability") -> list[str]:
         if bad_rules:
             problems.append(f"{where}: unknown rule(s) {', '.join(sorted(bad_rules))}")
     elif timing != "attach":
-        _check_effects(raw.get("effects") or [], where, problems)
+        from .effects import check_effects   # here: effects.py needs cards.py, which imports this module
+        check_effects(raw.get("effects") or [], where, problems)
     return problems
 
 
 def compile_abilities(raw_list, card) -> tuple[list[Ability], list[str]]:
     """Compile a card's `abilities` (None or a list). Returns the abilities that run and the problems found."""
+    from .effects import is_harmful   # here: effects.py needs cards.py, which imports this module
     if raw_list is None:
         return [], []
     if not isinstance(raw_list, list):
@@ -319,6 +233,7 @@ def compile_abilities(raw_list, card) -> tuple[list[Ability], list[str]]:
             problems.extend(p)
             continue
         ab = Ability(i, raw)
+        ab.harmful = is_harmful(ab.effects)
         if ab.grant:
             from .cards import parse_keyword
             ab.grant_bits = tuple(parse_keyword(g) for g in ab.grant)

@@ -12,49 +12,44 @@ import hashlib
 import json
 import re
 
+from cards.games.r1 import facts
+
 from .abilities import Ability, compile_abilities
 
-# §6.1 struggle types in a fixed order; a unit's icons are a bitmask over them.
-STRUGGLE_TYPES = ("combat", "guile", "sorcery", "faith")
-ICON_BITS = {name: 1 << i for i, name in enumerate(STRUGGLE_TYPES)}
+# §6.1 struggle types in a fixed order; a unit's icons are a bitmask over them (r1's facts).
+STRUGGLE_TYPES = facts.ICONS
+ICON_BITS = facts.ICON_BITS
 
-# §9 keywords as bits. Parameterised keywords keep their X in CardDef fields.
-KW_SUBTLE = 1 << 0
-KW_GLORY = 1 << 1
-KW_MASTERY = 1 << 2
-KW_CUNNING = 1 << 3
-KW_COMPEL = 1 << 4
-KW_PROWESS = 1 << 5
-KW_WARY = 1 << 6
-KW_RUTHLESS = 1 << 7
-KW_RESTRICTED = 1 << 8
-KW_NO_ATTACH = 1 << 9
-KW_LASTING = 1 << 10
-KW_BOUND = 1 << 11
-KW_HASTE = 1 << 12
-KW_SECRET = 1 << 13
-KW_SCOUT = 1 << 14
-KW_RAVAGE = 1 << 15
+# §9 keywords as bits, in the order of r1's facts. Parameterised keywords keep their X in CardDef fields.
+KW_SUBTLE = facts.keyword_bit("Subtle")
+KW_GLORY = facts.keyword_bit("Glory")
+KW_MASTERY = facts.keyword_bit("Mastery")
+KW_CUNNING = facts.keyword_bit("Cunning")
+KW_COMPEL = facts.keyword_bit("Compel")
+KW_PROWESS = facts.keyword_bit("Prowess")
+KW_WARY = facts.keyword_bit("Wary")
+KW_RUTHLESS = facts.keyword_bit("Ruthless")
+KW_RESTRICTED = facts.keyword_bit("Restricted")
+KW_NO_ATTACH = facts.keyword_bit("No Attachments")
+KW_LASTING = facts.keyword_bit("Lasting")
+KW_BOUND = facts.keyword_bit("Bound")
+KW_HASTE = facts.keyword_bit("Haste")
+KW_SECRET = facts.keyword_bit("Secret")
+KW_SCOUT = facts.keyword_bit("Scout")
+KW_RAVAGE = facts.keyword_bit("Ravage")
 
-KEYWORD_BITS = {
-    "subtle": KW_SUBTLE, "glory": KW_GLORY, "mastery": KW_MASTERY, "cunning": KW_CUNNING,
-    "compel": KW_COMPEL, "prowess": KW_PROWESS, "wary": KW_WARY, "ruthless": KW_RUTHLESS,
-    "restricted": KW_RESTRICTED, "no attachments": KW_NO_ATTACH, "lasting": KW_LASTING, "bound": KW_BOUND,
-    "bond": KW_BOUND,  # Appendix B
-    "haste": KW_HASTE, "secret": KW_SECRET, "scout": KW_SCOUT, "ravage": KW_RAVAGE,
-}
-PARAM_KEYWORDS = {"haste": KW_HASTE, "secret": KW_SECRET, "scout": KW_SCOUT, "ravage": KW_RAVAGE}
+# lower-case name (and Appendix B's old spellings) -> bit
+KEYWORD_BITS = {k.lower(): facts.keyword_bit(k) for k in facts.KEYWORDS}
+KEYWORD_BITS.update({old: facts.keyword_bit(new) for old, new in facts.OLD_KEYWORDS.items()})
+PARAM_KEYWORDS = {k.lower(): facts.keyword_bit(k) for k in facts.PARAM_KEYWORDS}
 # On-win keywords of §9.2, in the order the engine offers them at S.12.
-ON_WIN_KEYWORDS = (KW_GLORY, KW_MASTERY, KW_CUNNING, KW_COMPEL, KW_RAVAGE, KW_PROWESS, KW_WARY, KW_RUTHLESS)
-KEYWORD_NAMES = {bit: name.title() for name, bit in KEYWORD_BITS.items() if name != "bond"}
-KEYWORD_NAMES[KW_NO_ATTACH] = "No Attachments"
-
-_KW_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
+ON_WIN_KEYWORDS = tuple(facts.keyword_bit(k) for k in facts.ON_WIN_KEYWORDS)
+KEYWORD_NAMES = {facts.keyword_bit(k): k for k in facts.KEYWORDS}
 
 COST_X = -1     # §2.5 / §8.7: X
 COST_DASH = -2  # §2.5: "–", cannot be played from hand
 
-DRAW_TYPES = ("unit", "location", "attachment", "deed")
+DRAW_TYPES = facts.DRAW_TYPES
 
 
 class DeckError(ValueError):
@@ -62,20 +57,15 @@ class DeckError(ValueError):
 
 
 def parse_keyword(text: str) -> tuple[int, int | None]:
-    """'Haste (2)' -> (KW_HASTE, 2); 'Subtle' -> (KW_SUBTLE, None); unknown -> (0, None)."""
-    m = _KW_RE.match(str(text))
-    if not m:
+    """'Haste (2)' -> (KW_HASTE, 2); 'Subtle' -> (KW_SUBTLE, None); unknown -> (0, None). Haste (X) and the like:
+    X counts as 0 (§8.7 has no value to choose at entry)."""
+    got = facts.split_keyword(str(text))
+    if got is None:
         return 0, None
-    name = m.group(1).strip().lower()
-    bit = KEYWORD_BITS.get(name, 0)
-    if not bit:
-        return 0, None
-    param = m.group(2)
-    if name in PARAM_KEYWORDS:
-        try:
-            return bit, int(param) if param not in (None, "") else 0
-        except ValueError:
-            return bit, 0  # Haste (X) and the like: X counts as 0 (§8.7 has no value to choose at entry)
+    name, param = got
+    bit = facts.keyword_bit(name)
+    if name in facts.PARAM_KEYWORDS:
+        return bit, facts.keyword_x(param)
     return bit, None
 
 

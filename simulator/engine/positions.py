@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.games.r1.facts import DRAW_TYPES
+
 from .actions import action_text, apply_text, option_texts
 from .cards import STRUGGLE_TYPES, CardDef, Deck, DeckError
 from .game import (
@@ -18,7 +20,6 @@ from .game import (
     QDECK, QUEST, QUSED, SECRET, Game, IllegalAction,
 )
 
-DRAW_TYPES = ("unit", "location", "attachment", "deed")
 LIST_ZONES = (("hand", HAND), ("deck", DECK), ("discard", DISCARD), ("dead", DEAD), ("out_of_game", OUT),
               ("secret", SECRET))
 UNTIL = ("decision", "struggle", "phase", "round", "game")

@@ -5,10 +5,10 @@ precomputes everything about each card that setup cares about; `solver.best(hand
 setup of a hand (indices into `cards`) exactly, by searching every legal choice with budget pruning, and caches
 the answer under the hand's placeable cards, so repeated hands cost a dictionary look-up.
 
-§4, as implemented here:
+§4, as implemented here (the cost and host rules are the engine's own, simulator/engine/setup_rules.py):
 
 - only units, locations and attachments are placed (deeds never; quests, destiny and faction are not in hand);
-- a card whose printed cost is X or – (or missing) cannot be placed (§2.5);
+- a card whose printed cost is X or – cannot be placed (§2.5); a missing cost counts 0, as in the engine;
 - the 8-wealth budget counts printed cost + off-faction Loyalty (§9.3) + 2 for each Secret card hidden in the
   secret area (§10.9); the budget is a cap, not a payment;
 - at most one Restricted card enters the field at setup (§9.3 "+1 at setup"); a card hidden in the secret area
@@ -16,8 +16,8 @@ the answer under the hand's placeable cards, so repeated hands cost a dictionary
 - a unique (•) name enters the field once; further copies of that name placed with it are duplicates (§3.7):
   they cost 0, use no Restricted allowance and have no Power or icons;
 - an attachment needs a unit placed in the same setup that can legally take it (§10.3): not a unit with
-  No Attachments (or No Attachments (Attribute) matching the attachment), and matching the attachment's
-  `attach` ability target selector when it has one.
+  No Attachments, and matching the attachment's `attach` ability target selector (on printed characteristics)
+  when it has one.
 
 "Best" is lexicographic, so the answer is unique and explainable: the most total Power in the field, then the
 most units, then the most struggle icons covered, then the most budget used, then the most cards placed (every
@@ -34,9 +34,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-SETUP_BUDGET = 8
-ICON_NAMES = ("combat", "guile", "sorcery", "faith")
-PLACEABLE_TYPES = ("unit", "location", "attachment")
+from cards.games.r1 import facts
+
+from .cards import KW_RESTRICTED, KW_SECRET, CardDef
+from .setup_rules import can_be_placed, fits_host, setup_cost
+
+SECRET_PLACE_COST = facts.SECRET_PLACE_COST
+
+SETUP_BUDGET = facts.SETUP_BUDGET
+ICON_NAMES = facts.ICONS
 
 
 @dataclass(frozen=True)
@@ -59,18 +65,6 @@ class SetupChoice:
 EMPTY_CHOICE = SetupChoice(placed=(), budget_used=0, units=0, power=0, icons=frozenset())
 
 
-def _keyword_map(card: dict) -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for raw in card.get("keywords") or []:
-        raw = raw.strip()
-        if "(" in raw and raw.endswith(")"):
-            name, param = raw[:-1].split("(", 1)
-            out[name.strip().lower()] = param.strip()
-        else:
-            out[raw.lower()] = None
-    return out
-
-
 def _numeric(value) -> int | None:
     if isinstance(value, bool):
         return None
@@ -78,56 +72,6 @@ def _numeric(value) -> int | None:
         return value
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
-    return None
-
-
-def _selector_accepts(selector: dict, unit: dict) -> bool:
-    """Whether a unit of ours matches an attachment's `attach` target selector (docs/engine-abilities.md)."""
-    if selector.get("controller", "you") == "opponent":
-        return False  # the opponent's board is not known while we choose ours
-    if selector.get("zone", "field") != "field":
-        return False
-    wanted_type = selector.get("type")
-    if wanted_type is not None:
-        types = wanted_type if isinstance(wanted_type, list) else [wanted_type]
-        if "unit" not in types:
-            return False
-    attrs = {a.lower() for a in unit.get("attributes") or []}
-    if "attribute" in selector:
-        wanted = selector["attribute"]
-        wanted = wanted if isinstance(wanted, list) else [wanted]
-        if not any(w.lower() in attrs for w in wanted):
-            return False
-    if "faction" in selector:
-        wanted = selector["faction"]
-        wanted = wanted if isinstance(wanted, list) else [wanted]
-        if unit.get("faction") not in wanted:
-            return False
-    if "unique" in selector and bool(unit.get("unique")) != bool(selector["unique"]):
-        return False
-    if "name" in selector and unit.get("name") != selector["name"]:
-        return False
-    if "icon" in selector and selector["icon"] not in (unit.get("icons") or []):
-        return False
-    if "keyword" in selector and selector["keyword"].lower() not in _keyword_map(unit):
-        return False
-    power = _numeric(unit.get("power")) or 0
-    for key, test in (("power_lt", power.__lt__), ("power_lte", power.__le__),
-                      ("power_gt", power.__gt__), ("power_gte", power.__ge__)):
-        if key in selector and not test(selector[key]):
-            return False
-    cost = _numeric(unit.get("cost"))
-    if "cost_lte" in selector and (cost is None or cost > selector["cost_lte"]):
-        return False
-    if "cost_gte" in selector and (cost is None or cost < selector["cost_gte"]):
-        return False
-    return True
-
-
-def _attach_selector(card: dict) -> dict | None:
-    for ability in card.get("abilities") or []:
-        if isinstance(ability, dict) and ability.get("timing") == "attach" and isinstance(ability.get("target"), dict):
-            return ability["target"]
     return None
 
 
@@ -144,29 +88,15 @@ def _host_power_bonus(card: dict) -> int:
 
 
 def attachment_fits(attachment: dict, unit: dict) -> bool:
-    """§10.3 / §9.3: can this attachment go on this unit of ours?"""
-    keywords = _keyword_map(unit)
-    if "no attachments" in keywords:
-        variant = keywords["no attachments"]
-        if variant is None:
-            return False
-        if variant.lower() in {a.lower() for a in attachment.get("attributes") or []}:
-            return False
-    selector = _attach_selector(attachment)
-    return selector is None or _selector_accepts(selector, unit)
+    """§10.3 / §9.3: can this attachment go on this unit of ours (setup_rules.fits_host)?"""
+    return fits_host(CardDef(attachment), CardDef(unit))
 
 
 def setup_charge(card: dict, faction: str) -> int | None:
-    """What placing this card counts against the §4 budget (cost + off-faction Loyalty), or None if it can't be."""
-    if card.get("type") not in PLACEABLE_TYPES:
-        return None
-    cost = _numeric(card.get("cost"))
-    if cost is None:  # X, – or no cost (§2.5)
-        return None
-    charge = cost
-    if card.get("faction") not in (faction, "neutral"):
-        charge += card.get("loyalty") or 0  # §9.3 Loyalty surcharge; cards without Loyalty pay none
-    return charge
+    """What placing this card counts against the §4 budget (cost + off-faction Loyalty), or None if it can't be
+    placed (setup_rules)."""
+    d = CardDef(card)
+    return setup_cost(d, faction) if can_be_placed(d) else None
 
 
 class SetupSolver:
@@ -191,21 +121,16 @@ class SetupSolver:
         self.unique_group: list[int] = []  # -1, or an id shared by unique cards with the same name (§3.7)
         self.host_bonus: list[int] = []
         groups: dict[str, int] = {}
-        for card in self.cards:
-            charge = setup_charge(card, faction)
-            keywords = _keyword_map(card)
+        defs = [CardDef(card) for card in self.cards]
+        for card, d in zip(self.cards, defs):
+            charge = setup_cost(d, faction) if can_be_placed(d) else None
             self.charge.append(charge if charge is not None and charge <= budget else None)
             self.power.append(_numeric(card.get("power")) or 0 if card.get("type") == "unit" else 0)
             self.is_unit.append(card.get("type") == "unit")
             self.is_attachment.append(card.get("type") == "attachment")
-            mask = 0
-            if card.get("type") == "unit":
-                for bit, icon in enumerate(ICON_NAMES):
-                    if icon in (card.get("icons") or []):
-                        mask |= 1 << bit
-            self.icon_mask.append(mask)
-            self.restricted.append("restricted" in keywords)
-            self.secret.append("secret" in keywords)
+            self.icon_mask.append(d.icons if card.get("type") == "unit" else 0)
+            self.restricted.append(bool(d.kw & KW_RESTRICTED))
+            self.secret.append(bool(d.kw & KW_SECRET))
             if card.get("unique"):
                 self.unique_group.append(groups.setdefault(card.get("name", "").strip().lower(), len(groups)))
             else:
@@ -217,7 +142,7 @@ class SetupSolver:
             if self.is_attachment[a]:
                 bits = 0
                 for u in range(n):
-                    if self.is_unit[u] and attachment_fits(self.cards[a], self.cards[u]):
+                    if self.is_unit[u] and fits_host(defs[a], defs[u]):
                         bits |= 1 << u
                 self.fits[a] = bits
         # Cards that are interchangeable for setup (same budget charge, Power, icons, keywords that matter,
@@ -302,7 +227,7 @@ class SetupSolver:
             for h in range(max_hide + 1 - p if max_hide else 1):
                 if p == 0 and h == 0:
                     continue
-                cost = p * ch + h * (ch + 2)  # §4: a Secret card hidden counts 2 more
+                cost = p * ch + h * (ch + SECRET_PLACE_COST)  # §4, §10.9: a Secret card hidden counts 2 more
                 if cost > self.budget:
                     continue
                 opts.append((cost, p * (self.power[idx] + self.host_bonus[idx]), p if self.is_unit[idx] else 0,
@@ -324,7 +249,7 @@ class SetupSolver:
         for m, c in members:  # or hide copies in the secret area instead (§10.9)
             if self.secret[m]:
                 for h in range(1, c + 1):
-                    cost = h * (self.charge[m] + 2)
+                    cost = h * (self.charge[m] + SECRET_PLACE_COST)
                     if cost <= self.budget:
                         opts.append((cost, 0, 0, 0, 0, (), (), (m,) * h, ()))
         return self._finish_group(opts)

@@ -1,0 +1,788 @@
+"""The effect primitives of the ability format (docs/engine-abilities.md, "Effects"), one class each.
+
+A primitive is what one entry of an ability's `effects` does: `{"draw": 2}`, `{"kill": "target"}`, ... Each class
+holds everything about its primitive:
+
+- `key`, the entry's name, and whether it is `harmful` to the cards it acts on (the greedy player aims those at
+  the opponent);
+- `check`, the compile check abilities.py runs when a deck is built (a problem makes the card unsupported);
+- `possible`, the §8.11 test: could it change the game state now (an ability is only initiated if it could);
+- its resolution: `apply` for a primitive that never asks a player, or `run` (a generator that may yield a
+  Decision, open windows, make cards enter or leave play) with `asks = True`; both return True when the effect
+  happened in full ("then", §8.11);
+- its log line, written where it resolves (most primitives are described by the ability's own "§8 player P uses
+  CARD" line).
+
+`EFFECTS` maps each key to its primitive: every subclass of `Effect` with a key is in it, so adding a primitive
+is adding one class. `Ctx` is one resolution of an ability (its source, controller, targets, X, event).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generator
+
+from .abilities import DURATIONS, SCRIPTS, _check_amount, _check_duration, _check_selector
+from .cards import parse_keyword, token_def
+from .state import DECK, DEAD, DISCARD, DONE, FACTION, FIELD, HAND, LIMBO, SECRET, ZONE_BY_NAME, Decision, \
+    fisher_yates
+
+if TYPE_CHECKING:
+    from .resolution import Resolution
+
+Steps = Generator[Decision, Any, bool]   # a resolution that may ask: yields Decisions, returns "in full"
+
+
+class Ctx:
+    """One resolution of an ability: its source card, controller, chosen targets and X."""
+
+    __slots__ = ("src", "ab", "p", "targets", "x", "event", "is_deed")
+
+    def __init__(self, src, ab, p, event=None, is_deed=False):
+        self.src = src
+        self.ab = ab
+        self.p = p
+        self.targets: list[int] = []
+        self.x = 0
+        self.event = event
+        self.is_deed = is_deed
+
+
+class Effect:
+    """The base of every primitive: by default its value is a selector (which cards it acts on), it needs
+    nothing to be possible but cards when it acts on "each" of a selector, and it never asks."""
+
+    key = ""          # the effect's name in an ability's `effects`
+    harmful = False   # it harms the cards it acts on
+    asks = False      # its resolution is `run` (a generator), not `apply`
+    nested = False    # its value is a list of effects resolved after the ones before it happened in full
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_selector(v, f"{where} {self.key}", problems)
+
+    def is_harmful(self, v: Any) -> bool:
+        return self.harmful
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        """§8.11: 1 when it could change the state, 0 when this one could not (another effect may), -1 when the
+        ability cannot be initiated at all."""
+        if isinstance(v, dict) and "each" in v:
+            return 1 if g._select(v, p, src, info) else 0
+        return 1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        raise NotImplementedError(self.key)
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        raise NotImplementedError(self.key)
+        yield   # a generator
+
+
+class Amount(Effect):
+    """A primitive whose value is an amount (a number, "X" or {"count": selector})."""
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_amount(v, f"{where} {self.key}", problems)
+
+
+class Lasting(Effect):
+    """A lasting effect (§8.9) on the cards of `who` (default: the source) until `until` (default: the phase)."""
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_selector(e.get("who", "self"), f"{where} {self.key}", problems)
+        _check_duration(e, where, problems)
+
+
+# ---------------------------------------------------------------- cards, wealth and Influence (§1.1, §3.4, §5.2)
+class Draw(Amount):
+    """The player (you, or `"player": "opponent"`) draws N cards; from an empty deck it is eliminated (§12)."""
+
+    key = "draw"
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        q = g._player_of(ctx, e)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        g._draw(q, n)
+        return n > 0
+
+
+class GainWealth(Amount):
+    """N wealth into the player's pool (§3.4)."""
+
+    key = "gain_wealth"
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        q = g._player_of(ctx, e)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        g.pool[q] += n
+        return n > 0
+
+
+class GainInfluence(Amount):
+    """The player gains N Influence on its faction card (§1.1; fires influence_gained; 15 wins at once, §12)."""
+
+    key = "gain_influence"
+    asks = True
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        q = g._player_of(ctx, e)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        yield from g._gain_influence(q, n, f"{g.name(ctx.src)}")
+        return n > 0
+
+
+class PlaceInfluence(Amount):
+    """N Influence counters on the cards of `on` (default: the source) in the field (§1.1: they count for their
+    controller)."""
+
+    key = "place_influence"
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        cards = [c for c in g._refs(ctx, e.get("on", "self")) if g.zone[c] == FIELD]
+        for c in cards:
+            g.cnt[c] += n
+        g._check_win()
+        return bool(cards) and n > 0
+
+
+class MoveInfluence(Amount):
+    """N Influence from the opponent's faction card to yours: a move, not a gain (§6.1)."""
+
+    key = "move_influence"
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        p = ctx.p
+        n = g._amount(v, p, ctx.src, ctx)
+        m = min(n, g.infl[1 - p])
+        g.infl[1 - p] -= m
+        g.infl[p] += m
+        g._check_win()
+        return m == n and n > 0
+
+
+class LoseInfluence(Amount):
+    """The player loses N Influence from its faction card (as much as it has)."""
+
+    key = "lose_influence"
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        q = g._player_of(ctx, e)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        m = min(n, g.infl[q])
+        g.infl[q] -= m
+        return m == n and n > 0
+
+
+# ---------------------------------------------------------------- ready and exhausted (§3.3)
+class Exhaust(Effect):
+    """Exhaust the cards (in the field, or a faction card); "cannot be exhausted by opponent" protects (§8.11)."""
+
+    key = "exhaust"
+    harmful = True
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        if isinstance(v, dict) and "each" in v:
+            return 1 if any(not g.exh[c] for c in g._select(v, p, src, info)) else 0
+        return 1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        p = ctx.p
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
+        done = 0
+        for c in cards:
+            if g.exh[c] or (g.ctrl[c] != p and g.has_rule(c, "cannot_be_exhausted_by_opponent")):
+                continue
+            g.exh[c] = 1
+            done += 1
+        return bool(cards) and done == len(cards)
+
+
+class Ready(Effect):
+    """Ready the cards (in the field, or a faction card)."""
+
+    key = "ready"
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        if isinstance(v, dict) and "each" in v:
+            return 1 if any(g.exh[c] for c in g._select(v, p, src, info)) else 0
+        return 1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
+        done = 0
+        for c in cards:
+            if not g.exh[c]:
+                continue
+            g.exh[c] = 0
+            done += 1
+        return bool(cards) and done == len(cards)
+
+
+# ---------------------------------------------------------------- leaving play (§7.1) and other zone moves
+class LeavePlay(Effect):
+    """The cards leave play as `how` (§7.1: killed → dead pile, discarded and sacrificed → discard pile, returned
+    → hand or deck), through the §7.2 sequence; `cannot_be_saved` ignores every save (§7.3); `position`: "top"
+    or "bottom" of the deck. Cards out of play (hand, deck, piles, secret area) just move."""
+
+    harmful = True
+    asks = True
+    how = ""
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        k = self.key
+        cards = g._refs(ctx, v)
+        in_field = [c for c in cards if g.zone[c] == FIELD]
+        others = [c for c in cards if g.zone[c] in (HAND, DECK, DISCARD, DEAD, SECRET)]
+        if in_field:
+            yield from g._leave(in_field, self.how, cannot_be_saved=bool(e.get("cannot_be_saved")),
+                                position=e.get("position", "top"))
+        for c in others:
+            if k == "discard" and g.zone[c] != DISCARD:
+                g._move(c, DISCARD)
+            elif k == "return_to_hand":
+                g._move(c, HAND)
+            elif k == "return_to_deck":
+                g._move(c, DECK, top=e.get("position", "top") != "bottom")
+        left = sum(1 for c in in_field if g.zone[c] != FIELD)
+        return bool(cards) and left == len(in_field)
+
+
+class Kill(LeavePlay):
+    """§7.1 kill: a unit goes to the dead pile ("cannot be killed" protects)."""
+
+    key = "kill"
+    how = "killed"
+
+
+class Discard(LeavePlay):
+    """§7.1 discard: to the discard pile (a card out of play is discarded from where it is)."""
+
+    key = "discard"
+    how = "discarded"
+
+
+class Sacrifice(LeavePlay):
+    """§7.1 sacrifice: to the discard pile; it cannot be saved (§7.3)."""
+
+    key = "sacrifice"
+    how = "sacrificed"
+
+
+class ReturnToHand(LeavePlay):
+    """Return to the owner's hand."""
+
+    key = "return_to_hand"
+    how = "returned"
+
+
+class ReturnToDeck(LeavePlay):
+    """Return to the top (or `"position": "bottom"`) of the owner's deck."""
+
+    key = "return_to_deck"
+    how = "returned_deck"
+
+
+class DiscardRandom(Amount):
+    """The player discards N cards from hand at random (as many as it holds)."""
+
+    key = "discard_random"
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        q = 1 - p if e.get("player") == "opponent" else p
+        return 1 if g.hand[q] else 0
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        q = g._player_of(ctx, e)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        hand = g.hand[q]
+        m = min(n, len(hand))
+        for _ in range(m):
+            g._move(hand[int(g.rng.random() * len(hand))], DISCARD)
+        return m == n and n > 0
+
+
+class DiscardFromHand(Amount):
+    """The player discards N cards of its choice from hand."""
+
+    key = "discard_from_hand"
+    asks = True
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        q = g._player_of(ctx, e)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        m = 0
+        while m < n and g.hand[q]:
+            a = yield Decision("discard_choice", q, [("discard", j) for j in g.hand[q]], n - m)
+            g._move(a[1], DISCARD)
+            m += 1
+        return m == n and n > 0
+
+
+class Mill(Amount):
+    """The top N cards of the player's deck go to its discard pile (§9.2 Ravage does the same)."""
+
+    key = "mill"
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        q = 1 - p if e.get("player") == "opponent" else p
+        return 1 if g.deck[q] else 0
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        q = g._player_of(ctx, e)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        m = min(n, len(g.deck[q]))
+        g._mill(q, n)
+        return m == n and n > 0
+
+
+class Search(Effect):
+    """§8.10: look through your deck (or `zone`: discard, dead) for up to `count` cards matching the selector,
+    to hand (or `"to": "field"`: they enter play); a searched deck is shuffled."""
+
+    key = "search"
+    asks = True
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_selector(v, f"{where} search", problems)
+        if e.get("zone", "deck") not in ("deck", "discard", "dead"):
+            problems.append(f"{where}: cannot search {e.get('zone')!r}")
+        if e.get("to", "hand") not in ("hand", "field"):
+            problems.append(f"{where}: search to {e.get('to')!r} is unknown")
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        p = ctx.p
+        zname = e.get("zone", "deck")
+        z = ZONE_BY_NAME[zname]
+        sel = dict(v)
+        sel["zone"] = zname
+        sel.setdefault("controller", "you")
+        count = e.get("count", 1)
+        found = 0
+        dest = e.get("to", "hand")
+        while found < count:
+            cands = g._select(sel, p, ctx.src)
+            if dest == "field":
+                cands = [c for c in cands if g.can_enter(p, c)]
+            if not cands:
+                break
+            a = yield Decision("search", p, [("take", c) for c in cands] + [DONE], ctx.src)
+            if a == DONE:
+                break
+            found += 1
+            if dest == "field":
+                g._move(a[1], LIMBO)
+                yield from g._enter(p, a[1], "put")
+            else:
+                g._move(a[1], HAND)
+        if z == DECK:
+            fisher_yates(g.rng, g.deck[p])   # §8.10: the searched deck is shuffled either way
+        return found == count
+
+
+# ---------------------------------------------------------------- entering play (§8.6, §3.8)
+class PutIntoPlay(Effect):
+    """§8.6 put into play: the cards (out of play) enter their owner's field without paying their cost; Loyalty
+    still applies."""
+
+    key = "put_into_play"
+    asks = True
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (HAND, DECK, DISCARD, DEAD, SECRET)]
+        done = 0
+        for c in cards:
+            owner = g.owner[c]
+            sur = g.loyalty_surcharge(owner, g.cdef[c])
+            if not g.can_enter(owner, c) or g.pool[owner] < sur:
+                continue
+            g._spend(owner, sur)   # §8.6: Loyalty still applies
+            g._move(c, LIMBO)
+            yield from g._enter(owner, c, "put")
+            done += 1
+        return bool(cards) and done == len(cards)
+
+
+class CreateToken(Effect):
+    """§3.8: a token unit (`name`, `power`, `icons`, `attributes`, `keywords`, `abilities`) enters your field."""
+
+    key = "create_token"
+    asks = True
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        if not isinstance(v, dict) or "name" not in v:
+            problems.append(f"{where}: create_token needs a name")
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        p = ctx.p
+        d = token_def(v)
+        iid = len(g.cdef)
+        g.cdef.append(d)
+        g.owner.append(p)
+        g.ctrl.append(p)
+        g.zone.append(LIMBO)
+        g.limbo.append(iid)
+        g.exh.append(0)
+        g.emb.append(0)
+        g.cnt.append(0)
+        g.seen.append(0)
+        yield from g._enter(p, iid, "token")
+        return True
+
+
+# ---------------------------------------------------------------- lasting effects (§8.9) and emblems (§3.5)
+class ModifyPower(Lasting):
+    """+N / -N Power on the cards of `who` until `until` (§8.9)."""
+
+    key = "modify_power"
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_amount(v, f"{where} {self.key}", problems)
+        _check_selector(e.get("who", "self"), f"{where} {self.key}", problems)
+        _check_duration(e, where, problems)
+
+    def is_harmful(self, v: Any) -> bool:
+        return isinstance(v, int) and v < 0
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        until = e.get("until", "phase")
+        cards = [c for c in g._refs(ctx, e.get("who", "self")) if g.zone[c] == FIELD]
+        for c in cards:
+            g.pmod[c] = g.pmod.get(c, 0) + n
+            g.lasting.append((until, "power", c, n))
+        return bool(cards)
+
+
+class GainKeyword(Lasting):
+    """The cards of `who` gain a keyword ("Ravage (2)" keeps its X, §9) until `until`."""
+
+    key = "gain_keyword"
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        if not parse_keyword(v)[0]:
+            problems.append(f"{where}: unknown keyword {v!r}")
+        _check_selector(e.get("who", "self"), f"{where} {self.key}", problems)
+        _check_duration(e, where, problems)
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        bit, param = parse_keyword(v)
+        until = e.get("until", "phase")
+        cards = [c for c in g._refs(ctx, e.get("who", "self")) if g.zone[c] == FIELD]
+        for c in cards:
+            g.kgrant.setdefault(c, []).append((bit, param, until))
+            g.lasting.append((until, "keyword", c, (bit, param)))
+        return bool(cards)
+
+
+class Become(Lasting):
+    """§2.2 type change: `{"become": {"type": "unit"|"location", "power": n, "icons": [...]}, "who", "until"}` —
+    the cards function wholly as the new type for the duration; their printed type is unchanged."""
+
+    key = "become"
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        if not isinstance(v, dict) or v.get("type") not in ("unit", "location") \
+                or set(v) - {"type", "power", "icons"}:
+            problems.append(f"{where}: become needs {{\"type\": \"unit\" or \"location\"}} (and for a unit "
+                            f"optional power and icons), not {v!r}")
+        elif not isinstance(v.get("power", 0), int) or isinstance(v.get("power", 0), bool) \
+                or not isinstance(v.get("icons", []), list):
+            problems.append(f"{where}: become's power is a number and icons a list")
+        _check_selector(e.get("who", "self"), f"{where} become", problems)
+        _check_duration(e, where, problems)
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        until = e.get("until", "phase")
+        cards = [c for c in g._refs(ctx, e.get("who", "self")) if g.zone[c] == FIELD]
+        for c in cards:
+            new = g._printed(c).as_type(v["type"], v.get("power"), v.get("icons"))
+            stack = g.retyped.get(c)
+            if stack is None:
+                stack = g.retyped[c] = [g.cdef[c]]   # the printed definition first
+            stack.append(new)
+            g._set_def(c, new)
+            g.lasting.append((until, "type", c, new))
+            if g.logs is not None:
+                g._log(f"§2.2 {new.name} functions as a {new.type} until the end of the {until}")
+        return bool(cards)
+
+
+class TakeControl(Effect):
+    """§3.2: you take control of the cards, for good or `until` the end of a phase, struggle or round (§3.7: never
+    of a unique whose name you control)."""
+
+    key = "take_control"
+    harmful = True
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_selector(v, f"{where} take_control", problems)
+        if "until" in e:   # without one, control changes for good
+            _check_duration(e, where, problems)
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        p = ctx.p
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD and g.ctrl[c] != p]
+        done = 0
+        until = e.get("until")
+        for c in cards:
+            prev = g.ctrl[c]
+            if g._change_control(c, p):
+                done += 1
+                if until is not None:
+                    g.lasting.append((until, "control", c, prev))
+        return bool(cards) and done == len(cards)
+
+
+class PlaceEmblem(Effect):
+    """A sorcery emblem on each card: it is blanked (§3.5, §3.6)."""
+
+    key = "place_emblem"
+    harmful = True
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD]
+        for c in cards:
+            g.emb[c] += 1
+        g._statics_cache = None
+        g._check_attachments()
+        return bool(cards)
+
+
+class RemoveEmblem(Effect):
+    """One sorcery emblem off each card that has one."""
+
+    key = "remove_emblem"
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD]
+        done = 0
+        for c in cards:
+            if g.emb[c]:
+                g.emb[c] -= 1
+                done += 1
+        g._statics_cache = None
+        g._check_attachments()
+        return bool(cards) and done == len(cards)
+
+
+# ---------------------------------------------------------------- the struggle in progress (§6)
+class JoinStruggle(Effect):
+    """§6.5: the units join the struggle on their controller's side (no icon, ready state or Subtle check; no
+    exhausting)."""
+
+    key = "join_struggle"
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        return 1 if g.struggle is not None else -1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        s = g.struggle
+        if s is None:
+            return False
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD and g.cdef[c].is_unit]
+        for c in cards:
+            side = s.attackers if g.ctrl[c] == s.attacker else s.defenders
+            if c not in s.attackers and c not in s.defenders:
+                side.append(c)
+        return bool(cards)
+
+
+class RemoveFromStruggle(Effect):
+    """§6.5: the units no longer take part in the struggle (they count for neither side)."""
+
+    key = "remove_from_struggle"
+    harmful = True
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        return 1 if g.struggle is not None else -1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        if g.struggle is None:
+            return False
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD and g.cdef[c].is_unit]
+        for c in cards:
+            g._drop_from_struggle(c)
+        return bool(cards)
+
+
+class ModifySpoils(Amount):
+    """+N / -N to the struggle's spoils (§6.1: N is the attacker's quest Spoils)."""
+
+    key = "modify_spoils"
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        return 1 if g.struggle is not None else -1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        if g.struggle is None:
+            return False
+        g.struggle.spoils_mod += g._amount(v, ctx.p, ctx.src, ctx)
+        return True
+
+
+# ---------------------------------------------------------------- answers to an event (§7.3, §8.4)
+class Save(Effect):
+    """§7.3: a Halt ability keeps the event's card (the next one not saved yet) in play."""
+
+    key = "save"
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        if v != "event_card":
+            problems.append(f"{where}: save acts on event_card")
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        if info is None or not any(c not in info.get("saved", ()) for c in info.get("cards", ())):
+            return -1
+        return 1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        info = ctx.event or {}
+        saved = info.get("saved")
+        if saved is None:
+            return False
+        for c in info.get("cards", ()):
+            if c not in saved:
+                saved.add(c)
+                if g.logs is not None:
+                    g._log(f"§7.3 {g.name(c)} is saved")
+                return True
+        return False
+
+
+class Cancel(Effect):
+    """§8.4 Halt: the event (a card being played, a duplicate save) is canceled."""
+
+    key = "cancel"
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        if v != "event":
+            problems.append(f"{where}: cancel acts on event")
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        return -1 if info is None or "cancelled" not in info else 1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        info = ctx.event or {}
+        if "cancelled" in info:
+            info["cancelled"] = True
+            return True
+        return False
+
+
+# ---------------------------------------------------------------- looking, later, and the escape hatch
+class Scout(Amount):
+    """§9.3 Scout (X) as an effect: look at the top N of your deck, each to the top or the bottom."""
+
+    key = "scout"
+    asks = True
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        yield from g._scout(ctx.p, g._amount(v, ctx.p, ctx.src, ctx))
+        return True
+
+
+class Then(Effect):
+    """"then": its effects resolve only when every effect before it happened in full (§8.11)."""
+
+    key = "then"
+    nested = True
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        check_effects(v, where, problems)
+
+
+class Delayed(Effect):
+    """§8.9 delayed effect: its effects wait for the end of this phase / struggle / round (`at`); targets and X
+    stay as chosen now. They resolve after that point's lasting effects expire (§8.8)."""
+
+    key = "delayed"
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        if e.get("at", "phase") not in DURATIONS:
+            problems.append(f"{where}: a delayed effect resolves at the end of a phase, struggle or round, "
+                            f"not {e.get('at')!r}")
+        check_effects(v, where, problems)
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        at = e.get("at", "phase")
+        if at == "struggle" and g.struggle is None:
+            return False
+        g.delayed.append((at, ctx, v))
+        return True
+
+
+class Script(Effect):
+    """The escape hatch: a Python function registered with abilities.register_script, called as fn(game, ctx)
+    (a generator may ask players); it returns whether it happened in full."""
+
+    key = "script"
+    asks = True
+
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        if v not in SCRIPTS:
+            problems.append(f"{where}: no script named {v!r}")
+
+    def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
+        fn = SCRIPTS[v]
+        result = fn(g, ctx)
+        if hasattr(result, "send"):
+            result = yield from result
+        return bool(result)
+
+
+# ---------------------------------------------------------------- the table
+def _primitives(cls: Any) -> list[Effect]:
+    """One instance of every subclass of `cls` (at any depth) that names a primitive."""
+    out = []
+    for sub in cls.__subclasses__():
+        prim = sub()
+        if prim.key:
+            out.append(prim)
+        out.extend(_primitives(sub))
+    return out
+
+
+EFFECTS: dict[str, Effect] = {prim.key: prim for prim in _primitives(Effect)}   # key -> primitive
+EFFECT_KEYS = frozenset(EFFECTS)
+# the keys that qualify an effect rather than name one ("who", "until", ...)
+EFFECT_MODIFIERS = frozenset({"player", "on", "position", "who", "until", "zone", "to", "count", "cannot_be_saved",
+                              "at"})
+
+
+def primitive_of(e: dict) -> Effect:
+    """The primitive an effect entry names (a checked entry names exactly one)."""
+    for k in e:
+        prim = EFFECTS.get(k)
+        if prim is not None:
+            return prim
+    raise KeyError(f"no effect in {sorted(e)}")
+
+
+def check_effects(effects: Any, where: str, problems: list[str]) -> None:
+    """The compile check of an `effects` list: each entry names one known primitive, which checks its value."""
+    if not isinstance(effects, (list, tuple)):
+        problems.append(f"{where}: effects must be a list")
+        return
+    for e in effects:
+        if not isinstance(e, dict):
+            problems.append(f"{where}: an effect must be an object")
+            continue
+        keys = set(e) - EFFECT_MODIFIERS
+        main = keys & EFFECT_KEYS
+        if len(main) != 1 or keys - EFFECT_KEYS:
+            problems.append(f"{where}: unknown effect {sorted(keys - EFFECT_KEYS) or sorted(e)}")
+            continue
+        name = main.pop()
+        EFFECTS[name].check(e[name], e, where, problems)
+
+
+def is_harmful(effects: Any) -> bool:
+    """Whether any effect of the list harms the cards it acts on (policies aim those at the opponent)."""
+    for e in effects:
+        if isinstance(e, dict):
+            for k in e:
+                prim = EFFECTS.get(k)
+                if prim is not None:
+                    if prim.is_harmful(e[k]):
+                        return True
+                    break
+    return False
