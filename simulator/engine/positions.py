@@ -391,10 +391,14 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
 
 
 # ---------------------------------------------------------------- the judge
-def _settle(g: Game, log: list[str], skip_windows: bool, stop: Any) -> Any:
+_NAMED = ("named",)   # what _settle returns at a single-option decision that the next action names
+
+
+def _settle(g: Game, log: list[str], skip_windows: bool, stop: Any, action: str | None = None) -> Any:
     """Run on to the next decision that waits: boundaries that are not the stop point are passed, single-option
     decisions are taken by themselves (logged), queued hosts are named; with `skip_windows`, every window
-    passes. Returns the boundary info where `stop(info)` said stop, else None."""
+    passes. Returns the boundary info where `stop(info)` said stop, `_NAMED` at a single-option decision whose
+    option is `action` (CONTRACTS §6: an action naming that very option is consumed there), else None."""
     while g.pending is not None:
         d = g.pending
         if d.kind == "boundary":
@@ -409,6 +413,8 @@ def _settle(g: Game, log: list[str], skip_windows: bool, stop: Any) -> Any:
             continue
         opts = option_texts(g)
         if len(opts) == 1:
+            if action is not None and opts[0].split() == action.split():
+                return _NAMED
             if g.logs is not None:
                 g.logs.append(f"R{g.round_no} player {d.player} {d.kind}: {opts[0]} (the only option: taken by "
                               "itself)")
@@ -439,15 +445,16 @@ def judge(position: Any, catalogue: Any, actions: list[str] = (), until: str = "
     for n, text in enumerate(todo):
         if not isinstance(text, str):
             raise JudgeError(n, text, [], "an action is a text")
-        _settle(g, extra, False, None)
+        named = _settle(g, extra, False, None, text) is _NAMED
         if g.pending is None:
             raise JudgeError(n, text, [], "the game is over")
         verb = text.split()[0] if text.split() else ""
-        if verb not in WINDOW_VERBS:
+        if verb not in WINDOW_VERBS and not named:
             # any other action passes the windows before it
             while g.pending is not None and g.pending.kind in ("window", "react", "boundary"):
                 g.apply_action(g.pending.options[0] if g.pending.kind == "boundary" else ("pass",))
-                _settle(g, extra, False, None)
+                if _settle(g, extra, False, None, text) is _NAMED:
+                    break
             if g.pending is None:
                 raise JudgeError(n, text, [], "the game ended before a decision it answers")
         opts = option_texts(g)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from simulator.engine import Game
-from simulator.engine.actions import option_texts, parse_text
+from simulator.engine.actions import apply_text, option_texts, parse_text
 from simulator.engine.game import IllegalAction
 from simulator.engine.policies import GreedyPolicy
 from simulator.engine.positions import JudgeError, PositionError, from_position, judge, to_position
@@ -227,3 +227,21 @@ def test_a_loaded_game_clones_and_determinizes_from_its_position():
     d = h.view(p).determinize(random.Random(3))
     assert [d.cdef[i].code for i in d.hand[p]] == [h.cdef[i].code for i in h.hand[p]]
     assert d.round_no == h.round_no and d.legal_actions() == h.legal_actions()
+
+
+def test_the_judge_consumes_an_action_naming_a_single_option_decision():
+    """CONTRACTS §6: a decision with one option is taken by itself, and an action naming that very option is
+    consumed there (not carried on to the next decision)."""
+    from .helpers import card, catalogue, position, side
+    u7, u4 = card("u7", power=7), card("u4", power=4)
+    pos = position(side(["u7"]), side(["u4"]))
+    cat = catalogue(u7, u4)
+    g = from_position(pos, cat)
+    apply_text(g, "struggle combat")
+    assert option_texts(g) == ["attack u7"]            # one unit can attack: a single-option decision
+    named = judge(pos, cat, ["struggle combat", "attack u7", "defend u4"], until="struggle")
+    alone = judge(pos, cat, ["struggle combat", "defend u4"], until="struggle")
+    for r in (named, alone):
+        assert any("S.8 Combat: 7 vs 4" in line for line in r["log"]), r["log"]
+    assert any("the only option: taken by itself" in line for line in alone["log"])
+    assert not any("attack u7 (the only option" in line for line in named["log"])
