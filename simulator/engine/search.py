@@ -130,46 +130,6 @@ def fisher_yates_list(rng: random.Random, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def _printed_cards(g: Any) -> int:
-    """How many card ids a game starts with (faction, destiny, quests and draw cards of both decks): the ids
-    after them are tokens created during play (§10), which a new game on the same decks does not have."""
-    n = 0
-    for d in g.decks:
-        if d is not None:
-            n += 1 + (1 if d.destiny is not None else 0) + len(d.quests) + len(d.draw)
-    return n
-
-
-def _determinize_without_tokens(view: Any, g: Any, rng: random.Random, tries: int = 20) -> Any:
-    """`view.determinize(rng)` for a game that has created tokens. The engine's determinize (game.py) deals a
-    card map over every card id, tokens included, and a new game on the same decks then rejects it ("cards must
-    permute card ids within one owner": it has no token ids yet; the replay creates them again). The same
-    procedure over the printed cards only: the unseen cards dealt again within their groups, the recorded
-    choices replayed, a deal that makes a choice illegal drawn again (`tries` times, then only the decks, then
-    the cards as they are). Reported for game.py; used only where the engine's own call raised."""
-    from .game import DECK, IllegalAction, fisher_yates
-    n0 = _printed_cards(g)
-    groups = [[i for i in grp if i < n0] for grp in view.unseen_groups()]
-    base = list(g.card_map)[:n0] if g.card_map is not None else list(range(n0))
-    for attempt in range(tries + 2):
-        cards = list(base)
-        if attempt < tries + 1:
-            if attempt == tries:   # only the decks: a card that was in a hand stays
-                groups = [[i for i in grp if g.zone[i] == DECK] for grp in groups]
-            for grp in groups:
-                dealt = list(grp)
-                fisher_yates(rng, dealt)
-                for i, j in zip(grp, dealt):
-                    cards[i] = base[j]
-        try:
-            out = g._replayed(g.history, cards, False)
-        except IllegalAction:
-            continue
-        out.rng.seed(int(rng.random() * 281474976710656))
-        return out
-    raise AssertionError("unreachable: the cards as they are always replay")
-
-
 def world_of(view: Any, rng: random.Random) -> Any:
     """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
     from what it could be (the engine's `view.determinize(rng)`; for a loaded position, the position dealt
@@ -177,12 +137,7 @@ def world_of(view: Any, rng: random.Random) -> Any:
     g = getattr(view, "_g", None)
     o = _ORIGINS.get(id(g)) if g is not None else None
     if o is None or o[0] is not g or getattr(g, "origin", None) is not None:
-        try:
-            return view.determinize(rng)   # the engine copies a loaded position itself (Game.origin)
-        except ValueError:
-            if g is None:
-                raise
-            return _determinize_without_tokens(view, g, rng)
+        return view.determinize(rng)   # the engine copies a loaded position itself (Game.origin)
     from .game import IllegalAction
     for attempt in range(11):
         pos = _dealt_position(o[1], view.player, rng) if attempt < 10 else o[1]

@@ -150,6 +150,7 @@ class State:
         self.card_map = cards
         self.cdef = cdef
         self.owner = owner
+        self.printed = len(cdef)   # the decks' card ids; tokens made during play (§10) come after them
         n = len(cdef)
         # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
         # those as they are and deals the others again

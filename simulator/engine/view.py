@@ -186,8 +186,10 @@ class PlayerView:
         decks are dealt again, then, as a last resort, the cards stay as they are). The result has no policies
         and no log: drive it with legal_actions / apply_action / clone / returns."""
         g = self._g
-        groups = self.unseen_groups()
-        base = list(g.card_map) if g.card_map is not None else list(range(len(g.cdef)))
+        # only the decks' cards are dealt: a new game on the same decks has no tokens yet, and the replay of the
+        # recorded choices makes them again (§10)
+        groups = [[i for i in grp if i < g.printed] for grp in self.unseen_groups()]
+        base = list(g.card_map) if g.card_map is not None else list(range(g.printed))
         for attempt in range(tries + 2):
             cards = list(base)
             if attempt < tries + 1:

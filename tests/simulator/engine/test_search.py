@@ -138,12 +138,12 @@ def test_a_world_is_dealt_after_tokens_were_created(eleven):
     # The Eleven create tokens (§10): a token's id is past the decks' cards, and the world the search deals
     # must still be a game on the same decks with the same public state (issue 13: expert stopped ladder games)
     from simulator.engine.game import Game
-    from simulator.engine.search import _printed_cards, world_of
+    from simulator.engine.search import world_of
 
     for seed in range(40):
         g = Game(eleven, eleven, seed=seed, policies=[make_policy("greedy", 1), make_policy("greedy", 2)],
                  autostart=False)
-        g.play(stop=lambda game, dec: len(game.cdef) > _printed_cards(game) and dec.kind == "window")
+        g.play(stop=lambda game, dec: len(game.cdef) > game.printed and dec.kind == "window")
         if g.pending is not None:
             break
     else:
