@@ -15,7 +15,7 @@ CORE = ROOT / "cards" / "data" / "core.json"
 RUNS = {
     "compare": ("compare", str(STARTERS / "camelot.txt"), str(STARTERS / "summer.txt"), "--gauntlet",
                 str(STARTERS / "winter.txt"), "--games", "120", "--seed", "5"),
-    "tune": ("tune", str(STARTERS / "winter.txt"), "--games", "80", "--seed", "5"),
+    "tune": ("tune", str(STARTERS / "winter.txt"), "--games", "80", "--max-games", "20000", "--seed", "5"),
     "matrix": ("matrix", str(STARTERS / "camelot.txt"), str(STARTERS / "winter.txt"), str(STARTERS / "eleven.txt"),
                "--games", "60", "--seed", "5"),
 }
