@@ -98,7 +98,7 @@ def test_a_chunk_redelivered_changes_nothing(realms):
 
 @pytest.mark.parametrize("args, message", [
     (("--mode", "versus"), "--opponent FILE is needed"),
-    (("--mode", "goldfish", "--policy", "expert"), "unknown policy 'expert'"),
+    (("--mode", "goldfish", "--policy", "psychic"), "unknown policy 'psychic'"),
     (("--mode", "goldfish", "--games", "0"), "--games must be at least 1"),
     (("--mode", "goldfish", "--opponent-policy", "random"), "--opponent-policy goes with --mode versus"),
 ])
