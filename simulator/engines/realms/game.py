@@ -213,18 +213,6 @@ def _adjacent(grid: dict[int, int], c: int) -> int:
     return (c + 256 in grid) + (c - 256 in grid) + (c + 1 in grid) + (c - 1 in grid)
 
 
-def _skips(st: Static, d: CardDef, same_owner: bool, i: int, src: int) -> bool:
-    """The cheap tests before a static's own (§14.5): a selector's card type and controller, or `self` on another
-    card. True when the static cannot apply to card i (of definition d)."""
-    sel = st.sel
-    if sel is not None:
-        if sel.types and not d.type_bit & sel.types:
-            return True
-        c = sel.controller
-        return c != CTRL_ANY and same_owner != (c == CTRL_YOU)
-    return st.affects == AF_SELF and i != src
-
-
 def cell_xy(c: int) -> tuple[int, int]:
     return c // 256 - 128, c % 256 - 128
 
@@ -899,10 +887,32 @@ class Game:
         return [e for e, count in self._frontier(p) if count <= nc]
 
     def _has_cell(self, p: int, nc: int) -> bool:
-        """Whether a Place of Neighbor Count nc can be built somewhere (002 §10, R2)."""
-        for _, count in self._frontier(p):
-            if count <= nc:
-                return True
+        """Whether a Place of Neighbor Count nc can be built somewhere (002 §10, R2): the frontier when known, else
+        the first legal cell found (most Actions decisions only ask this, and the first cell usually answers)."""
+        if self._cells_v[p] == self.grid_v[p]:
+            for _, count in self._front[p]:
+                if count <= nc:
+                    return True
+            return False
+        grid = self.grid[p]
+        cdef = self.cdef
+        for c in grid:
+            for dn in NEIGHBOURS:
+                e = c + dn
+                if e in grid:
+                    continue
+                count = 0
+                ok = True
+                for dm in NEIGHBOURS:
+                    f = e + dm
+                    q = grid.get(f, -1)
+                    if q >= 0:
+                        count += 1
+                        if (f + 256 in grid) + (f - 256 in grid) + (f + 1 in grid) + (f - 1 in grid) >= cdef[q].nc:
+                            ok = False
+                            break
+                if ok and count <= nc:
+                    return True
         return False
 
     def _frontier(self, p: int) -> list[tuple[int, int]]:
@@ -2572,7 +2582,15 @@ class Game:
         mods: list[CvMod] = []
         owner = self.owner
         for src, st in self._st_cv:
-            if _skips(st, d, owner[i] == owner[src], i, src) or st.affects == AF_HOST and self.host[src] != i:
+            sel = st.sel
+            if sel is not None:
+                # cheap tests first (§14.5): the card's type and controller
+                if sel.types and not d.type_bit & sel.types:
+                    continue
+                c = sel.controller
+                if c != CTRL_ANY and (owner[i] == owner[src]) != (c == CTRL_YOU):
+                    continue
+            elif st.affects == AF_SELF and i != src or st.affects == AF_HOST and self.host[src] != i:
                 continue
             if self._static_on(src, st, i):
                 m = st.cvmod
@@ -2640,7 +2658,15 @@ class Game:
         changed = False
         owner = self.owner
         for src, st in self._st_icon:
-            if _skips(st, d, owner[i] == owner[src], i, src) or st.affects == AF_HOST and self.host[src] != i:
+            sel = st.sel
+            if sel is not None:
+                # the cheap tests first, as in cv()
+                if sel.types and not d.type_bit & sel.types:
+                    continue
+                c = sel.controller
+                if c != CTRL_ANY and (owner[i] == owner[src]) != (c == CTRL_YOU):
+                    continue
+            elif st.affects == AF_SELF and i != src or st.affects == AF_HOST and self.host[src] != i:
                 continue
             if self._static_on(src, st, i):
                 changed = True
@@ -2677,7 +2703,14 @@ class Game:
                 modes = M_CANNOT
         owner = self.owner
         for src, st in self._st_rule:
-            if _skips(st, d, owner[i] == owner[src], i, src):
+            sel = st.sel
+            if sel is not None:
+                if sel.types and not d.type_bit & sel.types:
+                    continue
+                c = sel.controller
+                if c != CTRL_ANY and (owner[i] == owner[src]) != (c == CTRL_YOU):
+                    continue
+            elif st.affects == AF_SELF and i != src:
                 continue
             for r, m in st.rules:
                 if r == rule and self._static_on(src, st, i):
