@@ -371,8 +371,9 @@ class Game:
         self._n_tmp_tac = 0
         self._in_static = 0
         self._cvc: dict[int, int] | None = None   # CV memo while a decision waits (the state cannot change)
-        # icons() memo, read only while _cvc is not None (a decision waits); emptied whenever one starts to wait
-        self._icc: dict[int, tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] = {}
+        # icons() memo, read only while _cvc is not None (a decision waits); dropped whenever one starts to wait and
+        # made by the first icons() call that walks statics then (most decisions never make one)
+        self._icc: dict[int, tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] | None = None
         # ---- statistics for the reports ----------------------------------------------------------------
         self.stats: list[list[int]] = [new_stats(), new_stats()]
         self.vp_by_turn: list[list[int]] = [[], []]
@@ -461,7 +462,7 @@ class Game:
         self._n_tmp_tac = o._n_tmp_tac
         self._in_static = 0
         self._cvc = {} if o._cvc is not None else None
-        self._icc = {}
+        self._icc = None
         self.stats = [o.stats[0][:], o.stats[1][:]]
         self.vp_by_turn = [o.vp_by_turn[0][:], o.vp_by_turn[1][:]]
         self.gold_by_turn = [o.gold_by_turn[0][:], o.gold_by_turn[1][:]]
@@ -541,7 +542,7 @@ class Game:
             if dec is not None:
                 if len(dec.options) != 1:
                     self._cvc = {}
-                    self._icc = {}
+                    self._icc = None
                     return
                 # a decision with exactly one option is taken by itself (CONTRACTS §6)
                 self.pending = None
@@ -887,32 +888,12 @@ class Game:
         return [e for e, count in self._frontier(p) if count <= nc]
 
     def _has_cell(self, p: int, nc: int) -> bool:
-        """Whether a Place of Neighbor Count nc can be built somewhere (002 §10, R2): the frontier when known, else
-        the first legal cell found (most Actions decisions only ask this, and the first cell usually answers)."""
-        if self._cells_v[p] == self.grid_v[p]:
-            for _, count in self._front[p]:
-                if count <= nc:
-                    return True
-            return False
-        grid = self.grid[p]
-        cdef = self.cdef
-        for c in grid:
-            for dn in NEIGHBOURS:
-                e = c + dn
-                if e in grid:
-                    continue
-                count = 0
-                ok = True
-                for dm in NEIGHBOURS:
-                    f = e + dm
-                    q = grid.get(f, -1)
-                    if q >= 0:
-                        count += 1
-                        if (f + 256 in grid) + (f - 256 in grid) + (f + 1 in grid) + (f - 1 in grid) >= cdef[q].nc:
-                            ok = False
-                            break
-                if ok and count <= nc:
-                    return True
+        """Whether a Place of Neighbor Count nc can be built somewhere (002 §10, R2), from the cached frontier: it is
+        computed once per change of the Settlement and the build that follows reads it again (an early-exit scan
+        of the grid instead cost more: it is repeated for every Place in hand and every decision until a build)."""
+        for _, count in self._frontier(p):
+            if count <= nc:
+                return True
         return False
 
     def _frontier(self, p: int) -> list[tuple[int, int]]:
@@ -2648,14 +2629,18 @@ class Game:
             self._refresh()
         if not self._st_icon or self._in_static:
             return d.prov, d.cons
-        memo = self._icc if self._cvc is not None else None   # while a decision waits, as cv()
-        if memo is not None:
-            got = memo.get(i)
-            if got is not None:
-                return got
-        prov = list(d.prov)
-        cons = list(d.cons)
-        changed = False
+        memo = None
+        if self._cvc is not None:   # a decision waits: the answers keep, as cv()'s
+            memo = self._icc
+            if memo is None:
+                memo = {}
+                self._icc = memo
+            else:
+                got = memo.get(i)
+                if got is not None:
+                    return got
+        prov: list[int] | None = None   # copies of the printed icons, made once a static applies
+        cons: list[int] = []
         owner = self.owner
         for src, st in self._st_icon:
             sel = st.sel
@@ -2669,11 +2654,13 @@ class Game:
             elif st.affects == AF_SELF and i != src or st.affects == AF_HOST and self.host[src] != i:
                 continue
             if self._static_on(src, st, i):
-                changed = True
+                if prov is None:
+                    prov = list(d.prov)
+                    cons = list(d.cons)
                 for r in range(4):
                     prov[r] += st.prov[r]
                     cons[r] += st.cons[r]
-        if not changed:
+        if prov is None:
             res = (d.prov, d.cons)
         else:
             res = ((max(prov[0], 0), max(prov[1], 0), max(prov[2], 0), max(prov[3], 0)),

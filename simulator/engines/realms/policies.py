@@ -199,7 +199,7 @@ class GreedyPolicy:
         gap = threats & ~covered
         out: list[tuple[float, tuple]] = []
         for o in dec.options:
-            k = o[0]
+            k: int = o[0]   # a native int: the kind tests below are then integer compares
             v = 0.0
             if k == A_BUILD:
                 d = view.card(o[1])
@@ -397,11 +397,13 @@ class GreedyPolicy:
         best = None
         best_v = -1e9
         for o in dec.options:
-            if o[0] != A_PAY:
+            kind: int = o[0]
+            if kind != A_PAY:
                 continue
             d = view.card(o[1])
             prov, cons = view.icons(o[1])
-            v = card_value(d) + 5.0 * (sum(prov) - sum(cons) > 0)
+            net = prov[0] + prov[1] + prov[2] + prov[3] - (cons[0] + cons[1] + cons[2] + cons[3])
+            v = card_value(d) + (5.0 if net > 0 else 0.0)
             if v > best_v:
                 best, best_v = o, v
         return best if best is not None else dec.options[0]
