@@ -103,7 +103,16 @@ class GreedyPolicy:
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The player's own random.Random (made when first asked for: the greedy player's choices draw nothing, and
+        seeding one costs more than a goldfish game's decision; search playouts make two players each)."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return self._rng
 
     def choose(self, view: Any, dec: Decision) -> Any:
         k = dec.kind
