@@ -903,29 +903,52 @@ class Game:
             return self._front[p]
         grid = self.grid[p]
         cdef = self.cdef
-        full: set[int] = set()   # occupied cells that cannot take one more neighbour
-        for c, q in grid.items():
-            if _adjacent(grid, c) >= cdef[q].nc:
-                full.add(c)
         out: list[tuple[int, int]] = []
-        checked: set[int] = set()
-        for c in grid:
-            for dn in NEIGHBOURS:
-                e = c + dn
-                if e in grid or e in checked:
-                    continue
-                checked.add(e)
-                count = 0
-                ok = True
-                for dm in NEIGHBOURS:
-                    f = e + dm
-                    if f in grid:
-                        count += 1
-                        if f in full:
-                            ok = False
-                            break
-                if ok:
-                    out.append((e, count))
+        if grid:
+            # a small window over the Settlement, two cells of margin (a neighbour's neighbour stays inside), as a
+            # flat list: 0 empty, 1 a card, 2 a card that cannot take one more neighbour, 3 an empty cell checked
+            # (native int indexing: testing the grid dict boxed every cell number)
+            lo_x = lo_y = 1 << 20
+            hi_x = hi_y = -1
+            for c in grid:
+                x = c >> 8
+                y = c & 255
+                if x < lo_x:
+                    lo_x = x
+                if x > hi_x:
+                    hi_x = x
+                if y < lo_y:
+                    lo_y = y
+                if y > hi_y:
+                    hi_y = y
+            h = hi_y - lo_y + 5
+            base = 2 * h + 2 - lo_x * h - lo_y   # window index of cell c: (c >> 8) * h + (c & 255) + base
+            occ = [0] * ((hi_x - lo_x + 5) * h)
+            for c in grid:
+                occ[(c >> 8) * h + (c & 255) + base] = 1
+            for c, q in grid.items():
+                k = (c >> 8) * h + (c & 255) + base
+                if (occ[k + h] != 0) + (occ[k - h] != 0) + (occ[k + 1] != 0) + (occ[k - 1] != 0) >= cdef[q].nc:
+                    occ[k] = 2
+            steps = (h, -h, 1, -1)   # NEIGHBOURS in the window, in the same order
+            for c in grid:
+                k = (c >> 8) * h + (c & 255) + base
+                for n in range(4):
+                    ke = k + steps[n]
+                    if occ[ke]:
+                        continue   # a card, or already checked
+                    occ[ke] = 3
+                    count = 0
+                    ok = True
+                    for m in range(4):
+                        v = occ[ke + steps[m]]
+                        if v == 1 or v == 2:
+                            count += 1
+                            if v == 2:
+                                ok = False
+                                break
+                    if ok:
+                        out.append((c + NEIGHBOURS[n], count))
         out.sort()
         self._front[p] = out
         self._cells_v[p] = self.grid_v[p]
