@@ -62,6 +62,43 @@ def _policy_seed(seed: int, player: int) -> int:
     return engine._policy_seed(seed, player)
 
 
+# ---------------------------------------------------------------- which step a page shows
+def step_targets(frames: list[dict], step: int) -> dict:
+    """Where each stepping control goes from `step`: event, struggle (the step that declares it, §6.2 S.1-S.3)
+    and round, back and forward."""
+    n = len(frames)
+
+    def find(rng, pred):
+        return next((i for i in rng if pred(frames[i])), None)
+
+    starts = [i for i in range(n) if i == 0 or frames[i]["round"] != frames[i - 1]["round"]]
+
+    def struggle_start(f):
+        return f.get("struggle_start") or any(DECLARE_RE.search(x) for x in f["raw"])
+    return {
+        "prev": step - 1 if step > 0 else None, "next": step + 1 if step < n - 1 else None,
+        "first": 0, "last": n - 1,
+        "prev_struggle": find(range(step - 1, -1, -1), struggle_start),
+        "next_struggle": find(range(step + 1, n), struggle_start),
+        "prev_round": max((i for i in starts if i < step), default=None),
+        "next_round": min((i for i in starts if i > step), default=None),
+    }
+
+
+def select_step(frames: list[dict], asked, url_prefix: str, targets=step_targets) -> tuple[int, dict, dict]:
+    """The step a replay page shows and its stepping links: `asked` is the `?step=` text (not a whole number:
+    step 0; kept within the replay), `url_prefix` the address a step number is appended to (ending in
+    "?step=" or "&step="), `targets` the game's stepping controls (`step_targets`; realms has its own).
+    Returns (step, its frame, {control: address or None})."""
+    try:
+        step = int(asked if asked is not None else "0")
+    except (TypeError, ValueError):
+        step = 0
+    step = max(0, min(step, len(frames) - 1))
+    links = {k: (f"{url_prefix}{v}" if v is not None else None) for k, v in targets(frames, step).items()}
+    return step, frames[step], links
+
+
 # ---------------------------------------------------------------- the board as one player may know it
 def _card(view, i: int, host_of: dict) -> dict:
     d = view.cdef[i]

@@ -27,28 +27,6 @@ def _replayed(run, index: int) -> dict:
     return out
 
 
-def _step_targets(frames: list[dict], step: int) -> dict:
-    """Where each stepping control goes from `step`: event, struggle (the step that declares it, §6.2 S.1-S.3)
-    and round, back and forward."""
-    n = len(frames)
-
-    def find(rng, pred):
-        return next((i for i in rng if pred(frames[i])), None)
-
-    starts = [i for i in range(n) if i == 0 or frames[i]["round"] != frames[i - 1]["round"]]
-
-    def struggle_start(f):
-        return f.get("struggle_start") or any(replay.DECLARE_RE.search(x) for x in f["raw"])
-    return {
-        "prev": step - 1 if step > 0 else None, "next": step + 1 if step < n - 1 else None,
-        "first": 0, "last": n - 1,
-        "prev_struggle": find(range(step - 1, -1, -1), struggle_start),
-        "next_struggle": find(range(step + 1, n), struggle_start),
-        "prev_round": max((i for i in starts if i < step), default=None),
-        "next_round": min((i for i in starts if i > step), default=None),
-    }
-
-
 def _one_event_each(frames: list[dict]) -> list[dict]:
     """Frames of several lines (a playtest game's: one per decision of the person) as one frame per line, each
     with the board taken after the last of them."""
@@ -76,16 +54,9 @@ def replay_page(request, pk: int, index: int):
     except replay.ReplayError as exc:
         return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=400)
     frames = data["frames"]
-    try:
-        step = int(request.GET.get("step", "0"))
-    except ValueError:
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
-    frame = frames[step]
+    step, frame, links = replay.select_step(frames, request.GET.get("step"),
+                                            reverse("simulator:replay", args=[run.pk, index]) + "?step=")
     names = list(data["names"])
-    targets = _step_targets(frames, step)
-    base = reverse("simulator:replay", args=[run.pk, index])
-    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in targets.items()}
     sandbox_pos = frame["position"] or frame["base_position"]
     sandbox_url = None
     if sandbox_pos:
@@ -405,16 +376,9 @@ def playtest_replay(request, token):
     frames = _one_event_each([f.data for f in rec.frames.order_by("number")])
     if not frames:
         raise Http404("No replay yet.")
-    try:
-        step = int(request.GET.get("step", "0"))
-    except ValueError:
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
-    frame = frames[step]
+    step, frame, links = replay.select_step(frames, request.GET.get("step"),
+                                            reverse("simulator:playtest_replay", args=[token]) + "?step=")
     names = list(_names(rec))
-    targets = _step_targets(frames, step)
-    base = reverse("simulator:playtest_replay", args=[token])
-    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in targets.items()}
     data = {"names": names, "seed": rec.seed, "winner": rec.winner, "reason": rec.reason,
             "rounds": frame["board"]["round"] if not frames else frames[-1]["board"]["round"]}
     return render(request, "simulator/replay.html", {

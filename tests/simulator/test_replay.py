@@ -130,13 +130,12 @@ def test_each_step_is_one_event_in_plain_words(sim_db, camelot_text, winter_text
 
 
 def test_stepping_by_struggle_and_round(sim_db, camelot_text, winter_text):
-    from simulator.views_play import _step_targets
     run = _run(camelot_text, winter_text)
     frames = replay.replay_run_game(run.spec, 0)["frames"]
-    t = _step_targets(frames, 0)
+    t = replay.step_targets(frames, 0)
     assert frames[t["next_struggle"]]["struggle_start"]
     assert "declares" in frames[t["next_struggle"]]["raw"][0]
-    after = _step_targets(frames, t["next_struggle"])
+    after = replay.step_targets(frames, t["next_struggle"])
     assert after["prev_struggle"] is None or after["prev_struggle"] < t["next_struggle"]
     assert frames[after["next_struggle"]]["struggle_no"] == frames[t["next_struggle"]]["struggle_no"] + 1
     r = t["next_round"]
@@ -156,3 +155,19 @@ def test_the_replay_page_links_each_rule_to_the_rulebook(client, sim_db, camelot
     from roc_site.rulebook import rule_href
     cited = {rule_href(r) for f in frames for r in f["lines"][0]["rules"]}
     assert cited and all(h.split("#")[1] in ids for h in cited if h and "#" in h), cited - {None}
+
+
+def test_select_step_reads_clamps_and_links_the_step():
+    frames = [{"round": r, "raw": [x], "struggle_start": "declares" in x}
+              for r, x in ((1, "a"), (1, "player 0 declares a Faith struggle"), (2, "b"), (2, "c"))]
+    assert replay.select_step(frames, None, "/x?step=")[:2] == (0, frames[0])
+    assert replay.select_step(frames, "banana", "/x?step=")[0] == 0
+    assert replay.select_step(frames, "-4", "/x?step=")[0] == 0
+    step, frame, links = replay.select_step(frames, "99", "/x?deck=1&step=")
+    assert (step, frame) == (3, frames[3])
+    assert links["next"] is None and links["prev"] == "/x?deck=1&step=2" and links["prev_round"] == "/x?deck=1&step=0"
+    assert replay.select_step(frames, "0", "/x?step=")[2]["next_struggle"] == "/x?step=1"
+    # another game's controls (realms: by turn)
+    turns = [{"turn": t} for t in (1, 1, 2)]
+    from simulator.engines.realms.replay import step_targets as realms_targets
+    assert replay.select_step(turns, "0", "/r?step=", realms_targets)[2]["next_turn"] == "/r?step=2"
