@@ -215,8 +215,9 @@ def _game_or_404(request, token: str):
     return rec
 
 
-def _deck_choice(request, prefix: str, pool) -> dict:
-    """A deck from the form: a starter (starter:SLUG), one of your decks (mine:ID) or pasted text."""
+def _deck_choice(request, prefix: str, pool, decklist=None) -> dict:
+    """A deck from the form: pasted text, else a published `decklist` picked (the AI's side), else a starter
+    (starter:SLUG) or one of your decks (mine:ID)."""
     from cards.starters import starter
     from .deckinput import read_deck
     from .runner import SpecError
@@ -225,7 +226,9 @@ def _deck_choice(request, prefix: str, pool) -> dict:
     source = request.POST.get(prefix + "_source") or ""
     name = None
     if not text:
-        if source.startswith("starter:"):
+        if decklist is not None:
+            text, name = selectors.decklist_text(decklist), decklist.title
+        elif source.startswith("starter:"):
             st = starter(source.split(":", 1)[1])
             if st is None:
                 raise SpecError(f"{label}: no starter deck {source.split(':', 1)[1]!r}")
@@ -240,14 +243,44 @@ def _deck_choice(request, prefix: str, pool) -> dict:
     return read_deck(text, pool, label=label, name=name)
 
 
-def _form_context(request, **extra) -> dict:
+def _picker(data) -> tuple:
+    """The published-decklist picker of the set-up form (forms.PublishedDecklistForm) read from `data`: (the
+    form, the decklist picked or None, the error of its fields by name)."""
+    from .forms import PublishedDecklistForm
+    form = PublishedDecklistForm(data)
+    errors = {}
+    if not form.is_valid():
+        errors = {name: "; ".join(msgs) for name, msgs in form.errors.items()}
+    picked = form.cleaned_data.get("opponent_decklist") if hasattr(form, "cleaned_data") else None
+    return form, picked, errors
+
+
+def _picker_context(form, picked) -> dict:
+    query = (form.cleaned_data.get("decklist_q") if hasattr(form, "cleaned_data") else "") or ""
+    return {"decklists": selectors.published_decklists(query=query, chosen=picked),
+            "decklist_q": form.data.get("decklist_q", ""), "picked_decklist": picked.pk if picked else None}
+
+
+def _form_context(request, picker=None, **extra) -> dict:
     from cards.starters import starters
     from . import playtest
     decks = selectors.saved_decks_for(user=request.user) if request.user.is_authenticated else []
+    form, picked, _errors = picker if picker is not None else _picker(request.GET)
     ctx = {"starters": starters(), "my_decks": decks, "policies": playtest.available_policies(),
            "games": list(_games_of(request)[:20]), "form": request.POST if request.method == "POST" else {}}
+    ctx.update(_picker_context(form, picked))
     ctx.update(extra)
     return ctx
+
+
+def playtest_decklists(request):
+    """The picker's list for a search (htmx, GET ?decklist_q=&opponent_decklist=): published decklists titled
+    like the query, the one already picked kept at the top."""
+    form, picked, errors = _picker(request.GET)
+    ctx = _picker_context(form, picked)
+    ctx["picker_error"] = errors.get("opponent_decklist")
+    ctx["errors"] = {"decklist_q": errors["decklist_q"]} if "decklist_q" in errors else {}
+    return render(request, "simulator/_decklist_picker.html", ctx, status=400 if errors else 200)
 
 
 @require_http_methods(["GET", "POST"])
@@ -259,12 +292,23 @@ def playtest_new(request):
     from .runner import SpecError
     if request.method == "GET":
         return render(request, "simulator/playtest_new.html", _form_context(request))
-    pool = CardPool.from_db()
+    picker = _picker(request.POST)
+    _form, picked, picker_errors = picker
     errors = {}
+    if "opponent_decklist" in picker_errors:
+        errors["opponent"] = f"the opponent's deck: {picker_errors['opponent_decklist']}"
+    if "decklist_q" in picker_errors:
+        errors["decklist_q"] = picker_errors["decklist_q"]
+    if request.POST.get("op") == "search":   # the picker's search without scripts: the form again, with results
+        return render(request, "simulator/playtest_new.html", _form_context(request, picker, errors=errors),
+                      status=400 if errors else 200)
+    pool = CardPool.from_db()
     decks = {}
     for prefix in ("deck", "opponent"):
+        if prefix in errors:
+            continue
         try:
-            decks[prefix] = _deck_choice(request, prefix, pool)
+            decks[prefix] = _deck_choice(request, prefix, pool, picked if prefix == "opponent" else None)
         except SpecError as exc:
             errors[prefix] = str(exc)
     policy = request.POST.get("policy") or "greedy"
@@ -274,14 +318,15 @@ def playtest_new(request):
     if seat not in playtest.SEATS:
         errors["seat"] = f"seat: {seat!r} is not a choice (first, second or rules)"
     if errors:
-        return render(request, "simulator/playtest_new.html", _form_context(request, errors=errors), status=400)
+        return render(request, "simulator/playtest_new.html", _form_context(request, picker, errors=errors),
+                      status=400)
     first_player = playtest.SEATS[seat]
     seed = int.from_bytes(__import__("os").urandom(6), "big")
     try:
         g, notes = playtest.start_with_notes(decks["deck"], decks["opponent"], policy, seed, first_player)
     except engine.DeckError as exc:
-        return render(request, "simulator/playtest_new.html", _form_context(request, errors={"deck": str(exc)}),
-                      status=400)
+        return render(request, "simulator/playtest_new.html",
+                      _form_context(request, picker, errors={"deck": str(exc)}), status=400)
     token = playtest.new_token()
     rec = PlaytestGame(token=token, user=request.user if request.user.is_authenticated else None,
                        session_key=_session_key(request), deck_name=decks["deck"]["name"],

@@ -150,3 +150,29 @@ def test_a_whole_game_against_greedy_through_clicks_and_resume_after_reload(live
             assert "Game over" in pg.inner_text("#game-over")
             pg.click("#game-replay")
             assert "step 1 /" in pg.inner_text("#step-no")
+
+
+def test_playtest_against_a_published_decklist_picked_from_the_list(live_server, browser, core_cards):  # noqa: F811
+    from cards.starters import starters
+    from decks.models import Decklist
+    from decks.services import starter_decklists_publish
+    starter_decklists_publish(starters=starters())
+    winter = Decklist.objects.get(title__startswith="The Winter Court")
+    for width, pg in _pages(browser):
+        pg.goto(live_server.url + "/play/")
+        pg.select_option("#deck-source", "starter:camelot")
+        assert pg.locator("#opponent-decklists .play-dl").count() == len(starters())
+        pg.fill("#decklist-q", "winter")   # the list follows the search as one types (htmx)
+        pg.wait_for_function("() => document.querySelectorAll('#opponent-decklists .play-dl').length === 1")
+        row = pg.locator(f"#opponent-decklists [data-decklist='{winter.pk}']")
+        assert "The Winter Court" in row.inner_text() and "starter deck" in row.inner_text()
+        row.locator("input[type=radio]").check()
+        pg.screenshot(path=f"var/screenshots/playtest-picker-{width}.png", full_page=True)
+        pg.click("#start-game")
+        pg.wait_for_url(re.compile(r"/play/[^/]+/$"))
+        assert winter.title in pg.inner_text("body")
+        assert pg.locator(".play-options button").count() > 0
+        # a decklist's page opens the table with it picked
+        pg.goto(live_server.url + winter.get_absolute_url())
+        pg.click("#playtest-against")
+        assert pg.locator(f"input[name=opponent_decklist][value='{winter.pk}']").is_checked()
