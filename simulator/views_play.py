@@ -19,7 +19,7 @@ from .api import anonymous_key
 
 # ---------------------------------------------------------------- replays
 def _replayed(run, index: int) -> dict:
-    key = f"replay2:{run.pk}:{index}:{run.engine_version}"   # replay2: one event per frame
+    key = f"replay3:{run.pk}:{index}:{run.engine_version}"   # replay3: a board per event, the trail of decisions
     out = cache.get(key)
     if out is None:
         out = replay.replay_run_game(run.spec, index)
@@ -88,18 +88,25 @@ def _unb64(text: str):
 
 
 # ---------------------------------------------------------------- the judge sandbox
-def _sandbox_from_replay(request):
-    """?run=ID&game=N&step=S: the position of that replay step (the start of its turn or step)."""
+def _sandbox_from_replay(request, catalogue) -> tuple[dict | None, list[str], dict]:
+    """?run=ID&game=N&step=S: where that replay step opens (sandbox.at_replay_step): a position, the actions
+    since it up to the step's last decision, and what the page says about it."""
+    from . import sandbox as sb
     run = selectors.run_get(request.GET.get("run"))
     if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
         raise Http404("No such simulation run.")
     try:
         index, step = int(request.GET.get("game", "0")), int(request.GET.get("step", "0"))
-        frames = _replayed(run, index)["frames"]
-        frame = frames[max(0, min(step, len(frames) - 1))]
+        data = _replayed(run, index)
     except (ValueError, replay.ReplayError) as exc:
         raise Http404(str(exc)) from None
-    return frame["position"] or frame["base_position"]
+    step = max(0, min(step, len(data["frames"]) - 1))
+    got = sb.at_replay_step(data, step, catalogue)
+    if got is None:
+        return None, [], {}
+    position, actions, how = got
+    return position, actions, {"how": how, "step": step + 1, "game": index + 1, "decisions": len(actions),
+                               "url": reverse("simulator:replay", args=[run.pk, index]) + f"?step={step}"}
 
 
 @require_http_methods(["GET", "POST"])
@@ -115,7 +122,7 @@ def sandbox(request):
     try:
         if request.method == "GET":
             if request.GET.get("run"):
-                position = _sandbox_from_replay(request)
+                position, actions, ctx["from_replay"] = _sandbox_from_replay(request, CardPool.from_db())
         elif op == "build":
             position = sb.build(request.POST)
         elif op == "load":

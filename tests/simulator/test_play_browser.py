@@ -38,6 +38,17 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
     services.run_execute_here(run)
     gold, _ = services.run_request(mode="goldfish", text=starter("camelot").text, games=2, seed=4, dispatch=False)
     services.run_execute_here(gold)
+    from decks.pool import CardPool
+    from simulator import replay
+    from simulator import sandbox as sb
+    data = replay.replay_run_game(run.spec, 0)
+    pool = CardPool.from_db()
+
+    def opens_inside(k):
+        position, actions, how = sb.at_replay_step(data, k, pool)
+        return how == "decision" and actions and sb.run(position, actions, pool).struggle is not None
+    inside = next(k for k, f in enumerate(data["frames"]) if f["board"]["struggle"] and f["position"] is None
+                  and " S.8 " in f["raw"][0] and opens_inside(k))
     for width, pg in _pages(browser):
         # the goldfish report's sample game: a round-by-round summary and its replay
         pg.goto(live_server.url + gold.get_absolute_url())
@@ -80,6 +91,13 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
         pg.goto(step_url)
         pg.click("#open-sandbox")
         assert pg.locator("#sb-options button").count() > 0
+        # a step inside a struggle opens at its last decision, inside the same struggle
+        pg.goto(live_server.url + f"/simulate/runs/{run.pk}/games/0/?step={inside}")
+        pg.screenshot(path=f"var/screenshots/replay-struggle-{width}.png", full_page=True)
+        pg.click("#open-sandbox")
+        assert "inside the same struggle" in pg.inner_text("#sb-from-replay")
+        assert pg.locator("#sb-options button").count() > 1
+        pg.screenshot(path=f"var/screenshots/sandbox-from-replay-{width}.png", full_page=True)
 
 
 def test_sandbox_build_a_position_and_step_a_struggle(live_server, browser, core_cards):  # noqa: F811
