@@ -173,75 +173,77 @@ class LoseInfluence(Amount):
 
 
 # ---------------------------------------------------------------- ready and exhausted (§3.3)
-class Exhaust(Effect):
-    """Exhaust the cards (in the field, or a faction card); "cannot be exhausted by opponent" protects (§8.11)."""
+class Turn(Effect):
+    """Turn the cards (in the field, or a faction card) to `to` (1 exhausted, 0 ready, §3.3): each one not in that
+    state yet and not `protected` turns. A subclass is its data and its protection."""
+
+    to = 0
+
+    def protected(self, g: Resolution, p: int, c: int) -> bool:
+        return False
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        if isinstance(v, dict) and "each" in v:
+            to = self.to
+            return 1 if any(g.exh[c] != to for c in g._select(v, p, src, info)) else 0
+        return 1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        p, to = ctx.p, self.to
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
+        done = 0
+        for c in cards:
+            if g.exh[c] == to or self.protected(g, p, c):
+                continue
+            g.exh[c] = to
+            done += 1
+        return bool(cards) and done == len(cards)
+
+
+class Exhaust(Turn):
+    """Exhaust the cards; "cannot be exhausted by opponent" protects (§8.11)."""
 
     key = "exhaust"
     harmful = True
+    to = 1
 
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        if isinstance(v, dict) and "each" in v:
-            return 1 if any(not g.exh[c] for c in g._select(v, p, src, info)) else 0
-        return 1
-
-    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
-        p = ctx.p
-        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
-        done = 0
-        for c in cards:
-            if g.exh[c] or (g.ctrl[c] != p and g.has_rule(c, "cannot_be_exhausted_by_opponent")):
-                continue
-            g.exh[c] = 1
-            done += 1
-        return bool(cards) and done == len(cards)
+    def protected(self, g: Resolution, p: int, c: int) -> bool:
+        return g.ctrl[c] != p and g.has_rule(c, "cannot_be_exhausted_by_opponent")
 
 
-class Ready(Effect):
-    """Ready the cards (in the field, or a faction card)."""
+class Ready(Turn):
+    """Ready the cards."""
 
     key = "ready"
-
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        if isinstance(v, dict) and "each" in v:
-            return 1 if any(g.exh[c] for c in g._select(v, p, src, info)) else 0
-        return 1
-
-    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
-        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
-        done = 0
-        for c in cards:
-            if not g.exh[c]:
-                continue
-            g.exh[c] = 0
-            done += 1
-        return bool(cards) and done == len(cards)
+    to = 0
 
 
 # ---------------------------------------------------------------- leaving play (§7.1) and other zone moves
 class LeavePlay(Effect):
     """The cards leave play as `how` (§7.1: killed → dead pile, discarded and sacrificed → discard pile, returned
     → hand or deck), through the §7.2 sequence; `cannot_be_saved` ignores every save (§7.3); `position`: "top"
-    or "bottom" of the deck. Cards out of play (hand, deck, piles, secret area) just move."""
+    or "bottom" of the deck. Cards out of play (hand, deck, piles, secret area) just move to `elsewhere` (-1:
+    they stay where they are). A subclass is its data: `key`, `how`, `elsewhere`."""
 
     harmful = True
     asks = True
-    how = ""
+    how = ""          # how a card in the field leaves (changes.py `_remove_from_field`)
+    elsewhere = -1    # where a card out of play goes (-1: nowhere)
 
     def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
-        k = self.key
         cards = g._refs(ctx, v)
         in_field = [c for c in cards if g.zone[c] == FIELD]
         others = [c for c in cards if g.zone[c] in (HAND, DECK, DISCARD, DEAD, SECRET)]
         if in_field:
             yield from g._leave(in_field, self.how, cannot_be_saved=bool(e.get("cannot_be_saved")),
                                 position=e.get("position", "top"))
-        for c in others:
-            if k == "discard" and g.zone[c] != DISCARD:
-                g._move(c, DISCARD)
-            elif k == "return_to_hand":
-                g._move(c, HAND)
-            elif k == "return_to_deck":
-                g._move(c, DECK, top=e.get("position", "top") != "bottom")
+        z = self.elsewhere
+        if z >= 0:
+            for c in others:
+                if z == DECK:
+                    g._move(c, DECK, top=e.get("position", "top") != "bottom")
+                elif z != DISCARD or g.zone[c] != DISCARD:   # returned to hand even from the hand, as before
+                    g._move(c, z)
         left = sum(1 for c in in_field if g.zone[c] != FIELD)
         return bool(cards) and left == len(in_field)
 
@@ -258,6 +260,7 @@ class Discard(LeavePlay):
 
     key = "discard"
     how = "discarded"
+    elsewhere = DISCARD
 
 
 class Sacrifice(LeavePlay):
@@ -272,6 +275,7 @@ class ReturnToHand(LeavePlay):
 
     key = "return_to_hand"
     how = "returned"
+    elsewhere = HAND
 
 
 class ReturnToDeck(LeavePlay):
@@ -279,6 +283,7 @@ class ReturnToDeck(LeavePlay):
 
     key = "return_to_deck"
     how = "returned_deck"
+    elsewhere = DECK
 
 
 class DiscardRandom(Amount):
@@ -565,14 +570,18 @@ class RemoveEmblem(Effect):
 
 
 # ---------------------------------------------------------------- the struggle in progress (§6)
-class JoinStruggle(Effect):
+class InStruggle(Effect):
+    """An effect on the struggle in progress: outside a struggle the ability cannot be initiated (§8.11)."""
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        return 1 if g.struggle is not None else -1
+
+
+class JoinStruggle(InStruggle):
     """§6.5: the units join the struggle on their controller's side (no icon, ready state or Subtle check; no
     exhausting)."""
 
     key = "join_struggle"
-
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        return 1 if g.struggle is not None else -1
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         s = g.struggle
@@ -586,14 +595,11 @@ class JoinStruggle(Effect):
         return bool(cards)
 
 
-class RemoveFromStruggle(Effect):
+class RemoveFromStruggle(InStruggle):
     """§6.5: the units no longer take part in the struggle (they count for neither side)."""
 
     key = "remove_from_struggle"
     harmful = True
-
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        return 1 if g.struggle is not None else -1
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         if g.struggle is None:
@@ -604,13 +610,13 @@ class RemoveFromStruggle(Effect):
         return bool(cards)
 
 
-class ModifySpoils(Amount):
-    """+N / -N to the struggle's spoils (§6.1: N is the attacker's quest Spoils)."""
+class ModifySpoils(InStruggle):
+    """+N / -N to the struggle's spoils (§6.1: N is the attacker's quest Spoils); its value is an amount."""
 
     key = "modify_spoils"
 
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        return 1 if g.struggle is not None else -1
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_amount(v, f"{where} {self.key}", problems)
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         if g.struggle is None:
