@@ -699,7 +699,7 @@ class PlaceEmblem(Effect):
         return bool(cards)
 
     def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
-        return f"§3.5 {g.name(ctx.src)}: a sorcery emblem on {names(g, what)}, blanked (§3.6)"
+        return f"§3.5 {g.name(ctx.src)}: a sorcery emblem on {names(g, what)}: blanked"
 
 
 class RemoveEmblem(Effect):
