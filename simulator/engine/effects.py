@@ -240,21 +240,19 @@ class Turn(Effect):
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         p, to = ctx.p, self.to
         cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
-        done = 0
+        turned = []
         for c in cards:
             if g.exh[c] == to or self.protected(g, p, c):
                 continue
             g.exh[c] = to
-            done += 1
+            turned.append(c)
         if g.logs is not None:
-            g._log(self.log(g, ctx, e, cards))
-        return bool(cards) and done == len(cards)
+            g._log(self.log(g, ctx, e, turned))
+        return bool(cards) and len(turned) == len(cards)
 
     def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
-        """What turned; the cards that did not (already so, or protected) are not named."""
-        verb = "exhausts" if self.to else "readies"
-        turned = [c for c in what if g.exh[c] == self.to]
-        return f"§3.3 {g.name(ctx.src)}: {verb} {names(g, turned)}"
+        """The cards it turned (not those already so, or protected)."""
+        return f"§3.3 {g.name(ctx.src)}: {'exhausts' if self.to else 'readies'} {names(g, what)}"
 
 
 class Exhaust(Turn):
