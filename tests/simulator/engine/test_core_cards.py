@@ -49,7 +49,8 @@ COVERED: set[str] = set()
 
 
 def covers(*codes_: str):
-    """Mark the core cards a test checks (test_every_core_card_with_abilities_has_a_test holds the list)."""
+    """Mark the core cards a test checks (test_every_core_card_with_abilities_has_a_test holds the list): as a
+    decorator, or called after a parametrised test with the codes of its rows."""
     COVERED.update(codes_)
 
     def mark(fn):
@@ -143,7 +144,6 @@ def test_accolon_gets_plus_2_while_you_control_morgan_le_fay():
     ("core-128", "core-125", 1),   # Harbour of the Far Traders: units you control with Haste get +1 (Swift Courier, 1)
 ])
 def test_your_units_of_a_kind_get_plus_power(code, unit, printed):
-    covers(code)
     base = CORE[unit]["power"] if unit in CORE else 2
     where = {"destiny": code} if CORE[code]["type"] == "destiny" else {}
     field = [at(unit, "u")] + ([] if where else [at(code)])
@@ -272,7 +272,6 @@ def authority(g, p=0) -> int:
 
 @pytest.mark.parametrize("code", ["core-014", "core-184"])   # Chapel of the Holy Thorn; Oath of Fellowship
 def test_your_authority_total_gets_plus_1(code):
-    covers(code)
     where = {"destiny": code} if CORE[code]["type"] == "destiny" else {}
     with_it = game(me(code, [at("u2")] + ([] if where else [at(code)]), **where), phase="authority")
     without = game(me(code, [at("u2")]), phase="authority")
@@ -314,7 +313,6 @@ def test_vow_of_poverty_your_setup_budget_gets_plus_2():
 # ---------------------------------------------------------------- rules a card gives ("cannot ...")
 @pytest.mark.parametrize("code, host", [("core-006", None), ("core-053", "u2")])   # Galahad; The Stolen Scabbard
 def test_cannot_be_killed(code, host):
-    covers(code)
     unit = at(code, "x") if host is None else at(host, "x", attachments=[{"card": code}])
     g = game(me(code, [unit, at("u1")], hand=["kill"]), None, "play kill")
     if g.pending.kind == "target" and "target x" in option_texts(g):
@@ -447,7 +445,6 @@ def test_gilded_reveller_pay_2_gets_plus_2():
 
 @pytest.mark.parametrize("code, printed", [("core-086", 1), ("core-127", 1)])   # Midsummer Piper; Envoy's Pavilion
 def test_exhaust_gain_wealth(code, printed):
-    covers(code)
     g = game(me(code, [at(code, "src")], pool=0), None, "use src")
     assert g.view(0).pool[0] == 0 + printed
 
@@ -457,7 +454,6 @@ covers("core-086", "core-127")
 
 @pytest.mark.parametrize("code, sel", [("core-089", "fae"), ("core-151", "u2")])   # Fairy Ring; Roadside Shrine
 def test_exhaust_a_unit_you_control_gets_plus_1(code, sel):
-    covers(code)
     g = game(me(code, [at(code, "src"), at(sel, "u")]), None, "use src", "target u")
     assert power(g, "u") == 2 + 1
 
@@ -467,7 +463,6 @@ covers("core-089", "core-151")
 
 @pytest.mark.parametrize("code, foe_power", [("core-097", 3), ("core-107", 3)])   # Gwyn ap Nudd; Caer Wydyr
 def test_exhaust_an_enemy_unit_with_3_or_less_power(code, foe_power):
-    covers(code)
     foes = side([at("u3", "small"), at("u4", "big")])
     g = game(me(code, [at(code, "src")]), foes, "use src")   # the only target: Power 4 is more than 3
     assert g.view(0).exh[ids(g)["small"]] == 1 and g.view(0).exh[ids(g)["big"]] == 0
@@ -492,7 +487,6 @@ def test_abbey_library_pay_1_draw_1_card():
 @pytest.mark.parametrize("code, cost", [("core-017", 1), ("core-159", 1), ("core-074", 1)])
 def test_ready_an_exhausted_unit_you_control(code, cost):
     """Rally to the Banner (a Knight), Forced March (a unit), Rite of Renewal (a unit with a Faith icon)."""
-    covers(code)
     unit = {"core-017": "knight", "core-159": "u2", "core-074": "u2"}[code]
     g = game(me(code, [at(unit, "u", exhausted=True)], hand=[code], pool=cost), None, f"play {code}")
     assert g.view(0).exh[ids(g)["u"]] == 0 and g.view(0).pool[0] == cost - cost
@@ -509,7 +503,6 @@ def test_rite_of_renewal_needs_a_faith_icon():
 
 @pytest.mark.parametrize("code, printed", [("core-018", 3), ("core-037", 2)])   # Trial by Combat; War Cry
 def test_a_participating_unit_you_control_gets_plus_power(code, printed):
-    covers(code)
     g, _ = run(me(code, [at("u2")], hand=[code]), None, "struggle combat", "attack u2", f"play {code}",
                until="struggle")
     assert logged(g, f"S.8 Combat: {2 + printed} vs 0")
@@ -520,7 +513,6 @@ covers("core-018", "core-037")
 
 @pytest.mark.parametrize("code, sel", [("core-019", "knight"), ("core-094", "fae")])   # Vision of the Grail; Gift
 def test_x_deed_a_unit_gets_plus_x_power(code, sel):
-    covers(code)
     g = game(me(code, [at(sel, "u")], hand=[code], pool=3), None, f"play {code}", "x 3")
     assert power(g, "u") == 2 + 3 and g.view(0).pool[0] == 3 - 3
 
@@ -538,7 +530,6 @@ covers("core-019", "core-094")
     ("core-111", at("u4", "f"), False),
 ])
 def test_kill_an_enemy_unit(code, foe, ok):
-    covers(code)
     secret = code == "core-057"
     mine = me(code, hand=[] if secret else [code], secret=[code] if secret else [])
     g = game(mine, side([foe]))
@@ -571,7 +562,6 @@ def test_harrying_the_marches_opponent_discards_the_top_x_cards():
     ("core-095", 4, True),                             # Midsummer Madness: any enemy unit, then gain 1 wealth
 ])
 def test_exhaust_an_enemy_unit_deed(code, foe_power, ok):
-    covers(code)
     foe = side([at(f"u{foe_power}", "f")])
     g = game(me(code, hand=[code], pool=2), foe)
     assert (f"play {code}" in option_texts(g)) is ok
@@ -627,7 +617,6 @@ def test_sleep_beneath_the_snow_saves_a_unit_you_control():
 
 @pytest.mark.parametrize("code, printed", [("core-131", 2), ("core-162", 2)])   # Turn of Fortune; Desperate Defence
 def test_disrupt_when_a_struggle_is_resolving_a_unit_gets_plus_2(code, printed):
-    covers(code)
     g, _ = run(me(code, [at("u2")], hand=[code]), side([at("u3")]), "struggle combat", "attack u3",
                "defend u2", f"play {code}", until="struggle", first=1, active=1)
     assert logged(g, f"S.8 Combat: 3 vs {2 + printed}")
@@ -687,7 +676,6 @@ def test_call_the_banners_draw_x_cards_max_1_per_round():
     ("core-120", 0, 3, 2),       # Spice Merchant: gain 2 wealth
 ])
 def test_when_this_enters_play(code, my_hand, opp_hand, pool_gain):
-    covers(code)
     secret = CORE[code]["cost"] == "-" or code in ("core-041",)
     mine = me(code, hand=[] if secret else [code], secret=[code] if secret else [], pool=5)
     g = game(mine, side(hand=["u1", "u2", "u3"]), f"{'reveal' if secret else 'play'} {code}", phase="kingdom")
@@ -740,7 +728,6 @@ def test_snow_wraith_exhausts_each_enemy_unit_with_2_or_less_power():
     ("core-189", "faith", "u2", 1, 0),         # The Old Ways Remembered (destiny): ... Faith, draw 1 card
 ])
 def test_response_after_a_struggle_is_won(code, stype, src, hand_gain, pool_gain):
-    covers(code)
     kind = CORE[code]["type"]
     attacker = "s" if src == "self" else "u"
     field = [at(code, "s")] if kind in ("unit", "location") else []
@@ -821,7 +808,6 @@ def test_envoys_bodyguard_sacrifices_itself_to_save_another_unit():
     ("core-070", "draw", "hand", 1),      # Avalon: at the start of the Draw phase, draw 1 card
 ])
 def test_forced_at_the_start_of_a_phase(code, phase, what, printed):
-    covers(code)
     before = {"kingdom": "draw", "draw": "quest"}[phase]
 
     def measure(with_card):
@@ -867,7 +853,6 @@ def embark(code, mine=None, theirs=None, seen=None):
 
 @pytest.mark.parametrize("code, my_hand", [("core-167", 1), ("core-172", 2)])   # Seek the Holy Grail; Pilgrimage
 def test_embark_draw_cards(code, my_hand):
-    covers(code)
     _, pos = embark(code)
     assert hand(pos) == my_hand
 
@@ -903,7 +888,6 @@ def test_visit_the_market_embark_draw_1_then_discard_1():
                                                   ("core-182", "core-015", ["u1", "core-015"])])
 def test_embark_search_your_deck_and_put_it_into_your_hand(code, target, deck_):
     """Hunt the White Stag (a Beast), Quest for the Sword (Excalibur)."""
-    covers(code)
     _, pos = embark(code, me(code, deck=deck_))
     assert target in codes(pos, 0, "hand") and deck(pos) == 2 - 1
 
@@ -915,7 +899,6 @@ covers("core-179", "core-182")
                                                  ("core-173", "knight", 2)])
 def test_embark_a_unit_gets_plus_power_until_end_of_round(code, unit, printed):
     """Hold the Border (+1), Ride to War (+2), Tourney at Caerleon (a Knight, +2)."""
-    covers(code)
     g, _ = embark(code, me(code, [at(unit, "u")]))
     assert power(g, "u") == 2 + printed
 
@@ -925,7 +908,6 @@ covers("core-168", "core-170", "core-173")
 
 @pytest.mark.parametrize("code, foe", [("core-180", "u2"), ("core-183", "u4")])   # Night Raid (2 or less); Wild Hunt
 def test_embark_exhaust_an_enemy_unit(code, foe):
-    covers(code)
     _, pos = embark(code, theirs=side([at(foe, "f")]))
     assert entry(pos, 1, foe)["exhausted"] is True
 
