@@ -192,5 +192,6 @@ def test_playtest_against_a_published_decklist_picked_from_the_list(live_server,
         assert pg.locator(".play-options button").count() > 0
         # a decklist's page opens the table with it picked
         pg.goto(live_server.url + winter.get_absolute_url())
+        pg.screenshot(path=f"var/screenshots/decklist-playtest-link-{width}.png")
         pg.click("#playtest-against")
         assert pg.locator(f"input[name=opponent_decklist][value='{winter.pk}']").is_checked()
