@@ -73,3 +73,42 @@ def test_random_goldfish_and_simplified_games(decks, k):
 def test_many_random_games(decks, k):
     play(decks, NAMES[k % 4], NAMES[(k // 4) % 4] if k % 5 else None, seed=5000 + k,
          pols=(("random", "random"), ("greedy", "random"), ("greedy", "greedy"))[k % 3])
+
+
+def _frontier_by_the_rule(grid: dict[int, int], g: Game) -> list[tuple[int, int]]:
+    """002 §10, R2 read directly: an empty cell edge-adjacent to the Settlement, none of whose card neighbours already
+    touches as many cards as its Neighbor Count; with the number of cards it touches; sorted by cell."""
+    from simulator.engines.realms.game import NEIGHBOURS
+    out = set()
+    for c in grid:
+        for dn in NEIGHBOURS:
+            e = c + dn
+            if e in grid:
+                continue
+            near = [e + dm for dm in NEIGHBOURS if e + dm in grid]
+            if all(sum(f + dm in grid for dm in NEIGHBOURS) < g.cdef[grid[f]].nc for f in near):
+                out.add((e, len(near)))
+    return sorted(out)
+
+
+def test_building_frontier_matches_the_rule_on_random_settlements(decks):
+    """The cached frontier (a window over the Settlement, game.py `_frontier`) against the rule read directly, on
+    random Settlements of random Places (Neighbor Counts 1-4 among them), including the empty one."""
+    import random
+
+    from simulator.engines.realms.game import NEIGHBOURS, cell_of
+    g = Game(decks["ashen"], decks["deepwood"], seed=3)
+    ids = [i for i, d in enumerate(g.cdef) if d.is_place or d.is_leader]
+    assert len({g.cdef[i].nc for i in ids}) >= 2
+    rng = random.Random(7)
+    for _ in range(400):
+        grid: dict[int, int] = {}
+        cells = [cell_of(0, 0)]
+        for _ in range(rng.randint(0, 20)):
+            c = rng.choice(cells) + rng.choice(NEIGHBOURS)
+            if c not in grid:
+                grid[c] = rng.choice(ids)
+                cells.append(c)
+        g.grid[0] = grid
+        g.grid_v[0] += 1
+        assert g._frontier(0) == _frontier_by_the_rule(grid, g)
