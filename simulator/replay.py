@@ -293,13 +293,13 @@ def card_names_of(g) -> dict[str, str]:
     return out
 
 
-def _board_now(g) -> dict | None:
-    """The board of player 0's view now, read in the middle of the rules (the engine's log hook): Power is worked
+def _board_now(g, player: int = 0) -> dict | None:
+    """The board of `player`'s view now, read in the middle of the rules (the engine's log hook): Power is worked
     out without touching the engine's Power memo; None if the state cannot be read at this moment."""
     saved = g._pcache
     g._pcache = None
     try:
-        return board_of(g.view(0))
+        return board_of(g.view(player))
     except Exception:   # a state half-way through a change: the board taken at the next point serves
         return None
     finally:
