@@ -7,10 +7,17 @@ changes, split by the reading that needs them.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import (
     KW_HASTE, KW_NO_ATTACH, KW_RAVAGE, KW_RESTRICTED, KW_SCOUT, KW_SECRET, STRUGGLE_TYPES, CardDef,
 )
-from .selectors import _COMPILED, _compile_selector, _dynamic_part, _static_part_matches
+from .selectors import (
+    _COMPILED, OP_ATTR, OP_ATTR_ANY, OP_COST_GTE, OP_COST_LTE, OP_EMBLEM, OP_EXHAUSTED, OP_FACTION, OP_ICON,
+    OP_IN_ATTACK, OP_IN_DEFENCE, OP_IN_STRUGGLE, OP_INFLUENCE, OP_KEYWORD, OP_NAME, OP_NOT_SELF, OP_POWER_GT,
+    OP_POWER_GTE, OP_POWER_LT, OP_POWER_LTE, OP_READY, OP_TOKEN, OP_TYPE, OP_TYPE_IN, OP_UNIQUE, _compile_selector,
+    _dynamic_part, _static_part_matches,
+)
 from .state import (
     FACTION, FIELD, HAND, LIMBO, PHASES, ZONE_BY_NAME, PowerCand, State, StaticEntry,
 )
@@ -73,6 +80,7 @@ class Characteristics(State):
                                     st_player.append(x)
         if st_power != self._st_power:
             self._pw_cands = {}   # the candidates depend only on the Power statics (and printed cards)
+            self._st_power_prep = None
         self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
         mask = 0
         for _s, _c, a in st_grant:
@@ -88,6 +96,28 @@ class Characteristics(State):
         self._statics_cache = out
         return out
 
+    def _power_statics(self) -> list:
+        """The Power statics in force, each judged once for what `_power_candidates` asks of it: (source,
+        controller, kind 0 self / 1 host / 2 selector / 3 never, the selector, the ability, its condition, its
+        Power amount). Rebuilt with the statics (`_statics`)."""
+        prep = self._st_power_prep
+        if prep is not None:
+            return prep
+        prep = []
+        for src, c, ab in self._st_power:
+            aff = ab.affects
+            if aff is None or aff == "self":
+                kind = 0
+            elif aff == "host":
+                kind = 1
+            elif isinstance(aff, dict):
+                kind = 2
+            else:
+                kind = 3
+            prep.append((src, c, kind, aff, ab, ab.condition, ab.modify["power"]))
+        self._st_power_prep = prep
+        return prep
+
     def _power_candidates(self, iid: int) -> list[PowerCand]:
         """The Power statics that could ever apply to this card, judged on what cannot change while the set of
         statics stays the same (its printed type, attributes, name, faction, icons; which card is the source).
@@ -96,16 +126,17 @@ class Characteristics(State):
         attributes."""
         d = self.cdef[iid]
         out: list[PowerCand] = []
-        for src, c, ab in self._st_power:
-            aff = ab.affects
-            amt = ab.modify["power"]
-            if aff is None or aff == "self":
+        prep = self._st_power_prep
+        if prep is None:
+            prep = self._power_statics()
+        for src, c, kind, aff, ab, cond, amt in prep:
+            if kind == 0:
                 if src == iid:
-                    out.append((src, c, 0, 0, None, (), ab.condition, amt))
-            elif aff == "host":
+                    out.append((src, c, 0, 0, None, (), cond, amt))
+            elif kind == 1:
                 if self.host.get(src) == iid:   # only on its own host (the cache is cleared when a host is set)
-                    out.append((src, c, 1, 0, None, (), ab.condition, amt))
-            elif isinstance(aff, dict):
+                    out.append((src, c, 1, 0, None, (), cond, amt))
+            elif kind == 2:
                 cache = ab.smatch
                 if cache is None or len(cache) > 512:
                     cache = ab.smatch = {}
@@ -117,7 +148,7 @@ class Characteristics(State):
                     if dyn is None:
                         dyn = _dynamic_part(ab)
                     z, who, checks = dyn
-                    out.append((src, c, 2, z, None if who == "any" else who == "you", checks, ab.condition, amt))
+                    out.append((src, c, 2, z, None if who == "any" else who == "you", checks, cond, amt))
         self._pw_cands[iid] = out
         return out
 
@@ -185,12 +216,7 @@ class Characteristics(State):
                         holder = self.ctrl[iid] if z == FIELD else self.owner[iid]
                         if (holder == c) != you:
                             continue
-                    ok = True
-                    for check in checks:
-                        if not check(self, iid, src):
-                            ok = False
-                            break
-                    if not ok:
+                    if checks and not self._ops_match(checks, iid, src):
                         continue
                 elif kind == 1 and self.host.get(src) != iid:
                     continue
@@ -466,9 +492,94 @@ class Characteristics(State):
         got = _COMPILED.get(id(sel))
         if got is None or got[0] is not sel:
             got = _compile_selector(sel)
-        for check in got[1]:
-            if not check(self, j, src):
-                return False
+        ops: tuple[tuple[int, Any], ...] = got[1]
+        return not ops or self._ops_match(ops, j, src)
+
+    def _ops_match(self, ops: tuple[tuple[int, Any], ...], j: int, src: int) -> bool:
+        """A compiled selector's (op, value) checks on card j (selectors.py), answered in order, inline."""
+        d = self.cdef[j]
+        for op, v in ops:
+            if op == OP_TYPE:
+                if d.type != v:
+                    return False
+            elif op == OP_ATTR:
+                if v not in d.attributes:
+                    return False
+            elif op == OP_IN_DEFENCE or op == OP_IN_ATTACK or op == OP_IN_STRUGGLE:
+                s = self.struggle
+                if s is None:
+                    if v:
+                        return False
+                elif op == OP_IN_DEFENCE:
+                    if (j in s.defenders) != v:
+                        return False
+                elif op == OP_IN_ATTACK:
+                    if (j in s.attackers) != v:
+                        return False
+                elif (j in s.attackers or j in s.defenders) != v:
+                    return False
+            elif op == OP_TYPE_IN:
+                if d.type not in v:
+                    return False
+            elif op == OP_ATTR_ANY:
+                if v.isdisjoint(d.attributes):
+                    return False
+            elif op == OP_EXHAUSTED:
+                if bool(self.exh[j]) != v:
+                    return False
+            elif op == OP_READY:
+                if (not self.exh[j]) != v:
+                    return False
+            elif op == OP_NOT_SELF:
+                if j == src:
+                    return False
+            elif op == OP_ICON:
+                if not d.icons & v:
+                    return False
+            elif op == OP_KEYWORD:
+                if not self.kw(j) & v:
+                    return False
+            elif op == OP_FACTION:
+                if d.faction != v:
+                    return False
+            elif op == OP_NAME:
+                if d.name != v:
+                    return False
+            elif op == OP_UNIQUE:
+                if d.unique != v:
+                    return False
+            elif op == OP_COST_LTE:
+                if not 0 <= d.cost <= v:
+                    return False
+            elif op == OP_COST_GTE:
+                if d.cost < v:
+                    return False
+            elif op == OP_EMBLEM:
+                if bool(self.emb[j]) != v:
+                    return False
+            elif op == OP_INFLUENCE:
+                if bool(self.cnt[j]) != v:
+                    return False
+            elif op == OP_TOKEN:
+                if d.is_token != v:
+                    return False
+            else:   # effective Power, floored at 0 (printed Power out of play)
+                if not d.is_unit:
+                    return False
+                pw = self.power(j) if self.zone[j] == FIELD else d.power
+                if pw < 0:
+                    pw = 0
+                if op == OP_POWER_LT:
+                    if not pw < v:
+                        return False
+                elif op == OP_POWER_LTE:
+                    if not pw <= v:
+                        return False
+                elif op == OP_POWER_GT:
+                    if not pw > v:
+                        return False
+                elif not pw >= v:
+                    return False
         return True
 
     def _amount(self, v, p: int, src: int, ctx) -> int:

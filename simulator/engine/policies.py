@@ -114,6 +114,21 @@ def setup_budget(game: PlayerView, p: int) -> int:
     return SETUP_BUDGET + extra
 
 
+def _guard_cost(guarded: list[list[int]], units: list[int]) -> float:
+    """GUARD_WORTH for each threatened icon whose every ready guard is among `units` (the attack leaves no
+    defender with that icon, S.10)."""
+    c = 0.0
+    for ids in guarded:
+        left = False
+        for i in ids:
+            if i not in units:
+                left = True
+                break
+        if not left:
+            c += GUARD_WORTH
+    return c
+
+
 def _claim(mine: int, theirs: int) -> float:
     """§5.5: what the Authority outcome is worth to a player with total `mine` against `theirs`."""
     return AUTHORITY_WORTH if mine > theirs else (0.0 if mine == theirs else -AUTHORITY_WORTH)
@@ -436,13 +451,13 @@ class GreedyPolicy(GreedyV1Policy):
                     if v > 0:
                         guards.append((i, cdef[i].icons))
 
-        def guard_cost(units: list[int]) -> float:
-            c = 0.0
-            for t in threat:
-                bit = 1 << t
-                if any(ic & bit for _i, ic in guards) and not any(ic & bit for i, ic in guards if i not in units):
-                    c += GUARD_WORTH
-            return c
+        # per threatened icon that some guard bears: those guards (an attack that sends all of them costs the guard)
+        guarded: list[list[int]] = []
+        for t in threat:
+            bit = 1 << t
+            ids = [i for i, ic in guards if ic & bit]
+            if ids:
+                guarded.append(ids)
 
         order = sorted(types, key=lambda t: (len(mine[t]), t))
         lead = None
@@ -467,10 +482,10 @@ class GreedyPolicy(GreedyV1Policy):
                 cands = [i for i in atk if pw[i] + bonus >= 1]
                 if not cands:
                     continue
-                i = min(cands, key=lambda i: (guard_cost([i]), pw[i], _ICON_COUNT[cdef[i].icons]))
+                i = min(cands, key=lambda i: (_guard_cost(guarded, [i]), pw[i], _ICON_COUNT[cdef[i].icons]))
                 if spoils < 0:
                     spoils = game.quest_stat(p, "spoils")
-                gain = 1 + self._spoils_worth(t, spoils, game, opp) - guard_cost([i])
+                gain = 1 + self._spoils_worth(t, spoils, game, opp) - _guard_cost(guarded, [i])
                 if gain < 0.5:
                     continue
                 if gain < 1.5:
@@ -505,7 +520,7 @@ class GreedyPolicy(GreedyV1Policy):
                 # the defender may chump (deny S.10) rather than lose for nothing: count the spoils, not the +1
                 if spoils < 0:
                     spoils = game.quest_stat(p, "spoils")
-                gain = self._spoils_worth(t, spoils, game, opp) + 0.5 - guard_cost(chosen)
+                gain = self._spoils_worth(t, spoils, game, opp) + 0.5 - _guard_cost(guarded, chosen)
                 if gain < 0.3:
                     continue
                 if gain < 1.5:
