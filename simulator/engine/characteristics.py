@@ -96,25 +96,35 @@ class Characteristics(State):
         self._statics_cache = out
         return out
 
-    def _power_statics(self) -> list:
-        """The Power statics in force, each judged once for what `_power_candidates` asks of it: (source,
-        controller, kind 0 self / 1 host / 2 selector / 3 never, the selector, the ability, its condition, its
-        Power amount). Rebuilt with the statics (`_statics`)."""
+    def _power_statics(self) -> list[tuple[int, int, Any, Any, bool, PowerCand]]:
+        """The Power statics in force, each judged once for what `_power_candidates` asks of it: (kind 0 self /
+        1 host / 2 selector / 3 never, source, the ability, its `affects` selector, its not_self, the candidate
+        tuple `power` reads). Rebuilt with the statics (`_statics`)."""
         prep = self._st_power_prep
         if prep is not None:
             return prep
         prep = []
         for src, c, ab in self._st_power:
             aff = ab.affects
+            amt = ab.modify["power"]
+            not_self = False
+            cand: PowerCand = (src, c, 0, 0, None, (), ab.condition, amt)
             if aff is None or aff == "self":
                 kind = 0
             elif aff == "host":
                 kind = 1
+                cand = (src, c, 1, 0, None, (), ab.condition, amt)
             elif isinstance(aff, dict):
                 kind = 2
+                not_self = bool(aff.get("not_self"))
+                dyn = ab.dyn_affects
+                if dyn is None:
+                    dyn = _dynamic_part(ab)
+                z, who, checks = dyn
+                cand = (src, c, 2, z, None if who == "any" else who == "you", checks, ab.condition, amt)
             else:
                 kind = 3
-            prep.append((src, c, kind, aff, ab, ab.condition, ab.modify["power"]))
+            prep.append((kind, src, ab, aff, not_self, cand))
         self._st_power_prep = prep
         return prep
 
@@ -129,13 +139,13 @@ class Characteristics(State):
         prep = self._st_power_prep
         if prep is None:
             prep = self._power_statics()
-        for src, c, kind, aff, ab, cond, amt in prep:
+        for kind, src, ab, aff, not_self, cand in prep:
             if kind == 0:
                 if src == iid:
-                    out.append((src, c, 0, 0, None, (), cond, amt))
+                    out.append(cand)
             elif kind == 1:
-                if self.host.get(src) == iid:   # only on its own host (the cache is cleared when a host is set)
-                    out.append((src, c, 1, 0, None, (), cond, amt))
+                if self.host.get(src, -1) == iid:   # only on its own host (the cache is cleared when a host is set)
+                    out.append(cand)
             elif kind == 2:
                 cache = ab.smatch
                 if cache is None or len(cache) > 512:
@@ -143,12 +153,8 @@ class Characteristics(State):
                 ok = cache.get(d)
                 if ok is None:
                     ok = cache[d] = _static_part_matches(aff, d, -1, -2)   # not_self aside: it is per copy
-                if ok and not (iid == src and aff.get("not_self")):
-                    dyn = ab.dyn_affects
-                    if dyn is None:
-                        dyn = _dynamic_part(ab)
-                    z, who, checks = dyn
-                    out.append((src, c, 2, z, None if who == "any" else who == "you", checks, cond, amt))
+                if ok and not (not_self and iid == src):
+                    out.append(cand)
         self._pw_cands[iid] = out
         return out
 
@@ -208,6 +214,8 @@ class Characteristics(State):
             cands = self._pw_cands.get(iid)
             if cands is None:
                 cands = self._power_candidates(iid)
+            if not cands:
+                return pw   # no static can apply: as cheap as a memo read, so not memoised
             for src, c, kind, z, you, checks, cond, amt in cands:
                 if kind == 2:
                     if self.zone[iid] != z:
@@ -464,9 +472,10 @@ class Characteristics(State):
         c = sel.get("controller", "you")
         players = (p,) if c == "you" else (1 - p,) if c == "opponent" else (0, 1)
         out = []
+        ops = self._ops_of(sel)
         for q in players:
             for j in self._zone_list(q, z):
-                if self._match_props(sel, j, p, src):
+                if not ops or self._ops_match(ops, j, src):
                     out.append(j)
         return out
 
@@ -489,11 +498,17 @@ class Characteristics(State):
 
     def _match_props(self, sel, j: int, p: int, src: int) -> bool:
         """Does card j have the characteristics and state the selector asks for (zone/controller aside)?"""
+        ops = self._ops_of(sel)
+        return not ops or self._ops_match(ops, j, src)
+
+    @staticmethod
+    def _ops_of(sel) -> tuple[tuple[int, Any], ...]:
+        """The selector compiled to (op, value) checks (selectors.py), cached by its id."""
         got = _COMPILED.get(id(sel))
         if got is None or got[0] is not sel:
             got = _compile_selector(sel)
         ops: tuple[tuple[int, Any], ...] = got[1]
-        return not ops or self._ops_match(ops, j, src)
+        return ops
 
     def _ops_match(self, ops: tuple[tuple[int, Any], ...], j: int, src: int) -> bool:
         """A compiled selector's (op, value) checks on card j (selectors.py), answered in order, inline."""

@@ -225,9 +225,10 @@ class Resolution(Changes):
         z = ZONE_BY_NAME.get(sel.get("zone", "field"), FIELD)
         c = sel.get("controller", "you")
         players = (p,) if c == "you" else (1 - p,) if c == "opponent" else (0, 1)
+        ops = self._ops_of(sel)
         for q in players:
             for j in self._zone_list(q, z):
-                if self._match_props(sel, j, p, src) and not (z == FIELD and self._immune(j, p, src, is_deed)):
+                if (not ops or self._ops_match(ops, j, src)) and not (z == FIELD and self._immune(j, p, src, is_deed)):
                     return True
         return False
 
