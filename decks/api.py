@@ -24,8 +24,8 @@ from rest_framework.utils import html
 from roc_site.schema import ObjectListSchema
 
 from .collection import export_collection_csv
-from .decklist import DecklistProblem, export_decklist
-from .legality import check_deck, check_decklist_text
+from .decklist import DecklistProblem, check_decklist_text, export_decklist
+from .legality import check_deck
 from .models import Deck, Decklist
 from .pool import CardPool
 from .selectors import (collection_counts, comment_can_delete, comment_can_moderate, deck_buildability,

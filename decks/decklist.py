@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from .legality import Problem
+from .legality import FormatRules, Problem, Verdict, check_deck
 from .pool import CardPool, card_title, normalise_name
 
 MAX_LINE_COUNT = 99  # more copies than this on one line is a typo, not a deck
@@ -242,3 +242,13 @@ def content_hash(counts: Mapping[str, int]) -> str:
     """sha256 of the sorted `code:count` lines: identical lists have identical hashes, whatever their order."""
     body = "\n".join(f"{code}:{counts[code]}" for code in sorted(counts) if counts[code] > 0)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def check_decklist_text(text: str, pool: CardPool, fmt: FormatRules | None = None) -> Verdict:
+    """Read a decklist (CONTRACTS §2) and judge it: the text's problems come first, then the deck's."""
+    parsed = parse_decklist(text, pool)
+    verdict = check_deck(parsed.counts, pool, fmt)
+    if parsed.problems:
+        verdict.errors[:0] = [p.as_verdict_problem() for p in parsed.problems]
+        verdict.legal = False
+    return verdict

@@ -269,17 +269,5 @@ def check_deck(counts: Mapping[str, int], pool: CardPool, fmt: FormatRules | Non
     )
 
 
-def check_decklist_text(text: str, pool: CardPool, fmt: FormatRules | None = None) -> Verdict:
-    """Read a decklist (CONTRACTS §2) and judge it: the text's problems come first, then the deck's."""
-    from .decklist import parse_decklist
-
-    parsed = parse_decklist(text, pool)
-    verdict = check_deck(parsed.counts, pool, fmt)
-    if parsed.problems:
-        verdict.errors[:0] = [p.as_verdict_problem() for p in parsed.problems]
-        verdict.legal = False
-    return verdict
-
-
-__all__ = ["Problem", "FormatRules", "Verdict", "check_deck", "check_decklist_text", "effective_cost",
+__all__ = ["Problem", "FormatRules", "Verdict", "check_deck", "effective_cost",
            "loyalty_surcharge"]

@@ -22,8 +22,8 @@ from cards.games.r1.facts import CARD_TYPES, FACTION_NAMES
 from cards.starters import starter, starters
 
 from .collection import export_collection_csv
-from .decklist import export_decklist, parse_decklist
-from .legality import MIN_DRAW_CARDS, check_deck, check_decklist_text, effective_cost
+from .decklist import check_decklist_text, export_decklist, parse_decklist
+from .legality import MIN_DRAW_CARDS, check_deck, effective_cost
 from .markdown import render_markdown
 from .models import Deck, Decklist
 from .pool import CardPool, card_title, is_draw_card

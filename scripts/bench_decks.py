@@ -43,7 +43,8 @@ def measure() -> dict:
     sys.path.insert(0, str(ROOT))
     from cards.cardfile import parse_card_file
     from decks.decklist import export_decklist, parse_decklist
-    from decks.legality import FormatRules, check_deck, check_decklist_text
+    from decks.decklist import check_decklist_text
+    from decks.legality import FormatRules, check_deck
     from decks.pool import CardPool
     from decks.stats import deck_key_figures, deck_stats, sample_hand
 

@@ -117,6 +117,39 @@ def instructions() -> dict | None:
         os.unlink(f.name)
 
 
+def fingerprint(pairs_games: int = 98) -> dict:
+    """Hashes that tell whether a change plays the same games: `games` over the winner, reason, rounds, per-round
+    statistics, struggle counters and whole action history of `pairs_games` head-to-head games (the ordered starter
+    pairs in turn; greedy vs greedy, every third greedy vs random; each played with and without a log) and a fifth as
+    many goldfish games; `logs` over their logs. A change that only rewords log lines keeps `games`."""
+    import hashlib
+
+    from simulator.engine import Game, _policy_seed, make_policy, result_of
+
+    decks = starter_decks()
+    names = sorted(decks)
+    pairs = [(a, b) for a in names for b in names]
+    games, logs = hashlib.sha256(), hashlib.sha256()
+
+    def play(a, b, seed, pols, log):
+        g = Game(a, b, seed=seed, log=log, autostart=False,
+                 policies=[make_policy(pols[p], _policy_seed(seed, p)) for p in (0, 1)])
+        g.play()
+        r = result_of(g)
+        games.update(repr((r.winner, r.reason, r.rounds, r.first_player, r.influence_by_round,
+                           r.cards_played_by_round, r.struggles_won_by_round, r.struggles, g.history)).encode())
+        if log:
+            logs.update(repr(r.log).encode())
+
+    for i in range(pairs_games):
+        a, b = pairs[i % len(pairs)]
+        for log in (True, False):
+            play(decks[a], decks[b], i, ("greedy", "greedy") if i % 3 else ("greedy", "random"), log)
+    for i in range(pairs_games // 5):
+        play(decks[names[i % len(names)]], None, i, ("greedy", "greedy"), True)
+    return {"games": games.hexdigest()[:16], "logs": logs.hexdigest()[:16]}
+
+
 def measure_pure() -> dict:
     """The same measurement on the plain-Python modules (ROC_ENGINE_PURE=1), in a process of its own."""
     import subprocess
@@ -171,37 +204,8 @@ def main() -> str:
     )
 
 
-def fingerprint() -> str:
-    """A hash of 210 whole seeded games with their logs and recorded histories (every choice, every shortcut
-    answer): greedy against greedy, greedy-v1 (both seats) and random over the 49 ordered starter pairs, and 14
-    goldfish games. A speed-up that plays the same games gives the same hash (`--fingerprint`)."""
-    import hashlib
-
-    from simulator.engine import Game, make_policy, result_of
-    from simulator.engine import _policy_seed
-
-    decks = starter_decks()
-    names = sorted(decks)
-    pairs = [(a, b) for a in names for b in names]
-    h = hashlib.sha256()
-    games = []
-    for k, pol in enumerate((("greedy", "greedy"), ("greedy", "greedy-v1"), ("greedy-v1", "greedy"),
-                             ("greedy", "random"))):
-        for i, (a, b) in enumerate(pairs):
-            games.append((decks[a], decks[b], 1000 * k + i, pol))
-    for i in range(14):
-        games.append((decks[names[i % 7]], None, 5000 + i, ("greedy", "greedy")))
-    for da, db, seed, pol in games:
-        pols = [make_policy(pol[0], _policy_seed(seed, 0)), make_policy(pol[1], _policy_seed(seed, 1))]
-        g = Game(da, db, seed=seed, log=True, autostart=False, policies=pols)
-        g.play()
-        r = result_of(g)
-        h.update(json.dumps([vars(r), g.history], sort_keys=True, default=str).encode())
-    return h.hexdigest()[:16]
-
-
 if __name__ == "__main__":
-    if "--fingerprint" in sys.argv[1:]:
-        print(fingerprint())
+    if "--fingerprint" in sys.argv[1:]:   # python -m scripts.bench_engine --fingerprint
+        print(json.dumps(fingerprint()))
     else:
         print(main())

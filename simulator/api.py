@@ -15,7 +15,7 @@ from roc_site.throttling import SimulationRateThrottle
 
 from . import runner, selectors, services
 from .deckinput import MAX_TEXT_CHARS
-from .models import SimulationRun
+from .run_json import anonymous_key, run_json
 
 
 class RunCreateSerializer(serializers.Serializer):
@@ -41,34 +41,6 @@ class RunCreateSerializer(serializers.Serializer):
                                              "the same as settings.policy")
     opponent_policy = serializers.CharField(required=False, max_length=40,
                                             help_text="who plays the opponent (versus); as `policy`")
-
-
-def run_json(run: SimulationRun, request=None) -> dict:
-    url = run.get_absolute_url()
-    api_url = f"/api/simulations/{run.pk}/"
-    if request is not None:
-        url = request.build_absolute_uri(url)
-        api_url = request.build_absolute_uri(api_url)
-    return {
-        "id": run.pk, "url": api_url, "page_url": url, "mode": run.mode, "status": run.status,
-        "progress": 1.0 if run.status == "done" else round(run.progress, 4),
-        "games": run.games, "seed": run.seed, "settings": run.settings, "engine_version": run.engine_version,
-        "policies": ([run.settings.get("policy", runner.DEFAULT_POLICY)]
-                     + ([run.settings.get("opponent_policy", runner.DEFAULT_POLICY)] if run.mode == "versus" else [])
-                     if run.mode != "hands" and isinstance(run.settings, dict) else None),
-        "deck": {"name": run.deck_name, "hash": run.deck_hash, "legal": run.deck_legal},
-        "opponent": ({"name": run.opponent_name, "hash": run.opponent_hash} if run.mode == "versus" else None),
-        "created_at": run.created_at, "finished_at": run.finished_at, "error": run.error or None,
-        "result": run.result if run.status == "done" else None,
-    }
-
-
-def anonymous_key(request) -> str:
-    """Who an anonymous visitor is, for the in-flight limit: their session, else their address."""
-    session = getattr(request, "session", None)
-    if session is not None and session.session_key:
-        return "s:" + session.session_key
-    return "ip:" + (request.META.get("REMOTE_ADDR") or "unknown")
 
 
 RUN_SCHEMA = inline_serializer("SimulationRun", fields={

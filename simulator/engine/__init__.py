@@ -28,8 +28,9 @@ from .cards import CardDef, Deck, DeckError, build_deck
 from .game import Decision, Game, GameOver, IllegalAction, PlayerView
 from .policies import GreedyPolicy, RandomPolicy, make_policy
 
-# Bump whenever results for the same seed would change (a rule or a policy plays differently).
-ENGINE_VERSION = "r1-engine-9"
+# Bump whenever results for the same seed would change (a rule or a policy plays differently, or the log says
+# something else: results are stored with their logs).
+ENGINE_VERSION = "r1-engine-10"
 
 __all__ = [
     "ENGINE_BUILD", "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",

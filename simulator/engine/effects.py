@@ -10,8 +10,10 @@ holds everything about its primitive:
 - its resolution: `apply` for a primitive that never asks a player, or `run` (a generator that may yield a
   Decision, open windows, make cards enter or leave play) with `asks = True`; both return True when the effect
   happened in full ("then", §8.11);
-- its log line, written where it resolves (most primitives are described by the ability's own "§8 player P uses
-  CARD" line).
+- `log`, its line in the game's log, in plain words citing the rule ("§3.3 Frost Maiden: exhausts Gawain"):
+  resolving a primitive writes one line after the ability's own "§8 player P uses CARD" line. It is formatted
+  only when the game keeps a log (`if g.logs is not None`), so a game without one pays a test per effect. The
+  rules' own consequences keep their lines (a card leaving play, §7.1; a change of control, §3.2; a win, §12).
 
 `EFFECTS` maps each key to its primitive: every subclass of `Effect` with a key is in it, so adding a primitive
 is adding one class. `Ctx` is one resolution of an ability (its source, controller, targets, X, event).
@@ -75,6 +77,20 @@ class Effect:
         raise NotImplementedError(self.key)
         yield   # a generator
 
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        """The log line of one resolution: `what` is what it did, as the primitive passes it (the cards it acted
+        on, an amount). Called only when the game keeps a log."""
+        raise NotImplementedError(self.key)
+
+
+def names(g: Resolution, cards: Any) -> str:
+    """Card names for a log line ("nothing" for none)."""
+    return ", ".join(g.name(c) for c in cards) or "nothing"
+
+
+def n_cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
 
 class Amount(Effect):
     """A primitive whose value is an amount (a number, "X" or {"count": selector})."""
@@ -100,8 +116,13 @@ class Draw(Amount):
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         q = g._player_of(ctx, e)
         n = g._amount(v, ctx.p, ctx.src, ctx)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (q, n)))   # before: drawing from an empty deck ends the game (§12)
         g._draw(q, n)
         return n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§8 {g.name(ctx.src)}: player {what[0]} draws {n_cards(what[1])}"
 
 
 class GainWealth(Amount):
@@ -113,7 +134,13 @@ class GainWealth(Amount):
         q = g._player_of(ctx, e)
         n = g._amount(v, ctx.p, ctx.src, ctx)
         g.pool[q] += n
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (q, n)))
         return n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        q = what[0]
+        return f"§3.4 {g.name(ctx.src)}: player {q} gains {what[1]} wealth (pool {g.pool[q]})"
 
 
 class GainInfluence(Amount):
@@ -125,8 +152,12 @@ class GainInfluence(Amount):
     def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
         q = g._player_of(ctx, e)
         n = g._amount(v, ctx.p, ctx.src, ctx)
-        yield from g._gain_influence(q, n, f"{g.name(ctx.src)}")
+        # the line is _gain_influence's ("§1.1 CARD: player P gains N Influence (total)"), written with the gain
+        yield from g._gain_influence(q, n, self.log(g, ctx, e, n) if g.logs is not None else "")
         return n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§1.1 {g.name(ctx.src)}"
 
 
 class PlaceInfluence(Amount):
@@ -140,8 +171,13 @@ class PlaceInfluence(Amount):
         cards = [c for c in g._refs(ctx, e.get("on", "self")) if g.zone[c] == FIELD]
         for c in cards:
             g.cnt[c] += n
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (cards, n)))
         g._check_win()
         return bool(cards) and n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§1.1 {g.name(ctx.src)}: {what[1]} Influence on {names(g, what[0])}"
 
 
 class MoveInfluence(Amount):
@@ -155,8 +191,15 @@ class MoveInfluence(Amount):
         m = min(n, g.infl[1 - p])
         g.infl[1 - p] -= m
         g.infl[p] += m
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, m))
         g._check_win()
         return m == n and n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        p = ctx.p
+        return (f"§6.1 {g.name(ctx.src)}: {what} Influence moves from player {1 - p} to player {p} "
+                f"({g.infl[p]} and {g.infl[1 - p]} on their faction cards)")
 
 
 class LoseInfluence(Amount):
@@ -169,81 +212,107 @@ class LoseInfluence(Amount):
         n = g._amount(v, ctx.p, ctx.src, ctx)
         m = min(n, g.infl[q])
         g.infl[q] -= m
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (q, m)))
         return m == n and n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        q = what[0]
+        return f"§1.1 {g.name(ctx.src)}: player {q} loses {what[1]} Influence ({g.infl[q]} left)"
 
 
 # ---------------------------------------------------------------- ready and exhausted (§3.3)
-class Exhaust(Effect):
-    """Exhaust the cards (in the field, or a faction card); "cannot be exhausted by opponent" protects (§8.11)."""
+class Turn(Effect):
+    """Turn the cards (in the field, or a faction card) to `to` (1 exhausted, 0 ready, §3.3): each one not in that
+    state yet and not `protected` turns. A subclass is its data and its protection."""
+
+    to = 0
+
+    def protected(self, g: Resolution, p: int, c: int) -> bool:
+        return False
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        if isinstance(v, dict) and "each" in v:
+            to = self.to
+            return 1 if any(g.exh[c] != to for c in g._select(v, p, src, info)) else 0
+        return 1
+
+    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
+        p, to = ctx.p, self.to
+        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
+        turned = []
+        for c in cards:
+            if g.exh[c] == to or self.protected(g, p, c):
+                continue
+            g.exh[c] = to
+            turned.append(c)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, turned))
+        return bool(cards) and len(turned) == len(cards)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        """The cards it turned (not those already so, or protected)."""
+        return f"§3.3 {g.name(ctx.src)}: {'exhausts' if self.to else 'readies'} {names(g, what)}"
+
+
+class Exhaust(Turn):
+    """Exhaust the cards; "cannot be exhausted by opponent" protects (§8.11)."""
 
     key = "exhaust"
     harmful = True
+    to = 1
 
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        if isinstance(v, dict) and "each" in v:
-            return 1 if any(not g.exh[c] for c in g._select(v, p, src, info)) else 0
-        return 1
-
-    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
-        p = ctx.p
-        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
-        done = 0
-        for c in cards:
-            if g.exh[c] or (g.ctrl[c] != p and g.has_rule(c, "cannot_be_exhausted_by_opponent")):
-                continue
-            g.exh[c] = 1
-            done += 1
-        return bool(cards) and done == len(cards)
+    def protected(self, g: Resolution, p: int, c: int) -> bool:
+        return g.ctrl[c] != p and g.has_rule(c, "cannot_be_exhausted_by_opponent")
 
 
-class Ready(Effect):
-    """Ready the cards (in the field, or a faction card)."""
+class Ready(Turn):
+    """Ready the cards."""
 
     key = "ready"
-
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        if isinstance(v, dict) and "each" in v:
-            return 1 if any(g.exh[c] for c in g._select(v, p, src, info)) else 0
-        return 1
-
-    def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
-        cards = [c for c in g._refs(ctx, v) if g.zone[c] in (FIELD, FACTION)]
-        done = 0
-        for c in cards:
-            if not g.exh[c]:
-                continue
-            g.exh[c] = 0
-            done += 1
-        return bool(cards) and done == len(cards)
+    to = 0
 
 
 # ---------------------------------------------------------------- leaving play (§7.1) and other zone moves
 class LeavePlay(Effect):
     """The cards leave play as `how` (§7.1: killed → dead pile, discarded and sacrificed → discard pile, returned
     → hand or deck), through the §7.2 sequence; `cannot_be_saved` ignores every save (§7.3); `position`: "top"
-    or "bottom" of the deck. Cards out of play (hand, deck, piles, secret area) just move."""
+    or "bottom" of the deck. Cards out of play (hand, deck, piles, secret area) just move to `elsewhere` (-1:
+    they stay where they are). A subclass is its data: `key`, `how`, `elsewhere`."""
 
     harmful = True
     asks = True
-    how = ""
+    how = ""          # how a card in the field leaves (changes.py `_remove_from_field`)
+    said = ""         # the same in the log's words
+    elsewhere = -1    # where a card out of play goes (-1: nowhere)
 
     def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
-        k = self.key
         cards = g._refs(ctx, v)
         in_field = [c for c in cards if g.zone[c] == FIELD]
         others = [c for c in cards if g.zone[c] in (HAND, DECK, DISCARD, DEAD, SECRET)]
+        if g.logs is not None:   # before the §7.2 sequence, whose Halt window may save them
+            g._log(self.log(g, ctx, e, (in_field, others)))
         if in_field:
             yield from g._leave(in_field, self.how, cannot_be_saved=bool(e.get("cannot_be_saved")),
                                 position=e.get("position", "top"))
-        for c in others:
-            if k == "discard" and g.zone[c] != DISCARD:
-                g._move(c, DISCARD)
-            elif k == "return_to_hand":
-                g._move(c, HAND)
-            elif k == "return_to_deck":
-                g._move(c, DECK, top=e.get("position", "top") != "bottom")
+        z = self.elsewhere
+        if z >= 0:
+            for c in others:
+                if z == DECK:
+                    g._move(c, DECK, top=e.get("position", "top") != "bottom")
+                elif z != DISCARD or g.zone[c] != DISCARD:   # returned to hand even from the hand, as before
+                    g._move(c, z)
         left = sum(1 for c in in_field if g.zone[c] != FIELD)
         return bool(cards) and left == len(in_field)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        in_field, others = what
+        parts = []
+        if in_field:
+            parts.append(f"{names(g, in_field)} would be {self.said}")
+        if others and self.elsewhere >= 0:
+            parts.append(f"{names(g, others)} (out of play) {'are' if len(others) > 1 else 'is'} {self.said}")
+        return f"§7.1 {g.name(ctx.src)}: " + ("; ".join(parts) or f"nothing to be {self.said}")
 
 
 class Kill(LeavePlay):
@@ -251,6 +320,7 @@ class Kill(LeavePlay):
 
     key = "kill"
     how = "killed"
+    said = "killed"
 
 
 class Discard(LeavePlay):
@@ -258,6 +328,8 @@ class Discard(LeavePlay):
 
     key = "discard"
     how = "discarded"
+    said = "discarded"
+    elsewhere = DISCARD
 
 
 class Sacrifice(LeavePlay):
@@ -265,6 +337,7 @@ class Sacrifice(LeavePlay):
 
     key = "sacrifice"
     how = "sacrificed"
+    said = "sacrificed"
 
 
 class ReturnToHand(LeavePlay):
@@ -272,6 +345,8 @@ class ReturnToHand(LeavePlay):
 
     key = "return_to_hand"
     how = "returned"
+    said = "returned to its owner's hand"
+    elsewhere = HAND
 
 
 class ReturnToDeck(LeavePlay):
@@ -279,6 +354,8 @@ class ReturnToDeck(LeavePlay):
 
     key = "return_to_deck"
     how = "returned_deck"
+    said = "returned to its owner's deck"
+    elsewhere = DECK
 
 
 class DiscardRandom(Amount):
@@ -295,9 +372,17 @@ class DiscardRandom(Amount):
         n = g._amount(v, ctx.p, ctx.src, ctx)
         hand = g.hand[q]
         m = min(n, len(hand))
+        gone = []
         for _ in range(m):
-            g._move(hand[int(g.rng.random() * len(hand))], DISCARD)
+            c = hand[int(g.rng.random() * len(hand))]
+            g._move(c, DISCARD)
+            gone.append(c)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (q, gone)))
         return m == n and n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§8 {g.name(ctx.src)}: player {what[0]} discards {names(g, what[1])} at random"
 
 
 class DiscardFromHand(Amount):
@@ -310,11 +395,18 @@ class DiscardFromHand(Amount):
         q = g._player_of(ctx, e)
         n = g._amount(v, ctx.p, ctx.src, ctx)
         m = 0
+        gone = []
         while m < n and g.hand[q]:
             a = yield Decision("discard_choice", q, [("discard", j) for j in g.hand[q]], n - m)
             g._move(a[1], DISCARD)
+            gone.append(a[1])
             m += 1
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (q, gone)))
         return m == n and n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§8 {g.name(ctx.src)}: player {what[0]} discards {names(g, what[1])} from hand"
 
 
 class Mill(Amount):
@@ -331,7 +423,14 @@ class Mill(Amount):
         n = g._amount(v, ctx.p, ctx.src, ctx)
         m = min(n, len(g.deck[q]))
         g._mill(q, n)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (q, m)))
         return m == n and n > 0
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        q, m = what
+        top = names(g, g.discard[q][len(g.discard[q]) - m:]) if m else "nothing"
+        return f"§8 {g.name(ctx.src)}: the top {n_cards(m)} of player {q}'s deck go to the discard pile ({top})"
 
 
 class Search(Effect):
@@ -357,6 +456,7 @@ class Search(Effect):
         sel.setdefault("controller", "you")
         count = e.get("count", 1)
         found = 0
+        taken = []
         dest = e.get("to", "hand")
         while found < count:
             cands = g._select(sel, p, ctx.src)
@@ -368,6 +468,7 @@ class Search(Effect):
             if a == DONE:
                 break
             found += 1
+            taken.append(a[1])
             if dest == "field":
                 g._move(a[1], LIMBO)
                 yield from g._enter(p, a[1], "put")
@@ -375,7 +476,15 @@ class Search(Effect):
                 g._move(a[1], HAND)
         if z == DECK:
             fisher_yates(g.rng, g.deck[p])   # §8.10: the searched deck is shuffled either way
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, taken))
         return found == count
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        where = "into play" if e.get("to", "hand") == "field" else "to hand"
+        shuffled = ", then shuffles it" if e.get("zone", "deck") == "deck" else ""
+        return (f"§8.10 {g.name(ctx.src)}: player {ctx.p} searches the {e.get('zone', 'deck')} and takes "
+                f"{names(g, what)} {where}{shuffled}")
 
 
 # ---------------------------------------------------------------- entering play (§8.6, §3.8)
@@ -395,10 +504,17 @@ class PutIntoPlay(Effect):
             if not g.can_enter(owner, c) or g.pool[owner] < sur:
                 continue
             g._spend(owner, sur)   # §8.6: Loyalty still applies
+            if g.logs is not None:
+                g._log(self.log(g, ctx, e, (c, sur)))
             g._move(c, LIMBO)
             yield from g._enter(owner, c, "put")
             done += 1
         return bool(cards) and done == len(cards)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        c, sur = what
+        paid = f", paying {sur} for Loyalty" if sur else ""
+        return f"§8.6 {g.name(ctx.src)}: {g.name(c)} is put into play for player {g.owner[c]}{paid}"
 
 
 class CreateToken(Effect):
@@ -424,8 +540,14 @@ class CreateToken(Effect):
         g.emb.append(0)
         g.cnt.append(0)
         g.seen.append(0)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, iid))
         yield from g._enter(p, iid, "token")
         return True
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        d = g.cdef[what]
+        return f"§3.8 {g.name(ctx.src)}: player {ctx.p} creates a token, {d.name} (Power {d.power})"
 
 
 # ---------------------------------------------------------------- lasting effects (§8.9) and emblems (§3.5)
@@ -449,7 +571,14 @@ class ModifyPower(Lasting):
         for c in cards:
             g.pmod[c] = g.pmod.get(c, 0) + n
             g.lasting.append((until, "power", c, n))
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, (cards, n)))
         return bool(cards)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        cards, n = what
+        return (f"§8.9 {g.name(ctx.src)}: {names(g, cards)} {'gets' if len(cards) < 2 else 'get'} {n:+d} Power "
+                f"until the end of the {e.get('until', 'phase')}")
 
 
 class GainKeyword(Lasting):
@@ -470,7 +599,13 @@ class GainKeyword(Lasting):
         for c in cards:
             g.kgrant.setdefault(c, []).append((bit, param, until))
             g.lasting.append((until, "keyword", c, (bit, param)))
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, cards))
         return bool(cards)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return (f"§9 {g.name(ctx.src)}: {names(g, what)} {'gains' if len(what) < 2 else 'gain'} "
+                f"{e[self.key]} until the end of the {e.get('until', 'phase')}")
 
 
 class Become(Lasting):
@@ -501,9 +636,15 @@ class Become(Lasting):
             stack.append(new)
             g._set_def(c, new)
             g.lasting.append((until, "type", c, new))
-            if g.logs is not None:
-                g._log(f"§2.2 {new.name} functions as a {new.type} until the end of the {until}")
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, cards))
         return bool(cards)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        many = len(what) > 1
+        return (f"§2.2 {g.name(ctx.src)}: {names(g, what)} {'function' if many else 'functions'} as "
+                f"{'' if many else 'a '}{e[self.key]['type']}{'s' if many else ''} until the end of the "
+                f"{e.get('until', 'phase')}")
 
 
 class TakeControl(Effect):
@@ -523,6 +664,8 @@ class TakeControl(Effect):
         cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD and g.ctrl[c] != p]
         done = 0
         until = e.get("until")
+        if g.logs is not None:   # before: each change writes its own §3.2 line (changes.py)
+            g._log(self.log(g, ctx, e, cards))
         for c in cards:
             prev = g.ctrl[c]
             if g._change_control(c, p):
@@ -530,6 +673,11 @@ class TakeControl(Effect):
                 if until is not None:
                     g.lasting.append((until, "control", c, prev))
         return bool(cards) and done == len(cards)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        until = e.get("until")
+        how = f"until the end of the {until}" if until is not None else "for good"
+        return f"§3.2 {g.name(ctx.src)}: control of {names(g, what)} passes to player {ctx.p} {how}"
 
 
 class PlaceEmblem(Effect):
@@ -543,8 +691,13 @@ class PlaceEmblem(Effect):
         for c in cards:
             g.emb[c] += 1
         g._statics_cache = None
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, cards))
         g._check_attachments()
         return bool(cards)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§3.5 {g.name(ctx.src)}: a sorcery emblem on {names(g, what)}: blanked"
 
 
 class RemoveEmblem(Effect):
@@ -555,24 +708,35 @@ class RemoveEmblem(Effect):
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD]
         done = 0
+        off = []
         for c in cards:
             if g.emb[c]:
                 g.emb[c] -= 1
                 done += 1
+                off.append(c)
         g._statics_cache = None
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, off))
         g._check_attachments()
         return bool(cards) and done == len(cards)
 
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§3.5 {g.name(ctx.src)}: a sorcery emblem off {names(g, what)}"
+
 
 # ---------------------------------------------------------------- the struggle in progress (§6)
-class JoinStruggle(Effect):
+class InStruggle(Effect):
+    """An effect on the struggle in progress: outside a struggle the ability cannot be initiated (§8.11)."""
+
+    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
+        return 1 if g.struggle is not None else -1
+
+
+class JoinStruggle(InStruggle):
     """§6.5: the units join the struggle on their controller's side (no icon, ready state or Subtle check; no
     exhausting)."""
 
     key = "join_struggle"
-
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        return 1 if g.struggle is not None else -1
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         s = g.struggle
@@ -583,17 +747,19 @@ class JoinStruggle(Effect):
             side = s.attackers if g.ctrl[c] == s.attacker else s.defenders
             if c not in s.attackers and c not in s.defenders:
                 side.append(c)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, cards))
         return bool(cards)
 
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§6.5 {g.name(ctx.src)}: {names(g, what)} {'joins' if len(what) < 2 else 'join'} the struggle"
 
-class RemoveFromStruggle(Effect):
+
+class RemoveFromStruggle(InStruggle):
     """§6.5: the units no longer take part in the struggle (they count for neither side)."""
 
     key = "remove_from_struggle"
     harmful = True
-
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        return 1 if g.struggle is not None else -1
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         if g.struggle is None:
@@ -601,22 +767,34 @@ class RemoveFromStruggle(Effect):
         cards = [c for c in g._refs(ctx, v) if g.zone[c] == FIELD and g.cdef[c].is_unit]
         for c in cards:
             g._drop_from_struggle(c)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, cards))
         return bool(cards)
 
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§6.5 {g.name(ctx.src)}: {names(g, what)} no longer {'takes' if len(what) < 2 else 'take'} part " \
+               "in the struggle"
 
-class ModifySpoils(Amount):
-    """+N / -N to the struggle's spoils (§6.1: N is the attacker's quest Spoils)."""
+
+class ModifySpoils(InStruggle):
+    """+N / -N to the struggle's spoils (§6.1: N is the attacker's quest Spoils); its value is an amount."""
 
     key = "modify_spoils"
 
-    def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        return 1 if g.struggle is not None else -1
+    def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
+        _check_amount(v, f"{where} {self.key}", problems)
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
         if g.struggle is None:
             return False
-        g.struggle.spoils_mod += g._amount(v, ctx.p, ctx.src, ctx)
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        g.struggle.spoils_mod += n
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, n))
         return True
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§6.1 {g.name(ctx.src)}: the struggle's spoils {what:+d}"
 
 
 # ---------------------------------------------------------------- answers to an event (§7.3, §8.4)
@@ -643,9 +821,12 @@ class Save(Effect):
             if c not in saved:
                 saved.add(c)
                 if g.logs is not None:
-                    g._log(f"§7.3 {g.name(c)} is saved")
+                    g._log(self.log(g, ctx, e, c))
                 return True
         return False
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§7.3 {g.name(ctx.src)}: {g.name(what)} is saved"
 
 
 class Cancel(Effect):
@@ -664,8 +845,16 @@ class Cancel(Effect):
         info = ctx.event or {}
         if "cancelled" in info:
             info["cancelled"] = True
+            if g.logs is not None:
+                g._log(self.log(g, ctx, e, info))
             return True
         return False
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        c = what.get("card")
+        event = "a duplicate save" if "cards" in what else "the play"   # resolution.py's two cancellable events
+        of = f" of {g.name(c)}" if isinstance(c, int) and c >= 0 else ""
+        return f"§8.4 {g.name(ctx.src)}: {event}{of} is cancelled"
 
 
 # ---------------------------------------------------------------- looking, later, and the escape hatch
@@ -676,8 +865,15 @@ class Scout(Amount):
     asks = True
 
     def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
-        yield from g._scout(ctx.p, g._amount(v, ctx.p, ctx.src, ctx))
+        n = g._amount(v, ctx.p, ctx.src, ctx)
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, min(n, len(g.deck[ctx.p]))))
+        yield from g._scout(ctx.p, n)
         return True
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return (f"§8.10 {g.name(ctx.src)}: player {ctx.p} looks at the top {n_cards(what)} of their deck, each to "
+                "the top or the bottom")
 
 
 class Then(Effect):
@@ -688,6 +884,12 @@ class Then(Effect):
 
     def check(self, v: Any, e: dict, where: str, problems: list[str]) -> None:
         check_effects(v, where, problems)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        """Written by the resolver (resolution.py `_resolve`) when the effects before it did not all happen in
+        full, so its own do not resolve; when they resolve, each writes its own line."""
+        return (f"§8.11 {g.name(ctx.src)}: the effects before 'then' did not all happen in full, so the ones "
+                "after it do not resolve")
 
 
 class Delayed(Effect):
@@ -707,7 +909,12 @@ class Delayed(Effect):
         if at == "struggle" and g.struggle is None:
             return False
         g.delayed.append((at, ctx, v))
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, at))
         return True
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§8.9 {g.name(ctx.src)}: a delayed effect waits for the end of the {what}"
 
 
 class Script(Effect):
@@ -723,10 +930,15 @@ class Script(Effect):
 
     def run(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> Steps:
         fn = SCRIPTS[v]
+        if g.logs is not None:
+            g._log(self.log(g, ctx, e, v))
         result = fn(g, ctx)
         if hasattr(result, "send"):
             result = yield from result
         return bool(result)
+
+    def log(self, g: Resolution, ctx: Ctx, e: dict, what: Any) -> str:
+        return f"§8 {g.name(ctx.src)}: the script {what!r} resolves"
 
 
 # ---------------------------------------------------------------- the table

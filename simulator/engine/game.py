@@ -35,8 +35,20 @@ class Game(Phases):
 
     """One game between two decks (`deck_b=None`: the goldfish opponent of CONTRACTS §3).
 
-    >>> g = Game(deck, None, seed=1)                # doctest: +SKIP
+    A deck of 60 vanilla Knights against the goldfish, every decision answered with its first option:
+
+    >>> from simulator.engine import build_deck
+    >>> faction = {"code": "camelot", "name": "Camelot", "type": "faction", "faction": "camelot"}
+    >>> quest = {"code": "muster", "name": "Muster", "type": "quest", "faction": "camelot", "wealth": 4,
+    ...          "momentum": 1, "spoils": 1, "levy": 7}
+    >>> knight = {"code": "knight", "name": "Knight", "type": "unit", "faction": "camelot", "cost": 2, "power": 2,
+    ...           "icons": ["combat", "faith"]}
+    >>> g = Game(build_deck([(faction, 1), (quest, 7), (knight, 60)]), None, seed=1)
+    >>> g.pending.kind, g.legal_actions()        # §4: the first decision is player 0's mulligan
+    ('mulligan', [('yes',), ('no',)])
     >>> while not g.is_terminal(): g.apply_action(g.legal_actions()[0])
+    >>> g.winner, g.reason, g.returns()          # §12: player 0 reached 15 Influence
+    (0, 'influence', [1.0, -1.0])
     """
 
     def __init__(self, deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_player: int | None = None,

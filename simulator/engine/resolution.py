@@ -391,6 +391,8 @@ class Resolution(Changes):
                 if full:
                     ok = yield from self._resolve(ctx, v)
                     full = full and ok
+                elif self.logs is not None:
+                    self._log(prim.log(self, ctx, e, None))   # §8.11: "then" does not resolve
                 continue
             if prim.asks:
                 ok = yield from prim.run(self, ctx, v, e)

@@ -271,20 +271,7 @@ class Struggles(Resolution):
         sc[ci] += 1
         exh = self.exh
         # S.1–S.3 declare at least one ready attacker bearing the icon; each exhausts; Subtle.
-        elig = self._eligible_attackers(p, t)
-        picks = self._declared("attackers", p, elig, t, True) if elig else None
-        if picks is not None:
-            s.attackers.extend(picks)
-            elig = []   # declared at once: nothing to ask unit by unit
-        while elig:
-            opts: list[tuple] = [("attacker", i) for i in elig]
-            if s.attackers:
-                opts.append(DONE)
-            a = yield Decision("attackers", p, opts, t)
-            if a == DONE:
-                break
-            s.attackers.append(a[1])
-            elig.remove(a[1])
+        yield from self._declare("attackers", p, self._eligible_attackers(p, t), t, s.attackers)
         for i in s.attackers:
             exh[i] = 1
         s.declared_attackers = s.attackers[:]
@@ -310,16 +297,7 @@ class Struggles(Resolution):
         # S.6 defenders: ready, bearing the icon, not barred by Subtle.
         if not (self.goldfish and opp == 1):
             elig = [j for j in self.field[opp] if j not in s.barred and self._can_declare(j, t, False)]
-            picks = self._declared("defenders", opp, elig, t, False) if elig else None
-            if picks is not None:
-                s.defenders.extend(picks)
-                elig = []   # declared at once: nothing to ask unit by unit
-            while elig:
-                a = yield Decision("defenders", opp, [("defender", j) for j in elig] + [DONE], t)
-                if a == DONE:
-                    break
-                s.defenders.append(a[1])
-                elig.remove(a[1])
+            yield from self._declare("defenders", opp, elig, t, s.defenders)
             for j in s.defenders:
                 exh[j] = 1
             s.declared_defenders = s.defenders[:]
@@ -379,6 +357,26 @@ class Struggles(Resolution):
         self.struggle = None
         if self.stops:
             yield from self._boundary("struggle", CONFRONT_P, p)
+
+    def _declare(self, kind: str, p: int, elig: list, t: int, chosen: list):
+        """S.3 attackers / S.6 defenders of a struggle of type t, into `chosen`: the whole declaration at once from a
+        policy's `declare` (or the history being replayed), else one decision per unit among the eligible `elig`
+        (attackers: at least one, S.1, so `done` is offered once one is declared; defenders: none is allowed)."""
+        attacking = kind == "attackers"
+        picks = self._declared(kind, p, elig, t, attacking) if elig else None
+        if picks is not None:
+            chosen.extend(picks)
+            return
+        verb = "attacker" if attacking else "defender"
+        while elig:
+            opts: list[tuple] = [(verb, i) for i in elig]
+            if chosen or not attacking:
+                opts.append(DONE)
+            a = yield Decision(kind, p, opts, t)
+            if a == DONE:
+                break
+            chosen.append(a[1])
+            elig.remove(a[1])
 
     def _declared(self, kind: str, p: int, elig: list, t: int, need_one: bool) -> list | None:
         """A policy's whole declaration (S.3 attackers / S.6 defenders) through its `declare` shortcut, or the

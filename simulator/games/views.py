@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from simulator import selectors, services
-from simulator.api import anonymous_key, run_json
+from simulator.run_json import anonymous_key, run_json
 from simulator.models import SimulationRun
 
 from . import GAMES, charts

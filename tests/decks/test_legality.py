@@ -5,7 +5,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from decks.legality import FormatRules, check_deck, check_decklist_text, effective_cost
+from decks.decklist import check_decklist_text
+from decks.legality import FormatRules, check_deck, effective_cost
 from decks.pool import CardPool
 
 from .cardsets import LEGAL_BASE, small_cards

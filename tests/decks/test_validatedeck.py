@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from decks.decklist import export_decklist
-from decks.legality import check_decklist_text
+from decks.decklist import check_decklist_text
 from decks.pool import CardPool
 
 from .cardsets import LEGAL_BASE

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from roc_site.dbcheck import require_database
 
-from decks.legality import check_decklist_text
+from decks.decklist import check_decklist_text
 from decks.pool import CardPool
 from decks.selectors import format_active, format_by_slug
 

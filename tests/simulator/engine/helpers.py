@@ -307,3 +307,17 @@ def codes(pos: dict, player: int, zone: str) -> list[str]:
 def logged(g: Game, *words: str) -> list[str]:
     """The log lines of a game that contain all `words`."""
     return [line for line in g.logs or () if all(w in line for w in words)]
+
+
+def policy_turn(pos: dict, cards, policies) -> Game:
+    """The game of `pos` after its active player's turn (or phase) played by `policies` (a pair, through
+    `Game.play`: their public choose / declare / wants_window); the log kept."""
+    from simulator.engine.positions import from_position
+    g = from_position(pos, catalogue(*cards), log=True, stops=True, policies=policies)
+    start = (g.round_no, g.phase, g.active)
+    while True:
+        g.play(stop=lambda game, dec: dec.kind == "boundary")   # policies never see a boundary (not a choice)
+        d = g.pending
+        if d is None or (d.info[0] in ("turn", "phase") and (g.round_no, g.phase, g.active) != start):
+            return g
+        g.apply_action(d.options[0])

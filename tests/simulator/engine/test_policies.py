@@ -1,90 +1,84 @@
 """The greedy policy's rules of thumb, pinned on small positions."""
-from simulator.engine.game import COMBAT, CONFRONT_P, DONE, FAITH, GUILE, Decision
+from simulator.engine.game import Decision
 from simulator.engine.policies import GreedyPolicy, RandomPolicy
 
-from .helpers import card, drive, field, make_deck, new_game, to_hand
-from .helpers import two_player
+from .helpers import card, load, logged, make_deck, new_game, play, policy_turn, position, side, to_hand
 
 ALL = ["combat", "guile", "sorcery", "faith"]
 
 
-def confrontation_turn(g, p=0):
-    """Drive player p's Confrontation window (§5.4) with the greedy policy."""
-    pol = GreedyPolicy()
-    g.fast_pass = [pol.wants_window, pol.wants_window]
-    g.ability_filter = [pol.ability_filter, pol.ability_filter]
-    g.active = p
-    g.phase = CONFRONT_P
-    drive(g._action_window(p, CONFRONT_P), default=lambda dec: pol.choose(g.view(dec.player), dec))
+def greedy_turn(me, them, cards, pol=None):
+    """Player 0's Confrontation turn (§5.4) of the position `me` vs `them`, both players greedy."""
+    return policy_turn(position(me, them), cards, (pol or GreedyPolicy(), GreedyPolicy()))
+
+
+def attacks(g) -> list[str]:
+    """The S.3 lines of player 0's declarations."""
+    return logged(g, "S.3 player 0 declares")
+
+
+def defend_with(g, pol):
+    """Run the struggle player 0 declared in `g` to its end: player 1's every decision from `pol.choose` (its
+    public API), player 0 passing its windows."""
+    while g.pending is not None:
+        d = g.pending
+        if d.kind == "boundary":
+            if d.info[0] == "struggle":
+                return g
+            g.apply_action(d.options[0])
+        elif d.player == 1:
+            g.apply_action(pol.choose(g.view(1), d))
+        else:
+            g.apply_action(("pass",) if d.kind in ("window", "react") else d.options[0])
+    return g
 
 
 def test_greedy_spreads_single_attackers_across_struggles_against_an_empty_defence():
-    g = two_player(card("u3", power=3, icons=ALL))
-    units = [field(g, 0, "u3") for _ in range(3)]
-    declared = []
+    u3 = card("u3", power=3, icons=ALL)
+    g = greedy_turn(side([{"card": "u3", "id": l} for l in "abc"]), side(), [u3])
+    declared = attacks(g)
+    assert len(declared) == 3                      # one struggle per ready unit, one unit each
+    assert all(line.endswith(" with U3") for line in declared)
+    v = g.view(0)
+    assert [v.exh[i] for i in v.field[0]] == [1, 1, 1]      # so each of the three attacked once
+    assert g.influence(0) == 3                     # three unopposed wins (S.10)
 
-    def observe(game, what, s):
-        if what == "struggle_end":
-            declared.append((s.type, list(s.declared_attackers)))
-    g.observer = observe
-    confrontation_turn(g)
-    assert len(declared) == 3                      # one struggle per ready unit
-    assert all(len(att) == 1 for _, att in declared)
-    assert {a[0] for _, a in declared} == set(units)
-    assert g.influence(0) == 3                     # three unopposed wins
+
+A3, A2, D5 = card("a3", power=3, icons=["combat"]), card("a2", power=2, icons=["combat"]), \
+    card("d5", power=5, icons=["combat"])
 
 
 def test_greedy_attacks_with_the_fewest_units_that_reach_the_possible_defence():
-    g = two_player(card("a3", power=3, icons=["combat"]), card("a2", power=2, icons=["combat"]),
-                   card("d5", power=5, icons=["combat"]))
-    a, b = field(g, 0, "a3"), field(g, 0, "a3")
-    c = field(g, 0, "a2")
-    field(g, 1, "d5")
-    g.pool[1] = 9            # Authority is the opponent's anyway (§5.5), so attacking costs none
-    pol = GreedyPolicy()
-    t = pol._plan_struggle(g.view(0), 0, [COMBAT])
-    assert t == COMBAT and len(pol.attack_plan) == 2 and c in pol.attack_plan   # 3 + 2 reaches 5: two units
+    # Authority is the opponent's anyway (its 9 wealth, §5.5), so attacking costs none
+    g = greedy_turn(side(["a3", "a3", "a2"]), side(["d5"], pool=9), [A3, A2, D5])
+    first = attacks(g)[0]
+    assert sorted(first.split(" with ")[1].split(", ")) == ["A2", "A3"]     # 3 + 2 reaches 5: two units
 
 
 def test_greedy_keeps_a_won_authority_claim_rather_than_a_small_struggle():
-    g = two_player(card("a3", power=3, icons=["combat"]), card("d5", power=5, icons=["combat"]))
-    field(g, 0, "a3")
-    field(g, 0, "a3")
-    field(g, 1, "d5")       # Authority 6 vs 5 is ours; attacking with both (6 >= 5) would hand it over
-    assert GreedyPolicy()._plan_struggle(g.view(0), 0, [COMBAT]) is None
+    # Authority 6 vs 5 is ours; attacking with both (6 >= 5) would hand it over
+    g = greedy_turn(side(["a3", "a3"]), side(["d5"]), [A3, D5])
+    assert not attacks(g)
 
 
 def test_greedy_does_not_attack_what_it_cannot_beat():
-    g = two_player(card("a2", power=2, icons=["faith"]), card("d5", power=5, icons=["faith"]))
-    field(g, 0, "a2")
-    field(g, 1, "d5")
-    assert GreedyPolicy()._plan_struggle(g.view(0), 0, [FAITH]) is None
+    a2, d5 = card("a2", power=2, icons=["faith"]), card("d5", power=5, icons=["faith"])
+    g = greedy_turn(side(["a2"]), side(["d5"]), [a2, d5])
+    assert not attacks(g)
 
 
 def test_greedy_defends_with_the_fewest_units_that_win_and_not_at_all_when_it_cannot():
-    g = two_player(card("a4", power=4, icons=["guile"]), card("d3", power=3, icons=["guile"]),
-                   card("d2", power=2, icons=["guile"]))
-    att = field(g, 0, "a4")
-    d3, d2, d2b = field(g, 1, "d3"), field(g, 1, "d2"), field(g, 1, "d2")
-    pol = GreedyPolicy()
-    chosen = []
+    a4, d3, d2 = (card(c, power=n, icons=["guile"]) for c, n in (("a4", 4), ("d3", 3), ("d2", 2)))
+    g = play(load(position(side(["a4"]), side(["d3", "d2", "d2"])), [a4, d3, d2]), "struggle guile", "attack a4")
+    defend_with(g, GreedyPolicy())
+    line = logged(g, "S.6 player 1 defends with")[0]
+    assert sorted(line.split(" with ")[1].split(", ")) == ["D2", "D3"]    # 3 + 2 beats 4 (ties go to the attacker)
+    assert logged(g, "S.8 Guile: 4 vs 5, defender wins")
 
-    def defend(dec):
-        if dec.kind == "attackers":
-            return ("attacker", att) if ("attacker", att) in dec.options else DONE
-        a = pol.choose(g.view(dec.player), dec)
-        if dec.kind == "defenders" and a != DONE:
-            chosen.append(a[1])
-        return a
-    drive(g._struggle(0, GUILE), default=defend)
-    assert sum(g.cdef[i].power for i in chosen) > 4 and len(chosen) == 2   # 3 + 2 beats 4; ties go to the attacker
-
-    g2 = two_player(card("a9", power=9, icons=["guile"]), card("d3", power=3, icons=["guile"]))
-    att2 = field(g2, 0, "a9")
-    field(g2, 1, "d3")
-    drive(g2._struggle(0, GUILE), default=lambda dec: ("attacker", att2) if ("attacker", att2) in
-          dec.options else pol.choose(g2.view(dec.player), dec))
-    assert all(g2.exh[i] == 0 for i in g2.field[1])    # 3 cannot beat 9: it keeps its unit for Authority
+    a9 = card("a9", power=9, icons=["guile"])
+    g = play(load(position(side(["a9"]), side(["d3"])), [a9, d3]), "struggle guile", "attack a9")
+    defend_with(g, GreedyPolicy())
+    assert not logged(g, "S.6") and logged(g, "S.8 Guile: 9 vs 0")   # 3 cannot beat 9: kept for Authority
 
 
 def test_greedy_takes_the_quest_with_more_wealth_when_its_hand_is_expensive():

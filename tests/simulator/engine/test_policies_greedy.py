@@ -1,23 +1,37 @@
 """The fixed greedy player (issue 13) against greedy-v1 on constructed positions: each test is a situation where
 one of greedy-v1's blind spots shows, and checks both what the fixed player does and that greedy-v1 did not."""
 from simulator.engine import build_deck
-from simulator.engine.game import CONFRONT_P, DONE, FAITH, GUILE, KINGDOM_P, SECRET, Decision
+from simulator.engine.game import GUILE, KINGDOM_P, Decision
 from simulator.engine.policies import POLICIES, GreedyPolicy, GreedyV1Policy, make_policy, setup_budget
 
-from .helpers import FACTION, QUEST, card, drive, field, make_deck, new_game, set_quest, to_hand
-from .helpers import two_player
+from .helpers import (
+    FACTION, QUEST, card, field, load, logged, make_deck, new_game, play, policy_turn, position, side, to_hand,
+    two_player,
+)
 
 
-def run_struggle(g, t, attackers, defender_policy):
-    """Player 0 attacks with `attackers`; player 1's decisions come from `defender_policy`."""
-    def choose(dec):
-        if dec.kind == "attackers":
-            nxt = next((("attacker", i) for i in attackers if ("attacker", i) in dec.options), None)
-            return nxt if nxt is not None else DONE
-        if dec.player == 1:
-            return defender_policy.choose(g.view(1), dec)
-        return dec.options[-1] if dec.kind == "window" else dec.options[0]
-    drive(g._struggle(0, t), default=choose)
+def run_struggle(pos, cards, t, attackers, defender_policy):
+    """Player 0 attacks with `attackers` (labels or codes) in a struggle of type t from the position `pos`;
+    player 1's every decision comes from `defender_policy.choose` (windows included), player 0 passes its
+    windows. The game at the struggle's end."""
+    g = play(load(pos, cards), f"struggle {t}", "attack " + " ".join(attackers))
+    while g.pending is not None:
+        d = g.pending
+        if d.kind == "boundary":
+            if d.info[0] == "struggle":
+                break
+            g.apply_action(d.options[0])
+        elif d.player == 1:
+            g.apply_action(defender_policy.choose(g.view(1), d))
+        else:
+            g.apply_action(("pass",) if d.kind in ("window", "react") else d.options[0])
+    return g
+
+
+def exhausted(g, p, code) -> list[bool]:
+    """Whether each of player p's `code` cards in the field is exhausted (read from the player's view)."""
+    v = g.view(p)
+    return [bool(v.exh[i]) for i in v.field[p] if v.cdef[i].code == code]
 
 
 def test_greedy_v1_is_kept_under_its_own_name():
@@ -25,58 +39,51 @@ def test_greedy_v1_is_kept_under_its_own_name():
     assert isinstance(make_policy("greedy"), GreedyPolicy) and make_policy("greedy").name == "greedy"
 
 
-def chump_position():
-    g = two_player(card("a4", power=4, icons=["guile"]), card("d1", power=1, icons=["guile"]))
-    att = field(g, 0, "a4")
-    d1 = field(g, 1, "d1")
-    g.pool[0] = 5          # the Authority claim is the attacker's either way (§5.5): exhausting d1 costs nothing
-    return g, att, d1
+A4, D1 = card("a4", power=4, icons=["guile"]), card("d1", power=1, icons=["guile"])
+
+
+def chump(me_pool=5, them=("d1",), them_pool=0, pol=None):
+    """a4 attacks d1 in a Guile struggle; with 5 wealth the Authority claim is the attacker's either way (§5.5):
+    exhausting d1 costs nothing."""
+    return run_struggle(position(side(["a4"], pool=me_pool), side(list(them), pool=them_pool)), [A4, D1], "guile",
+                        ["a4"], pol or GreedyPolicy())
 
 
 def test_greedy_chump_defends_to_deny_the_unopposed_influence():
-    g, att, d1 = chump_position()
-    run_struggle(g, GUILE, [att], GreedyPolicy())
-    assert g.exh[d1] == 1                  # it defended with the 1-Power unit, though 1 cannot beat 4
-    assert g.influence(0) == 0             # §6.2 S.10: no unopposed Influence for the attacker
+    g = chump()
+    assert exhausted(g, 1, "d1") == [True]     # it defended with the 1-Power unit, though 1 cannot beat 4
+    assert g.influence(0) == 0                 # §6.2 S.10: no unopposed Influence for the attacker
 
-    g, att, d1 = chump_position()
-    run_struggle(g, GUILE, [att], GreedyV1Policy())
-    assert g.exh[d1] == 0 and g.influence(0) == 1     # greedy-v1 let it through unopposed
+    g = chump(pol=GreedyV1Policy())
+    assert exhausted(g, 1, "d1") == [False] and g.influence(0) == 1     # greedy-v1 let it through unopposed
 
 
 def test_greedy_keeps_its_defender_when_exhausting_it_gives_away_authority():
-    g, att, d1 = chump_position()
-    g.pool[0] = 0
-    field(g, 1, "d1")                     # Authority 2 vs 0 is ours; a second unit keeps it 1 vs 0 after the chump
-    run_struggle(g, GUILE, [att], GreedyPolicy())
-    assert g.influence(0) == 0             # still worth it: the claim stays ours
+    g = chump(me_pool=0, them=("d1", "d1"))    # Authority 2 vs 0 is ours; a second unit keeps it 1 vs 0
+    assert g.influence(0) == 0                 # still worth it: the claim stays ours
 
-    g, att, d1 = chump_position()
-    g.pool[0] = 0                          # now d1 is our only Power: chumping makes Authority a 0-0 tie
-    g.pool[1] = 0
-    run_struggle(g, GUILE, [att], GreedyPolicy())
-    assert g.exh[d1] == 0 and g.influence(0) == 1
+    g = chump(me_pool=0)                       # d1 is our only Power: chumping makes Authority a 0-0 tie
+    assert exhausted(g, 1, "d1") == [False] and g.influence(0) == 1
 
 
 def test_greedy_defends_to_deny_a_winning_faith_struggle():
-    g = two_player(card("a5", power=5, icons=["faith"]), card("d3", power=3, icons=["faith"]))
-    att = field(g, 0, "a5")
-    d = [field(g, 1, "d3"), field(g, 1, "d3")]
-    g.infl[0], g.infl[1] = 13, 4          # Faith spoils 1 moves 1 (13 -> 14) and unopposed +1 would make 15
-    run_struggle(g, FAITH, [att], GreedyPolicy())
-    assert all(g.exh[i] for i in d)        # 3 + 3 beats 5: both defend
-    assert g.winner is None and g.influence(0) == 13 and g.infl[1] == 4
+    a5, d3 = card("a5", power=5, icons=["faith"]), card("d3", power=3, icons=["faith"])
+    # Faith spoils 1 moves 1 (13 -> 14) and unopposed +1 would make 15
+    g = run_struggle(position(side(["a5"], influence=13), side(["d3", "d3"], influence=4)), [a5, d3], "faith",
+                     ["a5"], GreedyPolicy())
+    assert exhausted(g, 1, "d3") == [True, True]    # 3 + 3 beats 5: both defend
+    assert g.winner is None and g.influence(0) == 13 and g.influence(1) == 4
 
 
 def test_greedy_sends_the_weakest_unit_into_an_empty_defence():
-    g = two_player(card("big", power=5, icons=["combat"]), card("small", power=1, icons=["combat", "guile"]))
-    field(g, 0, "big")
-    small = field(g, 0, "small")
-    pol = GreedyPolicy()
-    assert pol._plan_struggle(g.view(0), 0, [0]) == 0 and pol.attack_plan == [small]   # §5.5: keep 5 Power for Authority
-    v1 = GreedyV1Policy()
-    v1._plan_struggle(g.view(0), 0, [0])
-    assert v1.attack_plan != [small]       # greedy-v1 chose by fewest icons: the 5-Power unit
+    big, small = card("big", power=5, icons=["combat"]), card("small", power=1, icons=["combat", "guile"])
+    # only Combat is left to initiate this turn (the contract's "struggles_made")
+    pos = position(side(["big", "small"]), side(), struggles_made=["guile", "sorcery", "faith"])
+
+    def first_attack(pol):
+        return logged(policy_turn(pos, [big, small], (pol, GreedyPolicy())), "S.3 player 0 declares")
+    assert first_attack(GreedyPolicy())[0].endswith(" with Small")    # §5.5: keep the 5 Power for Authority
+    assert first_attack(GreedyV1Policy())[0].endswith(" with Big")    # greedy-v1 chose by fewest icons
 
 
 def test_greedy_pumps_a_participant_not_a_bystander():
@@ -118,16 +125,12 @@ def test_greedy_secret_places_a_dash_card_in_its_kingdom_turn():
 
 
 def test_greedy_reveals_a_secret_unit_as_a_surprise_defender():
-    g = secret_game()
-    att = field(g, 0, "d2")
-    field(g, 0, "d2")
-    i = to_hand(g, 1, "dash")
-    g._move(i, SECRET, 1)
-    g.pool[1] = 2
-    g.pool[0] = 9
-    pol = GreedyPolicy()
-    run_struggle(g, GUILE, [att], pol)
-    assert g.zone[i] != SECRET and g.exh[i] == 1     # §10.9 revealed at S.5, then declared at S.6 (3 beats 2)
+    dash = card("dash", cost="-", power=3, icons=["guile"], keywords=["Secret (2)"])
+    d2 = card("d2", power=2, icons=["guile"])
+    pos = position(side(["d2", "d2"], pool=9), side(secret=["dash"], pool=2))
+    g = run_struggle(pos, [dash, d2], "guile", ["d2"], GreedyPolicy())
+    assert logged(g, "§10.9 player 1 reveals")                # revealed at S.5 ...
+    assert exhausted(g, 1, "dash") == [True]                  # ... then declared at S.6 (3 beats 2)
     assert g.influence(0) == 0
 
 
