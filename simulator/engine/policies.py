@@ -114,6 +114,13 @@ def setup_budget(game: PlayerView, p: int) -> int:
     return SETUP_BUDGET + extra
 
 
+def _by_pw(ids: list[int], pw: dict[int, int], desc: bool) -> list[int]:
+    """`sorted(ids, key=lambda i: -pw[i] if desc else pw[i])` without a key call per unit: ties keep their order."""
+    keyed = [(-pw[i] if desc else pw[i], k, i) for k, i in enumerate(ids)]
+    keyed.sort()
+    return [x[2] for x in keyed]
+
+
 def _guard_cost(guarded: list[list[int]], units: list[int]) -> float:
     """GUARD_WORTH for each threatened icon whose every ready guard is among `units` (the attack leaves no
     defender with that icon, S.10)."""
@@ -497,18 +504,18 @@ class GreedyPolicy(GreedyV1Policy):
                 return t
             need = defence - bonus
             chosen, total = [], 0
-            for i in sorted(atk, key=lambda i: -pw[i]):
+            for i in _by_pw(atk, pw, True):
                 if total >= need and total > 0:
                     break
                 chosen.append(i)
                 total += pw[i]
             if total >= need and total + bonus > 0:
-                for i in sorted(chosen, key=lambda i: pw[i]):
+                for i in _by_pw(chosen, pw, False):
                     if total - pw[i] >= need and total - pw[i] + bonus > 0 and len(chosen) > 1:
                         chosen.remove(i)
                         total -= pw[i]
-                spare = sorted((u for u in atk if u not in chosen), key=lambda u: pw[u])
-                for i in sorted(chosen, key=lambda i: -pw[i]):
+                spare = _by_pw([u for u in atk if u not in chosen], pw, False)
+                for i in _by_pw(chosen, pw, True):
                     for u in spare:
                         if pw[u] < pw[i] and total - pw[i] + pw[u] >= need and total - pw[i] + pw[u] + bonus > 0:
                             chosen[chosen.index(i)] = u
@@ -595,12 +602,12 @@ class GreedyPolicy(GreedyV1Policy):
                 spoils = 0.35 * min(n, len(game.field[p]))
             plan: list[int] = []
             run = dfn
-            for i in sorted(elig, key=lambda i: -pw[i]):
+            for i in _by_pw(elig, pw, True):
                 if run > att:
                     break
                 plan.append(i)
                 run += pw[i]
-            for i in sorted(plan, key=lambda i: pw[i]):
+            for i in _by_pw(plan, pw, False):
                 if run - pw[i] > att:
                     plan.remove(i)
                     run -= pw[i]
