@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .abilities import Ability
 from .cards import (
     KW_HASTE, KW_NO_ATTACH, KW_RAVAGE, KW_RESTRICTED, KW_SCOUT, KW_SECRET, STRUGGLE_TYPES, CardDef,
 )
@@ -96,7 +97,7 @@ class Characteristics(State):
         self._statics_cache = out
         return out
 
-    def _power_statics(self) -> list[tuple[int, int, Any, Any, bool, PowerCand]]:
+    def _power_statics(self) -> list[tuple[int, int, Ability, Any, bool, PowerCand]]:
         """The Power statics in force, each judged once for what `_power_candidates` asks of it: (kind 0 self /
         1 host / 2 selector / 3 never, source, the ability, its `affects` selector, its not_self, the candidate
         tuple `power` reads). Rebuilt with the statics (`_statics`)."""
