@@ -205,6 +205,16 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
     return qs
 
 
+def decklists_titled(*, query: str = "", limit: int = 12) -> list[Decklist]:
+    """Published decklists whose title holds `query` (any case; all of them with no query), most liked first,
+    then newest, for a picker (the playtest table's AI deck, issue 14). Owner and faction come with them."""
+    qs = Decklist.objects.select_related("owner", "faction")
+    query = (query or "").strip()
+    if query:
+        qs = qs.filter(title__icontains=query)
+    return list(qs.order_by("-like_count", "-published_at", "-id")[:limit])
+
+
 def decklist_ids_containing_card(*, code: str) -> QuerySet:
     """Ids of published decklists holding this card: one range of the (card_code, -published_at, ...) index."""
     return DecklistCard.objects.filter(card_code=code).values_list("decklist_id", flat=True)

@@ -48,3 +48,27 @@ class SimulateForm(forms.Form):
             label = self.fields[name].label if name in self.fields else "Form"
             out += [f"{label}: {message}" for message in errors]
         return out
+
+
+class PublishedDecklistForm(forms.Form):
+    """The playtest table's picker of a published decklist for the AI's side (issue 14): `opponent_decklist` is
+    the id of the decklist picked (empty: none, the deck chosen above plays), `decklist_q` the search by title.
+    An id that is not a whole number, or names no published decklist, is the field's error."""
+
+    opponent_decklist = forms.IntegerField(
+        label="Published decklist", required=False, min_value=1,
+        error_messages={"invalid": "pick a published decklist from the list (its id is a whole number)",
+                        "min_value": "pick a published decklist from the list"})
+    decklist_q = forms.CharField(label="Search published decklists by name", required=False, max_length=100)
+
+    def clean_opponent_decklist(self):
+        from .selectors import published_decklist
+
+        pk = self.cleaned_data.get("opponent_decklist")
+        if pk is None:
+            return None
+        decklist = published_decklist(pk)
+        if decklist is None:
+            raise forms.ValidationError(f"no published decklist #{pk}: it was deleted, or never existed; "
+                                        f"pick one from the list")
+        return decklist

@@ -62,6 +62,43 @@ def _policy_seed(seed: int, player: int) -> int:
     return engine._policy_seed(seed, player)
 
 
+# ---------------------------------------------------------------- which step a page shows
+def step_targets(frames: list[dict], step: int) -> dict:
+    """Where each stepping control goes from `step`: event, struggle (the step that declares it, §6.2 S.1-S.3)
+    and round, back and forward."""
+    n = len(frames)
+
+    def find(rng, pred):
+        return next((i for i in rng if pred(frames[i])), None)
+
+    starts = [i for i in range(n) if i == 0 or frames[i]["round"] != frames[i - 1]["round"]]
+
+    def struggle_start(f):
+        return f.get("struggle_start") or any(DECLARE_RE.search(x) for x in f["raw"])
+    return {
+        "prev": step - 1 if step > 0 else None, "next": step + 1 if step < n - 1 else None,
+        "first": 0, "last": n - 1,
+        "prev_struggle": find(range(step - 1, -1, -1), struggle_start),
+        "next_struggle": find(range(step + 1, n), struggle_start),
+        "prev_round": max((i for i in starts if i < step), default=None),
+        "next_round": min((i for i in starts if i > step), default=None),
+    }
+
+
+def select_step(frames: list[dict], asked, url_prefix: str, targets=step_targets) -> tuple[int, dict, dict]:
+    """The step a replay page shows and its stepping links: `asked` is the `?step=` text (not a whole number:
+    step 0; kept within the replay), `url_prefix` the address a step number is appended to (ending in
+    "?step=" or "&step="), `targets` the game's stepping controls (`step_targets`; realms has its own).
+    Returns (step, its frame, {control: address or None})."""
+    try:
+        step = int(asked if asked is not None else "0")
+    except (TypeError, ValueError):
+        step = 0
+    step = max(0, min(step, len(frames) - 1))
+    links = {k: (f"{url_prefix}{v}" if v is not None else None) for k, v in targets(frames, step).items()}
+    return step, frames[step], links
+
+
 # ---------------------------------------------------------------- the board as one player may know it
 def _card(view, i: int, host_of: dict) -> dict:
     d = view.cdef[i]
@@ -213,12 +250,13 @@ class Narrator:
 class _Recorder:
     """Wraps a policy: answers exactly as it does (its shortcuts too), and records each decision's text. The
     shortcuts (`wants_window`, `declare`) are asked at each action window and declaration, so they are also where
-    a frame is taken of what the game logged since the last one: the board of each event is its own."""
+    the game is looked at (`on_point`); a declaration answered at once is told to `on_declare` (its picks)."""
 
-    def __init__(self, policy, on_choice, on_point=None):
+    def __init__(self, policy, on_choice, on_point=None, on_declare=None):
         self._p = policy
         self._on = on_choice
         self._point = on_point
+        self._on_declare = on_declare
         if hasattr(policy, "ability_filter"):
             self.ability_filter = policy.ability_filter
         if hasattr(policy, "wants_window"):
@@ -234,7 +272,11 @@ class _Recorder:
     def _declare(self, game, kind, p, elig, t):
         if self._point is not None:
             self._point()
-        return self._p.declare(game, kind, p, elig, t)
+        offered = list(elig)   # the policy may use its list as it likes
+        picks = self._p.declare(game, kind, p, elig, t)
+        if self._on_declare is not None:
+            self._on_declare(kind, p, offered, list(picks))
+        return picks
 
     def choose(self, view, decision):
         a = self._p.choose(view, decision)
@@ -251,25 +293,56 @@ def card_names_of(g) -> dict[str, str]:
     return out
 
 
+def _board_now(g) -> dict | None:
+    """The board of player 0's view now, read in the middle of the rules (the engine's log hook): Power is worked
+    out without touching the engine's Power memo; None if the state cannot be read at this moment."""
+    saved = g._pcache
+    g._pcache = None
+    try:
+        return board_of(g.view(0))
+    except Exception:   # a state half-way through a change: the board taken at the next point serves
+        return None
+    finally:
+        g._pcache = saved
+
+
+def _info(decision) -> int | None:
+    info = decision.info
+    return info if isinstance(info, int) and not isinstance(info, bool) else None
+
+
 def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", "greedy"), max_rounds: int = 50,
                 names=("Deck", "Opponent")) -> dict:
-    """Play the game again and return {"frames": [...], "winner", "reason", "rounds", ...}.
+    """Play the game again and return {"frames": [...], "trail": [...], "winner", "reason", "rounds", ...}.
 
-    A frame is one event: one log line (`raw`, and `lines` holding it in plain words), the board just after it,
-    and, on the last event before a decision, that decision (`actor`, `action`). Frames are taken at every
-    decision, action window, declaration, struggle end and phase end (the engine's observer hook and the
-    policies' shortcuts); the few lines logged between two such points (a struggle's S.8 and its spoils, say)
-    are one frame each and share the board taken after the last of them. `position` is the CONTRACTS §6
-    position when one can be taken there (between steps), `base_position` the last one before."""
+    A frame is one event: one log line (`raw`, and `lines` holding it in plain words; `log_index`, its place in
+    the game's log), the board right after it (the engine's `log_hook` takes one at each line), and, on the last
+    event before a decision, that decision (`actor`, `action`). The game is also looked at at every decision,
+    action window, declaration, struggle end and phase end (the engine's observer hook and the policies'
+    shortcuts): there `position` is the CONTRACTS §6 position when one can be taken (between steps), and
+    `base_position` is the last one taken before the event (`base_log`: the log's length then, `base_trail`: the
+    trail's). The trail lists the decisions made, in order, as action texts: {"n": log length when it was asked,
+    "kind", "player", "info", "text", "single": only one option}, a declaration answered at once by a policy's
+    shortcut as one (`attack a b`, `defend none`) — what `sandbox.at_replay_step` replays from a base position."""
     from simulator import engine
-    from simulator.engine.actions import action_text
+    from simulator.engine.actions import action_text, names_for, option_texts
     from simulator.engine.positions import to_position
 
     pols = [engine.make_policy(policies[0], _policy_seed(seed, 0)),
             engine.make_policy(policies[1], _policy_seed(seed, 1))]
     frames: list[dict] = []
-    state: dict[str, Any] = {"seen": 0, "struggles": 0, "last_pos": None, "narrator": None}
+    trail: list[dict] = []
+    boards: dict[int, Any] = {}
+    state: dict[str, Any] = {"seen": 0, "struggles": 0, "base": (None, 0, 0), "narrator": None}
     g: Any = None
+
+    def on_log(game):
+        n = len(game.logs) - 1
+        if n >= MAX_FRAMES:
+            return
+        b = _board_now(game)
+        prev = boards.get(n - 1)
+        boards[n] = prev if b is not None and prev == b else b   # an unchanged board is kept once
 
     def snap(actor=None, action=None):
         logs = g.logs or []
@@ -277,46 +350,73 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
         if not new:
             if action is not None and frames and frames[-1]["action"] is None:
                 frames[-1]["actor"], frames[-1]["action"] = actor, action
+            if state["base"][1] < len(logs):   # the last position is older than the log: one now, if there is one
+                try:
+                    state["base"] = (to_position(g), len(logs), len(trail))
+                except ValueError:
+                    pass
             return
+        first = state["seen"]
         state["seen"] = len(logs)
         if len(frames) >= MAX_FRAMES:
             return
         try:
             pos = to_position(g)
-            state["last_pos"] = pos
         except ValueError:
             pos = None
-        b = board_of(g.view(0))
+        before = state["base"]
+        if pos is not None:
+            state["base"] = (pos, len(logs), len(trail))
+        here = None
         nar = state["narrator"]
         for k, raw in enumerate(new):
             last = k == len(new) - 1
+            b = boards.get(first + k)
+            if b is None:   # no board from the log hook: the one now
+                here = here if here is not None else board_of(g.view(0))
+                b = here
+            base = state["base"] if last else before
             if DECLARE_RE.search(raw):
                 state["struggles"] += 1
-            frames.append({"board": b, "raw": [raw], "lines": [nar.line(raw)],
+            frames.append({"board": b, "raw": [raw], "lines": [nar.line(raw)], "log_index": first + k,
                            "actor": actor if last else None, "action": action if last else None,
-                           "position": pos if last else None, "base_position": state["last_pos"],
-                           "round": b["round"], "struggle_no": state["struggles"],
+                           "position": pos if last else None, "base_position": base[0], "base_log": base[1],
+                           "base_trail": base[2], "round": b["round"], "struggle_no": state["struggles"],
                            "struggle_start": bool(DECLARE_RE.search(raw))})
 
     def on_choice(view, decision, a):
         try:
             text = action_text(g, a, decision)
+            single = len(option_texts(g, decision)) == 1
         except Exception:
-            text = None
+            text, single = None, False
         snap(decision.player, text)
+        if text is not None:
+            trail.append({"n": len(g.logs), "kind": decision.kind, "player": decision.player,
+                          "info": _info(decision), "text": text, "single": single})
+
+    def on_declare(kind, p, elig, picks):
+        names = names_for(g, elig)
+        verb = "attack" if kind == "attackers" else "defend"
+        if any(i not in names for i in picks):
+            return   # not a declaration from these units: the engine refuses it
+        text = f"{verb} {' '.join(names[i] for i in picks)}" if picks else f"{verb} none"
+        trail.append({"n": len(g.logs), "kind": kind, "player": p, "info": None, "text": text,
+                      "single": kind == "attackers" and len(set(names.values())) == 1})   # alike copies: one option
 
     def observer(game, what, info):
         if what in ("struggle_end", "phase_end", "toll_done"):
             snap()
 
-    wrapped = [_Recorder(pols[0], on_choice, snap), _Recorder(pols[1], on_choice, snap)]
+    wrapped = [_Recorder(pols[0], on_choice, snap, on_declare), _Recorder(pols[1], on_choice, snap, on_declare)]
     g = engine.Game(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=True,
                     autostart=False, policies=wrapped, observer=observer)
+    g.log_hook = on_log
     state["narrator"] = Narrator(names, card_names_of(g))
     g.play()
     snap()
-    return {"frames": frames, "winner": g.winner, "reason": g.reason or "round_limit", "cards": card_names_of(g),
-            "rounds": len(g.by_round["influence"]), "first_player": g.round1_first,
+    return {"frames": frames, "trail": trail, "winner": g.winner, "reason": g.reason or "round_limit",
+            "cards": card_names_of(g), "rounds": len(g.by_round["influence"]), "first_player": g.round1_first,
             "influence_by_round": g.by_round["influence"]}
 
 
@@ -369,8 +469,11 @@ def summary(lines: list[str], names=("Deck", "Opponent"), cards: dict[str, str] 
             score[int(m2.group(2))] -= int(m2.group(1))
             score[int(m2.group(3))] += int(m2.group(1))
         m3 = re.search(r"(\d+) Influence on ", raw)   # Glory (§9.2): Influence on a unit counts too
+        m4 = re.search(r"player ([01]) loses (\d+) Influence \((\d+) left\)", raw)
+        if m4:
+            score[int(m4.group(1))] = int(m4.group(3))
         low = raw.lower()
-        if m or m2 or m3 or "claims" in low or "wins" in low or "eliminat" in low or "tie" in low and "§5.5" in raw:
+        if m or m2 or m3 or m4 or "claims" in low or "wins" in low or "eliminat" in low or "tie" in low and "§5.5" in raw:
             cur["events"].append(event)
         cur["score"] = [max(0, score[0]), max(0, score[1])]
     return rounds

@@ -158,3 +158,93 @@ def view_context(g, names=("Player 0", "Player 1")) -> dict:
     return {"board": b0, "pending": pending, "winner": g.winner, "reason": g.reason,
             "log": [dict(replay.plain_line(x, names), raw=x) for x in (g.logs or [])],
             "current": current}
+
+
+SETTLED = "(the only option: taken by itself)"
+
+
+def _is_option(g, text: str) -> bool:
+    from simulator.engine import IllegalAction
+    from simulator.engine.actions import parse_text
+    try:
+        parse_text(g, text)
+    except IllegalAction:
+        return False
+    return True
+
+
+def at_replay_step(data: dict, step: int, catalogue) -> tuple[dict, list[str], str] | None:
+    """Where a replay step opens in the sandbox: (position, actions, how), or None (during §4 setup).
+
+    `how` is "exact" when a position was taken right there; else "decision": the last position taken before the
+    step (the start of that turn, or the end of the last struggle) with the action texts of every decision made
+    since, up to the last decision at or before the step, which waits (CONTRACTS §6: a position and its
+    "actions"; inside a struggle, stepping it continues the same struggle); or "base" (that last position alone)
+    when those decisions cannot be replayed from it exactly. A game loaded from the position is played with the
+    replay's trail of decisions (`replay.replay_game`): windows the replay's players passed by their shortcut
+    are answered `pass`, a declaration made at once is its listing; the loaded game's log must read line for line
+    as the replay's, else "base"."""
+    from simulator.engine import IllegalAction
+    from simulator.engine.positions import from_position
+
+    frames = data["frames"]
+    f = frames[max(0, min(step, len(frames) - 1))]
+    if f.get("position") is not None:
+        return f["position"], [], "exact"
+    base = f.get("base_position")
+    if base is None:
+        return None
+    if "log_index" not in f or "trail" not in data:
+        return base, [], "base"
+    end = f["log_index"] + 1   # the decisions asked once the step's line is logged, at the latest
+    base_log = f["base_log"]
+    todo = [e for e in data["trail"][f["base_trail"]:] if e["n"] <= end and not e["single"]]
+    if not todo:
+        return base, [], "exact" if base_log == end else "base"
+    log = [x for fr in frames for x in fr["raw"]]
+    try:
+        g = from_position(base, catalogue, log=True)
+    except Exception:   # noqa: BLE001  a position the replay took always loads; if not, the position alone
+        return base, [], "base"
+    _settle(g)
+    actions: list[str] = []
+    i = 0
+    for _ in range(10_000):
+        d = g.pending
+        if d is None:
+            break
+        lines = [x for x in (g.logs or []) if not x.endswith(SETTLED)]
+        n = base_log + len(lines)
+        if n > end or lines != log[base_log:n]:
+            break   # not the replay's game any more
+        while i < len(todo) and todo[i]["n"] < n:
+            i += 1
+        window = d.kind in ("window", "react")
+        match = None
+        k = i
+        while k < len(todo) and todo[k]["n"] == n:
+            e = todo[k]
+            # the same decision: kind, player, a window's kind (other decisions' info names card ids, which a
+            # loaded game numbers its own way), and its text one of the options here (a window action recorded in
+            # the active player's window is not one of the other player's options in an earlier one)
+            if e["kind"] == d.kind and e["player"] == d.player and (
+                    not window or e["info"] is None or e["info"] == d.info) and _is_option(g, e["text"]):
+                match = k
+                break
+            k += 1
+        if match == len(todo) - 1:
+            return base, actions, "decision"   # the step's decision waits here
+        if match is not None:
+            text = todo[match]["text"]
+            i = match + 1
+        elif window:
+            text = "pass"   # a window the replay's player passed by its shortcut (or never saw)
+        else:
+            break
+        try:
+            g.apply_action(text)
+        except IllegalAction:
+            break
+        actions.append(text)
+        _settle(g)
+    return base, [], "base"

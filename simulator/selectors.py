@@ -96,3 +96,37 @@ def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
 
     rows = deck_list_owned(user=user).values_list("pk", "name", "faction__name")[:limit]
     return [(pk, f"{name} · {faction}" if faction else name) for pk, name, faction in rows]
+
+
+def published_decklists(*, query: str = "", chosen=None, limit: int = 12) -> list[dict]:
+    """Published decklists for the playtest table's picker (issue 14): those titled like `query`, most liked first,
+    with the one already `chosen` (a Decklist) kept at the top. Each: id, title, faction, whether it is one of the
+    site's starter decks (published by its own account, `publishstarters`), author, likes, address."""
+    from decks.selectors import decklists_titled
+    from decks.services import STARTER_ACCOUNT
+
+    rows = decklists_titled(query=query, limit=limit)
+    if chosen is not None:
+        rows = [chosen] + [d for d in rows if d.pk != chosen.pk]
+    return [{"id": d.pk, "title": d.title, "faction": d.faction.name if d.faction else None,
+             "starter": d.owner.username == STARTER_ACCOUNT, "author": d.owner.username, "likes": d.like_count,
+             "url": d.get_absolute_url()} for d in rows]
+
+
+def published_decklist(pk) -> object | None:
+    """The published decklist with this id, or None."""
+    from decks.models import Decklist
+
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        return None
+    return Decklist.objects.select_related("owner", "faction").filter(pk=pk).first()
+
+
+def decklist_text(decklist) -> str:
+    """A published decklist as decklist text (its frozen cards), named by its title."""
+    from decks.decklist import export_decklist
+    from decks.pool import CardPool
+
+    return export_decklist(decklist.cards, CardPool.from_db(), name=decklist.title)

@@ -246,7 +246,7 @@ def _replayed(run: TuningRun, ref: str, cell: str, index: int) -> dict:
 def tuning_game(request, pk: int, cell: str, index: int):
     """The replay of one game of a cell (?deck=0|1 picks version A or B of a comparison; ?step=S the moment),
     played again from the run's decks, seed and policies in the replay viewer of simulations."""
-    from .views_play import _step_targets
+    from . import replay
 
     run, sides, names, row = _cell_of(request, pk, cell)
     try:
@@ -259,14 +259,8 @@ def tuning_game(request, pk: int, cell: str, index: int):
     except tuning.TuningError as exc:
         raise Http404(str(exc))
     frames = data["frames"]
-    try:
-        step = int(request.GET.get("step", "0"))
-    except ValueError:
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
-    frame = frames[step]
-    base = reverse("simulator:tuning_game", args=[run.pk, cell, index]) + f"?deck={k}&step="
-    links = {key: (f"{base}{v}" if v is not None else None) for key, v in _step_targets(frames, step).items()}
+    step, frame, links = replay.select_step(
+        frames, request.GET.get("step"), reverse("simulator:tuning_game", args=[run.pk, cell, index]) + f"?deck={k}&step=")
     names = list(data["names"])
     return render(request, "simulator/tuning_replay.html", {
         "run": run, "data": data, "frame": frame, "board": frame["board"], "names": names, "step": step,

@@ -10,6 +10,7 @@ urlpatterns = [
     # watch, judge and play (issue 14; views_play.py)
     path("simulate/runs/<int:pk>/games/<int:index>/", views_play.replay_page, name="replay"),
     path("play/sandbox/", views_play.sandbox, name="sandbox"),
+    path("play/decklists/", views_play.playtest_decklists, name="playtest_decklists"),
     path("play/", views_play.playtest_new, name="playtest"),
     path("play/<str:token>/", views_play.playtest_table, name="playtest_table"),
     path("play/<str:token>/act/", views_play.playtest_act, name="playtest_act"),

@@ -19,34 +19,12 @@ from .api import anonymous_key
 
 # ---------------------------------------------------------------- replays
 def _replayed(run, index: int) -> dict:
-    key = f"replay2:{run.pk}:{index}:{run.engine_version}"   # replay2: one event per frame
+    key = f"replay3:{run.pk}:{index}:{run.engine_version}"   # replay3: a board per event, the trail of decisions
     out = cache.get(key)
     if out is None:
         out = replay.replay_run_game(run.spec, index)
         cache.set(key, out, 3600)
     return out
-
-
-def _step_targets(frames: list[dict], step: int) -> dict:
-    """Where each stepping control goes from `step`: event, struggle (the step that declares it, §6.2 S.1-S.3)
-    and round, back and forward."""
-    n = len(frames)
-
-    def find(rng, pred):
-        return next((i for i in rng if pred(frames[i])), None)
-
-    starts = [i for i in range(n) if i == 0 or frames[i]["round"] != frames[i - 1]["round"]]
-
-    def struggle_start(f):
-        return f.get("struggle_start") or any(replay.DECLARE_RE.search(x) for x in f["raw"])
-    return {
-        "prev": step - 1 if step > 0 else None, "next": step + 1 if step < n - 1 else None,
-        "first": 0, "last": n - 1,
-        "prev_struggle": find(range(step - 1, -1, -1), struggle_start),
-        "next_struggle": find(range(step + 1, n), struggle_start),
-        "prev_round": max((i for i in starts if i < step), default=None),
-        "next_round": min((i for i in starts if i > step), default=None),
-    }
 
 
 def _one_event_each(frames: list[dict]) -> list[dict]:
@@ -76,16 +54,9 @@ def replay_page(request, pk: int, index: int):
     except replay.ReplayError as exc:
         return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=400)
     frames = data["frames"]
-    try:
-        step = int(request.GET.get("step", "0"))
-    except ValueError:
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
-    frame = frames[step]
+    step, frame, links = replay.select_step(frames, request.GET.get("step"),
+                                            reverse("simulator:replay", args=[run.pk, index]) + "?step=")
     names = list(data["names"])
-    targets = _step_targets(frames, step)
-    base = reverse("simulator:replay", args=[run.pk, index])
-    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in targets.items()}
     sandbox_pos = frame["position"] or frame["base_position"]
     sandbox_url = None
     if sandbox_pos:
@@ -117,18 +88,25 @@ def _unb64(text: str):
 
 
 # ---------------------------------------------------------------- the judge sandbox
-def _sandbox_from_replay(request):
-    """?run=ID&game=N&step=S: the position of that replay step (the start of its turn or step)."""
+def _sandbox_from_replay(request, catalogue) -> tuple[dict | None, list[str], dict]:
+    """?run=ID&game=N&step=S: where that replay step opens (sandbox.at_replay_step): a position, the actions
+    since it up to the step's last decision, and what the page says about it."""
+    from . import sandbox as sb
     run = selectors.run_get(request.GET.get("run"))
     if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
         raise Http404("No such simulation run.")
     try:
         index, step = int(request.GET.get("game", "0")), int(request.GET.get("step", "0"))
-        frames = _replayed(run, index)["frames"]
-        frame = frames[max(0, min(step, len(frames) - 1))]
+        data = _replayed(run, index)
     except (ValueError, replay.ReplayError) as exc:
         raise Http404(str(exc)) from None
-    return frame["position"] or frame["base_position"]
+    step = max(0, min(step, len(data["frames"]) - 1))
+    got = sb.at_replay_step(data, step, catalogue)
+    if got is None:
+        return None, [], {}
+    position, actions, how = got
+    return position, actions, {"how": how, "step": step + 1, "game": index + 1, "decisions": len(actions),
+                               "url": reverse("simulator:replay", args=[run.pk, index]) + f"?step={step}"}
 
 
 @require_http_methods(["GET", "POST"])
@@ -144,7 +122,7 @@ def sandbox(request):
     try:
         if request.method == "GET":
             if request.GET.get("run"):
-                position = _sandbox_from_replay(request)
+                position, actions, ctx["from_replay"] = _sandbox_from_replay(request, CardPool.from_db())
         elif op == "build":
             position = sb.build(request.POST)
         elif op == "load":
@@ -244,8 +222,9 @@ def _game_or_404(request, token: str):
     return rec
 
 
-def _deck_choice(request, prefix: str, pool) -> dict:
-    """A deck from the form: a starter (starter:SLUG), one of your decks (mine:ID) or pasted text."""
+def _deck_choice(request, prefix: str, pool, decklist=None) -> dict:
+    """A deck from the form: pasted text, else a published `decklist` picked (the AI's side), else a starter
+    (starter:SLUG) or one of your decks (mine:ID)."""
     from cards.starters import starter
     from .deckinput import read_deck
     from .runner import SpecError
@@ -254,7 +233,9 @@ def _deck_choice(request, prefix: str, pool) -> dict:
     source = request.POST.get(prefix + "_source") or ""
     name = None
     if not text:
-        if source.startswith("starter:"):
+        if decklist is not None:
+            text, name = selectors.decklist_text(decklist), decklist.title
+        elif source.startswith("starter:"):
             st = starter(source.split(":", 1)[1])
             if st is None:
                 raise SpecError(f"{label}: no starter deck {source.split(':', 1)[1]!r}")
@@ -269,14 +250,44 @@ def _deck_choice(request, prefix: str, pool) -> dict:
     return read_deck(text, pool, label=label, name=name)
 
 
-def _form_context(request, **extra) -> dict:
+def _picker(data) -> tuple:
+    """The published-decklist picker of the set-up form (forms.PublishedDecklistForm) read from `data`: (the
+    form, the decklist picked or None, the error of its fields by name)."""
+    from .forms import PublishedDecklistForm
+    form = PublishedDecklistForm(data)
+    errors = {}
+    if not form.is_valid():
+        errors = {name: "; ".join(msgs) for name, msgs in form.errors.items()}
+    picked = form.cleaned_data.get("opponent_decklist") if hasattr(form, "cleaned_data") else None
+    return form, picked, errors
+
+
+def _picker_context(form, picked) -> dict:
+    query = (form.cleaned_data.get("decklist_q") if hasattr(form, "cleaned_data") else "") or ""
+    return {"decklists": selectors.published_decklists(query=query, chosen=picked),
+            "decklist_q": form.data.get("decklist_q", ""), "picked_decklist": picked.pk if picked else None}
+
+
+def _form_context(request, picker=None, **extra) -> dict:
     from cards.starters import starters
     from . import playtest
     decks = selectors.saved_decks_for(user=request.user) if request.user.is_authenticated else []
+    form, picked, _errors = picker if picker is not None else _picker(request.GET)
     ctx = {"starters": starters(), "my_decks": decks, "policies": playtest.available_policies(),
            "games": list(_games_of(request)[:20]), "form": request.POST if request.method == "POST" else {}}
+    ctx.update(_picker_context(form, picked))
     ctx.update(extra)
     return ctx
+
+
+def playtest_decklists(request):
+    """The picker's list for a search (htmx, GET ?decklist_q=&opponent_decklist=): published decklists titled
+    like the query, the one already picked kept at the top."""
+    form, picked, errors = _picker(request.GET)
+    ctx = _picker_context(form, picked)
+    ctx["picker_error"] = errors.get("opponent_decklist")
+    ctx["errors"] = {"decklist_q": errors["decklist_q"]} if "decklist_q" in errors else {}
+    return render(request, "simulator/_decklist_picker.html", ctx, status=400 if errors else 200)
 
 
 @require_http_methods(["GET", "POST"])
@@ -288,12 +299,23 @@ def playtest_new(request):
     from .runner import SpecError
     if request.method == "GET":
         return render(request, "simulator/playtest_new.html", _form_context(request))
-    pool = CardPool.from_db()
+    picker = _picker(request.POST)
+    _form, picked, picker_errors = picker
     errors = {}
+    if "opponent_decklist" in picker_errors:
+        errors["opponent"] = f"the opponent's deck: {picker_errors['opponent_decklist']}"
+    if "decklist_q" in picker_errors:
+        errors["decklist_q"] = picker_errors["decklist_q"]
+    if request.POST.get("op") == "search":   # the picker's search without scripts: the form again, with results
+        return render(request, "simulator/playtest_new.html", _form_context(request, picker, errors=errors),
+                      status=400 if errors else 200)
+    pool = CardPool.from_db()
     decks = {}
     for prefix in ("deck", "opponent"):
+        if prefix in errors:
+            continue
         try:
-            decks[prefix] = _deck_choice(request, prefix, pool)
+            decks[prefix] = _deck_choice(request, prefix, pool, picked if prefix == "opponent" else None)
         except SpecError as exc:
             errors[prefix] = str(exc)
     policy = request.POST.get("policy") or "greedy"
@@ -303,14 +325,15 @@ def playtest_new(request):
     if seat not in playtest.SEATS:
         errors["seat"] = f"seat: {seat!r} is not a choice (first, second or rules)"
     if errors:
-        return render(request, "simulator/playtest_new.html", _form_context(request, errors=errors), status=400)
+        return render(request, "simulator/playtest_new.html", _form_context(request, picker, errors=errors),
+                      status=400)
     first_player = playtest.SEATS[seat]
     seed = int.from_bytes(__import__("os").urandom(6), "big")
     try:
         g, notes = playtest.start_with_notes(decks["deck"], decks["opponent"], policy, seed, first_player)
     except engine.DeckError as exc:
-        return render(request, "simulator/playtest_new.html", _form_context(request, errors={"deck": str(exc)}),
-                      status=400)
+        return render(request, "simulator/playtest_new.html",
+                      _form_context(request, picker, errors={"deck": str(exc)}), status=400)
     token = playtest.new_token()
     rec = PlaytestGame(token=token, user=request.user if request.user.is_authenticated else None,
                        session_key=_session_key(request), deck_name=decks["deck"]["name"],
@@ -405,16 +428,9 @@ def playtest_replay(request, token):
     frames = _one_event_each([f.data for f in rec.frames.order_by("number")])
     if not frames:
         raise Http404("No replay yet.")
-    try:
-        step = int(request.GET.get("step", "0"))
-    except ValueError:
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
-    frame = frames[step]
+    step, frame, links = replay.select_step(frames, request.GET.get("step"),
+                                            reverse("simulator:playtest_replay", args=[token]) + "?step=")
     names = list(_names(rec))
-    targets = _step_targets(frames, step)
-    base = reverse("simulator:playtest_replay", args=[token])
-    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in targets.items()}
     data = {"names": names, "seed": rec.seed, "winner": rec.winner, "reason": rec.reason,
             "rounds": frame["board"]["round"] if not frames else frames[-1]["board"]["round"]}
     return render(request, "simulator/replay.html", {

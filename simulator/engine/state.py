@@ -268,6 +268,9 @@ class State:
         # tests: observer(game, what, info) with ("phase_end", phase) before each phase closes, ("toll_done", phase)
         # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
         self.observer = observer
+        # replays (simulator/replay.py): log_hook(game) right after each line is added to `logs`, so a board can be
+        # taken at each logged event; reads only, never changes the game (None: no call)
+        self.log_hook: Any = None
         self.policies: list[Any] = [None, None]
         self._views: list[Any] = [None, None]   # each player's PlayerView, made on first use (Game.view)
 
@@ -330,6 +333,8 @@ class State:
 
     def _log(self, msg: str) -> None:
         self.logs.append(f"R{self.round_no} {msg}")
+        if self.log_hook is not None:
+            self.log_hook(self)
 
     def name(self, iid: int) -> str:
         return self.cdef[iid].name

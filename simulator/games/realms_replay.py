@@ -13,6 +13,7 @@ from django.urls import reverse
 from simulator.engines.realms import ENGINE_VERSION
 from simulator.engines.realms import replay as rr
 from simulator.engines.realms import sim
+from simulator.replay import select_step
 
 
 def replayed(run, index: int) -> dict:
@@ -49,15 +50,9 @@ def replay_page(request, run, index: int):
     except rr.ReplayError as exc:
         return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=400)
     frames = data["frames"]
-    try:
-        step = int(request.GET.get("step", "0"))
-    except ValueError:
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
-    frame = frames[step]
+    step, frame, links = select_step(frames, request.GET.get("step"),
+                                     reverse("simulator:replay", args=[run.pk, index]) + "?step=", rr.step_targets)
     names = _names(run)
-    base = reverse("simulator:replay", args=[run.pk, index])
-    links = {k: (f"{base}?step={v}" if v is not None else None) for k, v in rr.step_targets(frames, step).items()}
     board = frame["board"]
     target = board["target_vp"]
     race = []

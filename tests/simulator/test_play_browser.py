@@ -38,6 +38,17 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
     services.run_execute_here(run)
     gold, _ = services.run_request(mode="goldfish", text=starter("camelot").text, games=2, seed=4, dispatch=False)
     services.run_execute_here(gold)
+    from decks.pool import CardPool
+    from simulator import replay
+    from simulator import sandbox as sb
+    data = replay.replay_run_game(run.spec, 0)
+    pool = CardPool.from_db()
+
+    def opens_inside(k):
+        position, actions, how = sb.at_replay_step(data, k, pool)
+        return how == "decision" and actions and sb.run(position, actions, pool).struggle is not None
+    inside = next(k for k, f in enumerate(data["frames"]) if f["board"]["struggle"] and f["position"] is None
+                  and " S.8 " in f["raw"][0] and opens_inside(k))
     for width, pg in _pages(browser):
         # the goldfish report's sample game: a round-by-round summary and its replay
         pg.goto(live_server.url + gold.get_absolute_url())
@@ -80,6 +91,13 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
         pg.goto(step_url)
         pg.click("#open-sandbox")
         assert pg.locator("#sb-options button").count() > 0
+        # a step inside a struggle opens at its last decision, inside the same struggle
+        pg.goto(live_server.url + f"/simulate/runs/{run.pk}/games/0/?step={inside}")
+        pg.screenshot(path=f"var/screenshots/replay-struggle-{width}.png", full_page=True)
+        pg.click("#open-sandbox")
+        assert "inside the same struggle" in pg.inner_text("#sb-from-replay")
+        assert pg.locator("#sb-options button").count() > 1
+        pg.screenshot(path=f"var/screenshots/sandbox-from-replay-{width}.png", full_page=True)
 
 
 def test_sandbox_build_a_position_and_step_a_struggle(live_server, browser, core_cards):  # noqa: F811
@@ -150,3 +168,30 @@ def test_a_whole_game_against_greedy_through_clicks_and_resume_after_reload(live
             assert "Game over" in pg.inner_text("#game-over")
             pg.click("#game-replay")
             assert "step 1 /" in pg.inner_text("#step-no")
+
+
+def test_playtest_against_a_published_decklist_picked_from_the_list(live_server, browser, core_cards):  # noqa: F811
+    from cards.starters import starters
+    from decks.models import Decklist
+    from decks.services import starter_decklists_publish
+    starter_decklists_publish(starters=starters())
+    winter = Decklist.objects.get(title__startswith="The Winter Court")
+    for width, pg in _pages(browser):
+        pg.goto(live_server.url + "/play/")
+        pg.select_option("#deck-source", "starter:camelot")
+        assert pg.locator("#opponent-decklists .play-dl").count() == len(starters())
+        pg.fill("#decklist-q", "winter")   # the list follows the search as one types (htmx)
+        pg.wait_for_function("() => document.querySelectorAll('#opponent-decklists .play-dl').length === 1")
+        row = pg.locator(f"#opponent-decklists [data-decklist='{winter.pk}']")
+        assert "The Winter Court" in row.inner_text() and "starter deck" in row.inner_text()
+        row.locator("input[type=radio]").check()
+        pg.screenshot(path=f"var/screenshots/playtest-picker-{width}.png", full_page=True)
+        pg.click("#start-game")
+        pg.wait_for_url(re.compile(r"/play/[^/]+/$"))
+        assert winter.title in pg.inner_text("body")
+        assert pg.locator(".play-options button").count() > 0
+        # a decklist's page opens the table with it picked
+        pg.goto(live_server.url + winter.get_absolute_url())
+        pg.screenshot(path=f"var/screenshots/decklist-playtest-link-{width}.png")
+        pg.click("#playtest-against")
+        assert pg.locator(f"input[name=opponent_decklist][value='{winter.pk}']").is_checked()

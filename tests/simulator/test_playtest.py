@@ -196,3 +196,59 @@ def test_an_anonymous_game_follows_its_player_into_their_account(client, sim_db,
     listing = other.get("/play/").content.decode()
     assert url.split("/")[2] in listing
     assert other.get(url).status_code == 200
+
+
+def _publish(django_user_model, username, text, title):
+    from decks.services import deck_import_text, decklist_publish
+    # the site's own account (decks.services.STARTER_ACCOUNT) publishes the starter decks; it has no password
+    user = django_user_model.objects.create_user(username, password=None if username == "ReignOfKingsDB"
+                                                 else "pw-12345-x")
+    return decklist_publish(deck=deck_import_text(owner=user, text=text, name=title).deck, title=title)
+
+
+def test_the_ai_can_play_a_published_decklist_picked_from_the_list(client, sim_db, camelot_text, winter_text,
+                                                                     django_user_model):
+    from simulator.models import PlaytestGame
+    frost = _publish(django_user_model, "ReignOfKingsDB", winter_text, "Winter — Frost and Iron")
+    mine = _publish(django_user_model, "queen", camelot_text, "Queen's Camelot")
+    # the picker lists published decklists with their faction, starter decks marked, others by their author
+    page = client.get("/play/").content.decode()
+    assert f'name="opponent_decklist" value="{frost.pk}"' in page and f'value="{mine.pk}"' in page
+    row = re.search(rf'data-decklist="{frost.pk}".*?</li>', page, re.S).group(0)
+    assert frost.faction.name in row and "starter deck" in row
+    row = re.search(rf'data-decklist="{mine.pk}".*?</li>', page, re.S).group(0)
+    assert "by queen" in row and "starter deck" not in row
+    # searching by name (the htmx list, and the form itself without scripts)
+    found = client.get("/play/decklists/", {"decklist_q": "frost"}).content.decode()
+    assert f'value="{frost.pk}"' in found and f'value="{mine.pk}"' not in found
+    assert "is named like" in client.get("/play/decklists/", {"decklist_q": "zzz"}).content.decode()
+    r = client.post("/play/", {"op": "search", "decklist_q": "queen", "deck_source": "starter:camelot"})
+    assert r.status_code == 200 and f'value="{mine.pk}"' in r.content.decode()
+    assert f'value="{frost.pk}"' not in r.content.decode() and not PlaytestGame.objects.exists()
+    # the one picked stays at the top of another search, and a decklist's page preselects it
+    kept = client.get("/play/decklists/", {"decklist_q": "queen", "opponent_decklist": frost.pk}).content.decode()
+    assert re.search(rf'value="{frost.pk}" checked', kept) and f'value="{mine.pk}"' in kept
+    assert re.search(rf'value="{frost.pk}" checked', client.get(f"/play/?opponent_decklist={frost.pk}").content.decode())
+    # picked: the AI plays that list (its frozen cards), under its title
+    r = client.post("/play/", {"deck_source": "", "deck_text": camelot_text, "opponent_source": "starter:camelot",
+                               "opponent_decklist": str(frost.pk), "opponent_text": "", "policy": "greedy"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    rec = PlaytestGame.objects.get()
+    assert rec.opponent_name == frost.title and rec.opponent["counts"] == frost.cards
+    assert "AI (Winter — Frost and Iron)" in client.get(r["Location"]).content.decode()
+
+
+@pytest.mark.parametrize("bad, message", [("abc", "pick a published decklist from the list"),
+                                          ("0", "pick a published decklist from the list"),
+                                          ("999999", "no published decklist #999999")])
+def test_a_bad_or_unknown_decklist_id_is_the_pickers_error(client, sim_db, camelot_text, bad, message):
+    import html
+    from simulator.models import PlaytestGame
+    r = client.post("/play/", {"deck_source": "", "deck_text": camelot_text, "opponent_source": "starter:camelot",
+                               "opponent_decklist": bad, "opponent_text": "", "policy": "greedy"})
+    assert r.status_code == 400
+    err = re.search(r'id="opponent-error">(.*?)</p>', r.content.decode(), re.S)
+    assert err and message in html.unescape(err.group(1))
+    assert not PlaytestGame.objects.exists()
+    r = client.get("/play/decklists/", {"opponent_decklist": bad})
+    assert r.status_code == 400

@@ -100,6 +100,14 @@ def test_summary_keeps_a_running_score():
     assert rounds[0]["events"][0]["text"] == "B wins the Guile struggle 1–0, attacking (margin 1)"
 
 
+def test_summary_counts_influence_lost_to_a_card():
+    lines = ["R1 §6.2 S.10 unopposed: player 0 gains 3 Influence (3)",
+             "R2 §1.1 Betrayal: player 0 loses 2 Influence (1 left)"]
+    rounds = replay.summary(lines, ("A", "B"))
+    assert rounds[0]["score"] == [3, 0] and rounds[1]["score"] == [1, 0]
+    assert len(rounds[1]["events"]) == 1
+
+
 def test_the_playtest_log_speaks_to_you():
     names = ("You", "AI (Winter)")
     assert replay.plain_line("R2 §6.2 S.10 unopposed: player 0 gains 1 Influence (1)", names)["text"] == \
@@ -130,13 +138,12 @@ def test_each_step_is_one_event_in_plain_words(sim_db, camelot_text, winter_text
 
 
 def test_stepping_by_struggle_and_round(sim_db, camelot_text, winter_text):
-    from simulator.views_play import _step_targets
     run = _run(camelot_text, winter_text)
     frames = replay.replay_run_game(run.spec, 0)["frames"]
-    t = _step_targets(frames, 0)
+    t = replay.step_targets(frames, 0)
     assert frames[t["next_struggle"]]["struggle_start"]
     assert "declares" in frames[t["next_struggle"]]["raw"][0]
-    after = _step_targets(frames, t["next_struggle"])
+    after = replay.step_targets(frames, t["next_struggle"])
     assert after["prev_struggle"] is None or after["prev_struggle"] < t["next_struggle"]
     assert frames[after["next_struggle"]]["struggle_no"] == frames[t["next_struggle"]]["struggle_no"] + 1
     r = t["next_round"]
@@ -156,3 +163,110 @@ def test_the_replay_page_links_each_rule_to_the_rulebook(client, sim_db, camelot
     from roc_site.rulebook import rule_href
     cited = {rule_href(r) for f in frames for r in f["lines"][0]["rules"]}
     assert cited and all(h.split("#")[1] in ids for h in cited if h and "#" in h), cited - {None}
+
+
+def test_select_step_reads_clamps_and_links_the_step():
+    frames = [{"round": r, "raw": [x], "struggle_start": "declares" in x}
+              for r, x in ((1, "a"), (1, "player 0 declares a Faith struggle"), (2, "b"), (2, "c"))]
+    assert replay.select_step(frames, None, "/x?step=")[:2] == (0, frames[0])
+    assert replay.select_step(frames, "banana", "/x?step=")[0] == 0
+    assert replay.select_step(frames, "-4", "/x?step=")[0] == 0
+    step, frame, links = replay.select_step(frames, "99", "/x?deck=1&step=")
+    assert (step, frame) == (3, frames[3])
+    assert links["next"] is None and links["prev"] == "/x?deck=1&step=2" and links["prev_round"] == "/x?deck=1&step=2"
+    assert replay.select_step(frames, "0", "/x?step=")[2]["next_struggle"] == "/x?step=1"
+    # another game's controls (realms: by turn)
+    turns = [{"turn": t} for t in (1, 1, 2)]
+    from simulator.engines.realms.replay import step_targets as realms_targets
+    assert replay.select_step(turns, "0", "/r?step=", realms_targets)[2]["next_turn"] == "/r?step=2"
+
+
+def test_each_event_shows_the_board_right_after_its_own_line(sim_db, camelot_text, winter_text):
+    """Lines the engine logs together (a struggle's S.8 result, the S.10 unopposed bonus, the spoils) are steps
+    of their own, each with the board taken right after its line (the engine's log hook), in the same game."""
+    run = _run(camelot_text, winter_text)
+    spec = run.spec
+    gained = bonus = moved = 0
+    for index in range(spec["games"]):
+        out = replay.replay_run_game(spec, index)
+        frames = out["frames"]
+        # still the game play_game plays, line for line
+        args = replay.game_args(spec, index)
+        r = engine.play_game(runner.engine_deck(spec["deck"]), runner.engine_deck(spec["opponent"]),
+                             seed=args["seed"], first_player=args["first_player"], max_rounds=args["max_rounds"],
+                             log=True)
+        assert [f["raw"][0] for f in frames] == r.log[:len(frames)] and out["winner"] == r.winner
+        assert [f["log_index"] for f in frames] == list(range(len(frames)))
+        for k, f in enumerate(frames[1:], 1):
+            raw, before = f["raw"][0], frames[k - 1]["board"]["players"]
+            m = re.search(r"player ([01]) gains (\d+) Influence \((\d+)\)", raw)
+            if m:   # the board of a gain shows the Influence it reached; the step before, what there was
+                p, n, total = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                assert f["board"]["players"][p]["influence"] == total, raw
+                assert before[p]["influence"] == total - n, (frames[k - 1]["raw"], raw)
+                gained += 1
+                bonus += "S.10 unopposed" in raw
+            m = re.search(r"Faith spoils: (\d+) Influence moves from player ([01]) to player ([01])", raw)
+            if m and int(m.group(1)):
+                n, src, dst = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                assert f["board"]["players"][dst]["influence"] == before[dst]["influence"] + n
+                assert f["board"]["players"][src]["influence"] == before[src]["influence"] - n
+                moved += 1
+    assert gained and bonus   # the unopposed bonus was gained in these games (and checked)
+
+
+def _struggle_steps(frames):
+    """Steps inside a struggle where no position can be taken: from its declaration to its end."""
+    return [k for k, f in enumerate(frames) if f["position"] is None and f["board"]["struggle"] is not None
+            and f["base_position"] is not None]
+
+
+def test_a_step_inside_a_struggle_opens_in_the_sandbox_at_its_last_decision(client, sim_db, camelot_text,
+                                                                           winter_text):
+    from decks.pool import CardPool
+    from simulator import sandbox as sb
+    from simulator.engine.actions import parse_text
+    run = _run(camelot_text, winter_text)
+    data = replay.replay_run_game(run.spec, 0)
+    frames, log = data["frames"], [f["raw"][0] for f in data["frames"]]
+    pool = CardPool.from_db()
+    steps = _struggle_steps(frames)
+    assert steps
+    opened = 0
+    for step in steps:
+        f = frames[step]
+        position, actions, how = sb.at_replay_step(data, step, pool)
+        assert position == f["base_position"]
+        # the decision that waits: the last one of the game at or before the step (its own "Next, ... chooses")
+        last = [e for e in data["trail"][f["base_trail"]:] if e["n"] <= step + 1 and not e["single"]]
+        if how != "decision":
+            continue
+        opened += 1
+        g = sb.run(position, actions, pool)
+        want = last[-1]
+        assert (g.pending.kind, g.pending.player) == (want["kind"], want["player"])
+        assert parse_text(g, want["text"])   # the replay's choice there is an option (IllegalAction if not)
+        own = [x for x in g.logs if not x.endswith(sb.SETTLED)]
+        assert own == log[f["base_log"]:f["base_log"] + len(own)] and f["base_log"] + len(own) == want["n"]
+        # stepping it continues the same game: its choice, then windows passed, reach the step's own line
+        g.apply_action(want["text"])
+        sb._settle(g)
+        for _ in range(50):
+            own = [x for x in g.logs if not x.endswith(sb.SETTLED)]
+            if f["base_log"] + len(own) > step or g.pending is None or g.pending.kind not in ("window", "react"):
+                break
+            g.apply_action("pass")
+            sb._settle(g)
+        own = [x for x in g.logs if not x.endswith(sb.SETTLED)]
+        assert len(own) > step - f["base_log"] and own[step - f["base_log"]] == log[step]
+    # most steps inside a struggle open at their decision; the others at the last position alone (a random event
+    # since it, such as Guile spoils, or what a position does not hold: the loaded game logs other lines)
+    assert opened >= 0.8 * len(steps), (opened, len(steps))
+    # the page says so, and its options are the decision's
+    def inside(k):   # opens at a decision taken inside the struggle (not the window before it)
+        position, actions, how = sb.at_replay_step(data, k, pool)
+        return how == "decision" and actions and sb.run(position, actions, pool).struggle is not None
+    step = next(k for k in steps if " S.8 " in log[k] and inside(k))
+    body = client.get(f"/play/sandbox/?run={run.pk}&game=0&step={step}").content.decode()
+    assert "the position at the last decision at or before that step" in body and "inside the same struggle" in body
+    assert 'id="sb-options"' in body
