@@ -83,6 +83,7 @@ def build(engine: Engine, force: bool = False) -> int:
         return 1
     clean(engine)
     build_dir = ROOT / "build" / engine.key
+    shutil.rmtree(build_dir / "temp", ignore_errors=True)   # objects an interrupted build left behind
     setup_py = (
         "import sys\n"
         "from setuptools import setup\n"
@@ -111,6 +112,10 @@ def build(engine: Engine, force: bool = False) -> int:
     if missing:
         clean(engine)
         print(f"{engine.label}: the build made no module for {', '.join(sorted(missing))}", file=sys.stderr)
+        return 1
+    if info.source_hash() != want:   # the sources were edited while they compiled: this build is of neither
+        clean(engine)
+        print(f"{engine.label}: the sources changed during the build; run it again", file=sys.stderr)
         return 1
     info.NATIVE_STAMP.write_text(f"{want}\n", encoding="utf-8")
     shutil.rmtree(build_dir / "temp", ignore_errors=True)

@@ -89,6 +89,24 @@ def rebuild(deck: dict, opponent: dict, policy: str, seed: int, history: list, f
     return g
 
 
+def boards_by_line(deck: dict, opponent: dict, seed: int, history: list,
+                   first_player: int | None = None) -> tuple[list[str], dict[int, Any]]:
+    """The saved game played again from its seed and recorded choices (as `rebuild` does), with the board of the
+    person's view taken right after each line the engine logs (the engine's log hook, replay._board_now): the
+    log, and {log index: board} (None where the state could not be read mid-change). The replay page shows each
+    event with the board after its own line, not the board at the person's next decision."""
+    from simulator import engine
+    da, db = _decks(deck, opponent)
+    boards: dict[int, Any] = {}
+
+    def on_log(game):
+        boards[len(game.logs) - 1] = replay._board_now(game, HUMAN)
+
+    base = engine.Game(da, db, seed=seed, first_player=first_player, log=True, autostart=False)
+    g = base._replayed(_decode(history), None, True, on_log)
+    return list(g.logs or []), boards
+
+
 def game_for(record) -> Any:
     """The live Game of a saved record (from memory when this process served it last, else rebuilt)."""
     with _live_lock:

@@ -293,13 +293,13 @@ def card_names_of(g) -> dict[str, str]:
     return out
 
 
-def _board_now(g) -> dict | None:
-    """The board of player 0's view now, read in the middle of the rules (the engine's log hook): Power is worked
+def _board_now(g, player: int = 0) -> dict | None:
+    """The board of `player`'s view now, read in the middle of the rules (the engine's log hook): Power is worked
     out without touching the engine's Power memo; None if the state cannot be read at this moment."""
     saved = g._pcache
     g._pcache = None
     try:
-        return board_of(g.view(0))
+        return board_of(g.view(player))
     except Exception:   # a state half-way through a change: the board taken at the next point serves
         return None
     finally:
@@ -469,8 +469,11 @@ def summary(lines: list[str], names=("Deck", "Opponent"), cards: dict[str, str] 
             score[int(m2.group(2))] -= int(m2.group(1))
             score[int(m2.group(3))] += int(m2.group(1))
         m3 = re.search(r"(\d+) Influence on ", raw)   # Glory (§9.2): Influence on a unit counts too
+        m4 = re.search(r"player ([01]) loses (\d+) Influence \((\d+) left\)", raw)
+        if m4:
+            score[int(m4.group(1))] = int(m4.group(3))
         low = raw.lower()
-        if m or m2 or m3 or "claims" in low or "wins" in low or "eliminat" in low or "tie" in low and "§5.5" in raw:
+        if m or m2 or m3 or m4 or "claims" in low or "wins" in low or "eliminat" in low or "tie" in low and "§5.5" in raw:
             cur["events"].append(event)
         cur["score"] = [max(0, score[0]), max(0, score[1])]
     return rounds

@@ -422,12 +422,42 @@ def playtest_act(request, token):
     return _table(request, rec, elapsed=elapsed)
 
 
+def _board_per_event(rec, frames: list[dict]) -> None:
+    """Give each event of a playtest replay the board right after its own line: the game is played again from
+    its seed and saved choices with a board taken at every log line (playtest.boards_by_line), cached per game
+    and length. Lines that are the table's own notes, or a game that no longer replays, keep the stored board
+    (the one taken at the person's next decision)."""
+    from . import playtest
+    key = f"playtest-boards1:{rec.token}:{len(rec.history or [])}"
+    got = cache.get(key)
+    if got is None:
+        try:
+            got = playtest.boards_by_line(rec.deck, rec.opponent, rec.seed, rec.history or [],
+                                          getattr(rec, "first_player", None))
+        except Exception:   # noqa: BLE001 - an old game the engine no longer replays: the stored boards serve
+            got = ([], {})
+        cache.set(key, got, 3600)
+    logs, boards = got
+    at = 0
+    for f in frames:
+        raw = f["raw"][0] if f.get("raw") else None
+        if raw is None:
+            continue
+        j = next((k for k in range(at, len(logs)) if logs[k] == raw), None)
+        if j is None:
+            continue   # a note of the table's, not an engine line
+        at = j + 1
+        if boards.get(j) is not None:
+            f["board"] = boards[j]
+
+
 def playtest_replay(request, token):
     from . import playtest
     rec = _game_or_404(request, token)
     frames = _one_event_each([f.data for f in rec.frames.order_by("number")])
     if not frames:
         raise Http404("No replay yet.")
+    _board_per_event(rec, frames)
     step, frame, links = replay.select_step(frames, request.GET.get("step"),
                                             reverse("simulator:playtest_replay", args=[token]) + "?step=")
     names = list(_names(rec))

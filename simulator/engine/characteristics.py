@@ -7,10 +7,18 @@ changes, split by the reading that needs them.
 """
 from __future__ import annotations
 
+from typing import Any
+
+from .abilities import Ability
 from .cards import (
     KW_HASTE, KW_NO_ATTACH, KW_RAVAGE, KW_RESTRICTED, KW_SCOUT, KW_SECRET, STRUGGLE_TYPES, CardDef,
 )
-from .selectors import _COMPILED, _compile_selector, _dynamic_part, _static_part_matches
+from .selectors import (
+    _COMPILED, OP_ATTR, OP_ATTR_ANY, OP_COST_GTE, OP_COST_LTE, OP_EMBLEM, OP_EXHAUSTED, OP_FACTION, OP_ICON,
+    OP_IN_ATTACK, OP_IN_DEFENCE, OP_IN_STRUGGLE, OP_INFLUENCE, OP_KEYWORD, OP_NAME, OP_NOT_SELF, OP_POWER_GT,
+    OP_POWER_GTE, OP_POWER_LT, OP_POWER_LTE, OP_READY, OP_TOKEN, OP_TYPE, OP_TYPE_IN, OP_UNIQUE, _compile_selector,
+    _dynamic_part, _static_part_matches,
+)
 from .state import (
     FACTION, FIELD, HAND, LIMBO, PHASES, ZONE_BY_NAME, PowerCand, State, StaticEntry,
 )
@@ -73,6 +81,7 @@ class Characteristics(State):
                                     st_player.append(x)
         if st_power != self._st_power:
             self._pw_cands = {}   # the candidates depend only on the Power statics (and printed cards)
+            self._st_power_prep = None
         self._st_power, self._st_grant, self._st_rule = st_power, st_grant, st_rule
         mask = 0
         for _s, _c, a in st_grant:
@@ -88,6 +97,38 @@ class Characteristics(State):
         self._statics_cache = out
         return out
 
+    def _power_statics(self) -> list[tuple[int, int, Ability, Any, bool, PowerCand]]:
+        """The Power statics in force, each judged once for what `_power_candidates` asks of it: (kind 0 self /
+        1 host / 2 selector / 3 never, source, the ability, its `affects` selector, its not_self, the candidate
+        tuple `power` reads). Rebuilt with the statics (`_statics`)."""
+        prep = self._st_power_prep
+        if prep is not None:
+            return prep
+        prep = []
+        for src, c, ab in self._st_power:
+            aff = ab.affects
+            amt = ab.modify["power"]
+            not_self = False
+            cand: PowerCand = (src, c, 0, 0, None, (), ab.condition, amt)
+            if aff is None or aff == "self":
+                kind = 0
+            elif aff == "host":
+                kind = 1
+                cand = (src, c, 1, 0, None, (), ab.condition, amt)
+            elif isinstance(aff, dict):
+                kind = 2
+                not_self = bool(aff.get("not_self"))
+                dyn = ab.dyn_affects
+                if dyn is None:
+                    dyn = _dynamic_part(ab)
+                z, who, checks = dyn
+                cand = (src, c, 2, z, None if who == "any" else who == "you", checks, ab.condition, amt)
+            else:
+                kind = 3
+            prep.append((kind, src, ab, aff, not_self, cand))
+        self._st_power_prep = prep
+        return prep
+
     def _power_candidates(self, iid: int) -> list[PowerCand]:
         """The Power statics that could ever apply to this card, judged on what cannot change while the set of
         statics stays the same (its printed type, attributes, name, faction, icons; which card is the source).
@@ -96,28 +137,25 @@ class Characteristics(State):
         attributes."""
         d = self.cdef[iid]
         out: list[PowerCand] = []
-        for src, c, ab in self._st_power:
-            aff = ab.affects
-            amt = ab.modify["power"]
-            if aff is None or aff == "self":
+        prep = self._st_power_prep
+        if prep is None:
+            prep = self._power_statics()
+        for kind, src, ab, aff, not_self, cand in prep:
+            if kind == 0:
                 if src == iid:
-                    out.append((src, c, 0, 0, None, (), ab.condition, amt))
-            elif aff == "host":
-                if self.host.get(src) == iid:   # only on its own host (the cache is cleared when a host is set)
-                    out.append((src, c, 1, 0, None, (), ab.condition, amt))
-            elif isinstance(aff, dict):
+                    out.append(cand)
+            elif kind == 1:
+                if self.host.get(src, -1) == iid:   # only on its own host (the cache is cleared when a host is set)
+                    out.append(cand)
+            elif kind == 2:
                 cache = ab.smatch
                 if cache is None or len(cache) > 512:
                     cache = ab.smatch = {}
                 ok = cache.get(d)
                 if ok is None:
                     ok = cache[d] = _static_part_matches(aff, d, -1, -2)   # not_self aside: it is per copy
-                if ok and not (iid == src and aff.get("not_self")):
-                    dyn = ab.dyn_affects
-                    if dyn is None:
-                        dyn = _dynamic_part(ab)
-                    z, who, checks = dyn
-                    out.append((src, c, 2, z, None if who == "any" else who == "you", checks, ab.condition, amt))
+                if ok and not (not_self and iid == src):
+                    out.append(cand)
         self._pw_cands[iid] = out
         return out
 
@@ -177,6 +215,8 @@ class Characteristics(State):
             cands = self._pw_cands.get(iid)
             if cands is None:
                 cands = self._power_candidates(iid)
+            if not cands:
+                return pw   # no static can apply: as cheap as a memo read, so not memoised
             for src, c, kind, z, you, checks, cond, amt in cands:
                 if kind == 2:
                     if self.zone[iid] != z:
@@ -185,12 +225,7 @@ class Characteristics(State):
                         holder = self.ctrl[iid] if z == FIELD else self.owner[iid]
                         if (holder == c) != you:
                             continue
-                    ok = True
-                    for check in checks:
-                        if not check(self, iid, src):
-                            ok = False
-                            break
-                    if not ok:
+                    if checks and not self._ops_match(checks, iid, src):
                         continue
                 elif kind == 1 and self.host.get(src) != iid:
                     continue
@@ -438,9 +473,10 @@ class Characteristics(State):
         c = sel.get("controller", "you")
         players = (p,) if c == "you" else (1 - p,) if c == "opponent" else (0, 1)
         out = []
+        ops = self._ops_of(sel)
         for q in players:
             for j in self._zone_list(q, z):
-                if self._match_props(sel, j, p, src):
+                if not ops or self._ops_match(ops, j, src):
                     out.append(j)
         return out
 
@@ -463,12 +499,103 @@ class Characteristics(State):
 
     def _match_props(self, sel, j: int, p: int, src: int) -> bool:
         """Does card j have the characteristics and state the selector asks for (zone/controller aside)?"""
+        ops = self._ops_of(sel)
+        return not ops or self._ops_match(ops, j, src)
+
+    @staticmethod
+    def _ops_of(sel) -> tuple[tuple[int, Any], ...]:
+        """The selector compiled to (op, value) checks (selectors.py), cached by its id."""
         got = _COMPILED.get(id(sel))
         if got is None or got[0] is not sel:
             got = _compile_selector(sel)
-        for check in got[1]:
-            if not check(self, j, src):
-                return False
+        ops: tuple[tuple[int, Any], ...] = got[1]
+        return ops
+
+    def _ops_match(self, ops: tuple[tuple[int, Any], ...], j: int, src: int) -> bool:
+        """A compiled selector's (op, value) checks on card j (selectors.py), answered in order, inline."""
+        d = self.cdef[j]
+        for op, v in ops:
+            if op == OP_TYPE:
+                if d.type != v:
+                    return False
+            elif op == OP_ATTR:
+                if v not in d.attributes:
+                    return False
+            elif op == OP_IN_DEFENCE or op == OP_IN_ATTACK or op == OP_IN_STRUGGLE:
+                s = self.struggle
+                if s is None:
+                    if v:
+                        return False
+                elif op == OP_IN_DEFENCE:
+                    if (j in s.defenders) != v:
+                        return False
+                elif op == OP_IN_ATTACK:
+                    if (j in s.attackers) != v:
+                        return False
+                elif (j in s.attackers or j in s.defenders) != v:
+                    return False
+            elif op == OP_TYPE_IN:
+                if d.type not in v:
+                    return False
+            elif op == OP_ATTR_ANY:
+                if v.isdisjoint(d.attributes):
+                    return False
+            elif op == OP_EXHAUSTED:
+                if bool(self.exh[j]) != v:
+                    return False
+            elif op == OP_READY:
+                if (not self.exh[j]) != v:
+                    return False
+            elif op == OP_NOT_SELF:
+                if j == src:
+                    return False
+            elif op == OP_ICON:
+                if not d.icons & v:
+                    return False
+            elif op == OP_KEYWORD:
+                if not self.kw(j) & v:
+                    return False
+            elif op == OP_FACTION:
+                if d.faction != v:
+                    return False
+            elif op == OP_NAME:
+                if d.name != v:
+                    return False
+            elif op == OP_UNIQUE:
+                if d.unique != v:
+                    return False
+            elif op == OP_COST_LTE:
+                if not 0 <= d.cost <= v:
+                    return False
+            elif op == OP_COST_GTE:
+                if d.cost < v:
+                    return False
+            elif op == OP_EMBLEM:
+                if bool(self.emb[j]) != v:
+                    return False
+            elif op == OP_INFLUENCE:
+                if bool(self.cnt[j]) != v:
+                    return False
+            elif op == OP_TOKEN:
+                if d.is_token != v:
+                    return False
+            else:   # effective Power, floored at 0 (printed Power out of play)
+                if not d.is_unit:
+                    return False
+                pw = self.power(j) if self.zone[j] == FIELD else d.power
+                if pw < 0:
+                    pw = 0
+                if op == OP_POWER_LT:
+                    if not pw < v:
+                        return False
+                elif op == OP_POWER_LTE:
+                    if not pw <= v:
+                        return False
+                elif op == OP_POWER_GT:
+                    if not pw > v:
+                        return False
+                elif not pw >= v:
+                    return False
         return True
 
     def _amount(self, v, p: int, src: int, ctx) -> int:

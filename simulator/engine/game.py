@@ -177,15 +177,16 @@ class Game(Phases):
             g._set_policies(policies)
         return g
 
-    def _replayed(self, history: list, cards: list[int] | None, log: bool) -> "Game":
+    def _replayed(self, history: list, cards: list[int] | None, log: bool, log_hook: Any = None) -> "Game":
         """A new game on the same decks and seed that makes the choices of `history` (IllegalAction when one no
-        longer applies)."""
+        longer applies); `log_hook`, the new game's (State.log_hook), called from its first line on."""
         if self.origin is not None:   # a game loaded from a position starts from it again
             g: Game = self.origin(cards, log)
             g.observer = self.observer
         else:
             g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
                      max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
+        g.log_hook = log_hook
         g._replay = history
         g._rpos = 0
         n = len(history)

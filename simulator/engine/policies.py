@@ -114,6 +114,28 @@ def setup_budget(game: PlayerView, p: int) -> int:
     return SETUP_BUDGET + extra
 
 
+def _by_pw(ids: list[int], pw: dict[int, int], desc: bool) -> list[int]:
+    """`sorted(ids, key=lambda i: -pw[i] if desc else pw[i])` without a key call per unit: ties keep their order."""
+    keyed = [(-pw[i] if desc else pw[i], k, i) for k, i in enumerate(ids)]
+    keyed.sort()
+    return [x[2] for x in keyed]
+
+
+def _guard_cost(guarded: list[list[int]], units: list[int]) -> float:
+    """GUARD_WORTH for each threatened icon whose every ready guard is among `units` (the attack leaves no
+    defender with that icon, S.10)."""
+    c = 0.0
+    for ids in guarded:
+        left = False
+        for i in ids:
+            if i not in units:
+                left = True
+                break
+        if not left:
+            c += GUARD_WORTH
+    return c
+
+
 def _claim(mine: int, theirs: int) -> float:
     """§5.5: what the Authority outcome is worth to a player with total `mine` against `theirs`."""
     return AUTHORITY_WORTH if mine > theirs else (0.0 if mine == theirs else -AUTHORITY_WORTH)
@@ -436,13 +458,13 @@ class GreedyPolicy(GreedyV1Policy):
                     if v > 0:
                         guards.append((i, cdef[i].icons))
 
-        def guard_cost(units: list[int]) -> float:
-            c = 0.0
-            for t in threat:
-                bit = 1 << t
-                if any(ic & bit for _i, ic in guards) and not any(ic & bit for i, ic in guards if i not in units):
-                    c += GUARD_WORTH
-            return c
+        # per threatened icon that some guard bears: those guards (an attack that sends all of them costs the guard)
+        guarded: list[list[int]] = []
+        for t in threat:
+            bit = 1 << t
+            ids = [i for i, ic in guards if ic & bit]
+            if ids:
+                guarded.append(ids)
 
         order = sorted(types, key=lambda t: (len(mine[t]), t))
         lead = None
@@ -467,10 +489,10 @@ class GreedyPolicy(GreedyV1Policy):
                 cands = [i for i in atk if pw[i] + bonus >= 1]
                 if not cands:
                     continue
-                i = min(cands, key=lambda i: (guard_cost([i]), pw[i], _ICON_COUNT[cdef[i].icons]))
+                i = min(cands, key=lambda i: (_guard_cost(guarded, [i]), pw[i], _ICON_COUNT[cdef[i].icons]))
                 if spoils < 0:
                     spoils = game.quest_stat(p, "spoils")
-                gain = 1 + self._spoils_worth(t, spoils, game, opp) - guard_cost([i])
+                gain = 1 + self._spoils_worth(t, spoils, game, opp) - _guard_cost(guarded, [i])
                 if gain < 0.5:
                     continue
                 if gain < 1.5:
@@ -482,18 +504,18 @@ class GreedyPolicy(GreedyV1Policy):
                 return t
             need = defence - bonus
             chosen, total = [], 0
-            for i in sorted(atk, key=lambda i: -pw[i]):
+            for i in _by_pw(atk, pw, True):
                 if total >= need and total > 0:
                     break
                 chosen.append(i)
                 total += pw[i]
             if total >= need and total + bonus > 0:
-                for i in sorted(chosen, key=lambda i: pw[i]):
+                for i in _by_pw(chosen, pw, False):
                     if total - pw[i] >= need and total - pw[i] + bonus > 0 and len(chosen) > 1:
                         chosen.remove(i)
                         total -= pw[i]
-                spare = sorted((u for u in atk if u not in chosen), key=lambda u: pw[u])
-                for i in sorted(chosen, key=lambda i: -pw[i]):
+                spare = _by_pw([u for u in atk if u not in chosen], pw, False)
+                for i in _by_pw(chosen, pw, True):
                     for u in spare:
                         if pw[u] < pw[i] and total - pw[i] + pw[u] >= need and total - pw[i] + pw[u] + bonus > 0:
                             chosen[chosen.index(i)] = u
@@ -505,7 +527,7 @@ class GreedyPolicy(GreedyV1Policy):
                 # the defender may chump (deny S.10) rather than lose for nothing: count the spoils, not the +1
                 if spoils < 0:
                     spoils = game.quest_stat(p, "spoils")
-                gain = self._spoils_worth(t, spoils, game, opp) + 0.5 - guard_cost(chosen)
+                gain = self._spoils_worth(t, spoils, game, opp) + 0.5 - _guard_cost(guarded, chosen)
                 if gain < 0.3:
                     continue
                 if gain < 1.5:
@@ -580,12 +602,12 @@ class GreedyPolicy(GreedyV1Policy):
                 spoils = 0.35 * min(n, len(game.field[p]))
             plan: list[int] = []
             run = dfn
-            for i in sorted(elig, key=lambda i: -pw[i]):
+            for i in _by_pw(elig, pw, True):
                 if run > att:
                     break
                 plan.append(i)
                 run += pw[i]
-            for i in sorted(plan, key=lambda i: pw[i]):
+            for i in _by_pw(plan, pw, False):
                 if run - pw[i] > att:
                     plan.remove(i)
                     run -= pw[i]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .abilities import Ability
 from .cards import COST_DASH, COST_X, KW_HASTE, KW_RESTRICTED, KW_SCOUT, KW_SECRET, STRUGGLE_TYPES
 from .changes import Changes
 from .effects import Ctx, primitive_of
@@ -127,7 +128,7 @@ class Resolution(Changes):
                     yield from self._use_ability(p, i, ab, info)
             p = 1 - p
 
-    def _when_matches(self, ab, p: int, src: int, info: dict) -> bool:
+    def _when_matches(self, ab: Ability, p: int, src: int, info: dict) -> bool:
         w = ab.when
         if not w:
             return True
@@ -190,7 +191,7 @@ class Resolution(Changes):
     def _limit_key(self, iid: int, ab):
         return (iid, ab.index, ab.limit_per)
 
-    def _usable(self, p: int, iid: int, ab, info, *, deed: bool = False, forced: bool = False,
+    def _usable(self, p: int, iid: int, ab: Ability, info, *, deed: bool = False, forced: bool = False,
                 extra_cost: int = 0) -> bool:
         """§8.11: conditions hold, limit not reached, costs payable, a legal target exists, a real effect."""
         if ab.limit is not None and self.uses.get(self._limit_key(iid, ab), 0) >= ab.limit:
@@ -225,9 +226,10 @@ class Resolution(Changes):
         z = ZONE_BY_NAME.get(sel.get("zone", "field"), FIELD)
         c = sel.get("controller", "you")
         players = (p,) if c == "you" else (1 - p,) if c == "opponent" else (0, 1)
+        ops = self._ops_of(sel)
         for q in players:
             for j in self._zone_list(q, z):
-                if self._match_props(sel, j, p, src) and not (z == FIELD and self._immune(j, p, src, is_deed)):
+                if (not ops or self._ops_match(ops, j, src)) and not (z == FIELD and self._immune(j, p, src, is_deed)):
                     return True
         return False
 
@@ -254,7 +256,7 @@ class Resolution(Changes):
                     return True
         return any_ok or not ab.effects
 
-    def _costs_payable(self, p: int, iid: int, ab, extra_pay: int) -> bool:
+    def _costs_payable(self, p: int, iid: int, ab: Ability, extra_pay: int) -> bool:
         pay = extra_pay
         for c in ab.cost:
             k, v = next(iter(c.items()))

@@ -1,11 +1,13 @@
 """Selectors (docs/engine-abilities.md, "Selectors") compiled to tuples of small checks.
 
 A selector names cards by zone, controller and characteristics. `_compile_selector` turns the characteristic
-part into closures `check(game, card, source) -> bool`, cached by the selector's id; `_static_part_matches`
+part into (op, value) pairs, cached by the selector's id, which `Characteristics._ops_match` answers inline; `_static_part_matches`
 answers the part that depends only on the printed card, which the Power statics of §8.1 judge once per card
 (Characteristics._power_candidates).
 """
 from __future__ import annotations
+
+from typing import Final
 
 from .cards import ICON_BITS, KEYWORD_BITS, parse_keyword
 from .state import FIELD, ZONE_BY_NAME
@@ -68,41 +70,33 @@ def _dynamic_part(ab) -> tuple:
     return ab.dyn_affects
 
 
-def _power_check(op: str, v: int):
-    def check(g, j, src):
-        d = g.cdef[j]
-        if not d.is_unit:
-            return False
-        pw = g.power(j) if g.zone[j] == FIELD else d.power
-        pw = pw if pw > 0 else 0
-        if op == "power_lt":
-            return pw < v
-        if op == "power_lte":
-            return pw <= v
-        if op == "power_gt":
-            return pw > v
-        return pw >= v
-    return check
-
-
-def _struggle_check(k: str, v):
-    want = bool(v)
-    if k == "attacking" or v == "attacking":
-        def member(s, j):
-            return j in s.attackers
-    elif k == "defending" or v == "defending":
-        def member(s, j):
-            return j in s.defenders
-    else:
-        def member(s, j):
-            return j in s.attackers or j in s.defenders
-
-    def check(g, j, src):
-        s = g.struggle
-        if s is None:
-            return not want
-        return member(s, j) == want
-    return check
+# A compiled selector is a tuple of (op, value) pairs, one per characteristic or state key, in the selector's
+# order; Characteristics._ops_match answers them inline (no call per check).
+OP_TYPE: Final = 0
+OP_TYPE_IN: Final = 1
+OP_ATTR: Final = 2
+OP_ATTR_ANY: Final = 3
+OP_FACTION: Final = 4
+OP_NAME: Final = 5
+OP_UNIQUE: Final = 6
+OP_KEYWORD: Final = 7
+OP_ICON: Final = 8
+OP_POWER_LT: Final = 9
+OP_POWER_LTE: Final = 10
+OP_POWER_GT: Final = 11
+OP_POWER_GTE: Final = 12
+OP_COST_LTE: Final = 13
+OP_COST_GTE: Final = 14
+OP_READY: Final = 15
+OP_EXHAUSTED: Final = 16
+OP_IN_ATTACK: Final = 17
+OP_IN_DEFENCE: Final = 18
+OP_IN_STRUGGLE: Final = 19
+OP_NOT_SELF: Final = 20
+OP_EMBLEM: Final = 21
+OP_INFLUENCE: Final = 22
+OP_TOKEN: Final = 23
+_POWER_OPS = {"power_lt": OP_POWER_LT, "power_lte": OP_POWER_LTE, "power_gt": OP_POWER_GT, "power_gte": OP_POWER_GTE}
 
 
 def _compile_selector(sel: dict) -> tuple:
@@ -114,56 +108,52 @@ def _compile_selector(sel: dict) -> tuple:
 
 
 def _compile_selector_uncached(sel: dict) -> tuple:
-    checks: list = []
+    ops: list = []
     for k, v in sel.items():
         if k in ("zone", "controller", "count", "up_to", "each"):
             continue
         if k == "type":
-            if isinstance(v, list):
-                vs = frozenset(v)
-                checks.append(lambda g, j, src, vs=vs: g.cdef[j].type in vs)
-            else:
-                checks.append(lambda g, j, src, v=v: g.cdef[j].type == v)
+            ops.append((OP_TYPE_IN, frozenset(v)) if isinstance(v, list) else (OP_TYPE, v))
         elif k == "attribute":
-            if isinstance(v, list):
-                vs = frozenset(v)
-                checks.append(lambda g, j, src, vs=vs: not vs.isdisjoint(g.cdef[j].attributes))
-            else:
-                checks.append(lambda g, j, src, v=v: v in g.cdef[j].attributes)
+            ops.append((OP_ATTR_ANY, frozenset(v)) if isinstance(v, list) else (OP_ATTR, v))
         elif k == "faction":
-            checks.append(lambda g, j, src, v=v: g.cdef[j].faction == v)
+            ops.append((OP_FACTION, v))
         elif k == "name":
-            checks.append(lambda g, j, src, v=v: g.cdef[j].name == v)
+            ops.append((OP_NAME, v))
         elif k == "unique":
-            checks.append(lambda g, j, src, v=bool(v): g.cdef[j].unique == v)
+            ops.append((OP_UNIQUE, bool(v)))
         elif k == "keyword":
-            bit = parse_keyword(v)[0] or KEYWORD_BITS.get(str(v).lower(), 0)
-            checks.append(lambda g, j, src, bit=bit: bool(g.kw(j) & bit))
+            ops.append((OP_KEYWORD, parse_keyword(v)[0] or KEYWORD_BITS.get(str(v).lower(), 0)))
         elif k == "icon":
-            bit = ICON_BITS.get(v, 0)
-            checks.append(lambda g, j, src, bit=bit: bool(g.cdef[j].icons & bit))
-        elif k in ("power_lt", "power_lte", "power_gt", "power_gte"):
-            checks.append(_power_check(k, v))
+            ops.append((OP_ICON, ICON_BITS.get(v, 0)))
+        elif k in _POWER_OPS:
+            ops.append((_POWER_OPS[k], v))
         elif k == "cost_lte":
-            checks.append(lambda g, j, src, v=v: 0 <= g.cdef[j].cost <= v)
+            ops.append((OP_COST_LTE, v))
         elif k == "cost_gte":
-            checks.append(lambda g, j, src, v=v: g.cdef[j].cost >= v)
+            ops.append((OP_COST_GTE, v))
         elif k == "ready":
-            checks.append(lambda g, j, src, v=bool(v): (not g.exh[j]) == v)
+            ops.append((OP_READY, bool(v)))
         elif k == "exhausted":
-            checks.append(lambda g, j, src, v=bool(v): bool(g.exh[j]) == v)
+            ops.append((OP_EXHAUSTED, bool(v)))
         elif k in ("participating", "attacking", "defending"):
-            checks.append(_struggle_check(k, v))
+            # attacking / defending / either side of the struggle in progress; the value says in or out
+            if k == "attacking" or v == "attacking":
+                ops.append((OP_IN_ATTACK, bool(v)))
+            elif k == "defending" or v == "defending":
+                ops.append((OP_IN_DEFENCE, bool(v)))
+            else:
+                ops.append((OP_IN_STRUGGLE, bool(v)))
         elif k == "not_self":
             if v:
-                checks.append(lambda g, j, src: j != src)
+                ops.append((OP_NOT_SELF, True))
         elif k in ("blanked", "has_emblem"):
-            checks.append(lambda g, j, src, v=bool(v): bool(g.emb[j]) == v)
+            ops.append((OP_EMBLEM, bool(v)))
         elif k == "has_influence":
-            checks.append(lambda g, j, src, v=bool(v): bool(g.cnt[j]) == v)
+            ops.append((OP_INFLUENCE, bool(v)))
         elif k == "is_token":
-            checks.append(lambda g, j, src, v=bool(v): g.cdef[j].is_token == v)
-    return tuple(checks)
+            ops.append((OP_TOKEN, bool(v)))
+    return tuple(ops)
 
 
 def matches_printed(sel: dict, d, iid: int, src: int) -> bool:

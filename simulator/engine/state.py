@@ -216,6 +216,7 @@ class State:
         self._st_player: list[StaticEntry] = []
         self._st_rule_by: dict[str, list[StaticEntry]] = {}
         self._pw_cands: dict[int, list[PowerCand]] = {}
+        self._st_power_prep: list[tuple[int, int, Ability, Any, bool, PowerCand]] | None = None   # _power_statics
         self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
         # §7.4 replacements: only decks that have one pay for tracking when each card entered play
         self.has_replace = any(d is not None and any(c.replacements for c in d.defs) for d in self.decks)

@@ -183,19 +183,20 @@ class Struggles(Resolution):
             # play_game: a policy may name up front the abilities it would ever use in this window, so the
             # others are never checked (it chooses among legal actions either way)
             flt = self.ability_filter[p]
+            view = self.view(p) if flt is not None else None
             for iid in (self.faction_iid[p], self.destiny_iid[p], *self.field[p]):
                 if iid < 0:
                     continue
                 d = cdef[iid]
                 if d.actions and not self.emb[iid]:
                     for ab in d.actions:
-                        if (flt is None or flt(self.view(p), ab, kind)) and self._usable(p, iid, ab, None):
+                        if (flt is None or flt(view, ab, kind)) and self._usable(p, iid, ab, None):
                             opts.append(("ability", iid, ab.index))
             for iid in self.hand[p]:
                 d = cdef[iid]
                 ab = d.play_ability
                 if d.is_deed and ab is not None and ab.timing == "action" and d.cost <= pool \
-                        and (flt is None or flt(self.view(p), ab, kind)) and self._usable(p, iid, ab, None, deed=True):
+                        and (flt is None or flt(view, ab, kind)) and self._usable(p, iid, ab, None, deed=True):
                     opts.append(("deed", iid))
         if opts:
             opts.append(PASS)

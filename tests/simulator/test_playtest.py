@@ -252,3 +252,36 @@ def test_a_bad_or_unknown_decklist_id_is_the_pickers_error(client, sim_db, camel
     assert not PlaytestGame.objects.exists()
     r = client.get("/play/decklists/", {"opponent_decklist": bad})
     assert r.status_code == 400
+
+
+def test_the_replay_of_a_playtest_game_shows_each_event_with_its_own_board(client, sim_db, camelot_text,
+                                                                           winter_text):
+    """A playtest replay's events after one decision of the person each show the board right after their own
+    line (the game played again from its seed and choices), not all the board at the person's next decision."""
+    from simulator import views_play
+    from simulator.models import PlaytestGame
+    url = _start(client, camelot_text, winter_text)
+    rng = random.Random(5)
+    for _ in range(3000):
+        opts = _options(client.get(url).content.decode())
+        if not opts:
+            break
+        client.post(url + "act/", {"action": rng.choice(opts)})
+    rec = PlaytestGame.objects.get()
+    assert rec.finished
+    logs, boards = playtest.boards_by_line(rec.deck, rec.opponent, rec.seed, rec.history, rec.first_player)
+    assert logs == playtest.game_for(rec).logs   # the same game, line for line
+    frames = views_play._one_event_each([f.data for f in rec.frames.order_by("number")])
+    views_play._board_per_event(rec, frames)
+    checked = inside = 0
+    for k, f in enumerate(frames[1:], 1):
+        raw = f["raw"][0] if f["raw"] else ""
+        m = re.search(r"player ([01]) gains (\d+) Influence \((\d+)\)", raw)
+        if m and frames[k - 1]["raw"]:
+            p, n, total = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            assert f["board"]["players"][p]["influence"] == total, raw
+            assert frames[k - 1]["board"]["players"][p]["influence"] == total - n, (frames[k - 1]["raw"], raw)
+            checked += 1
+            inside += not f["last_of_stretch"]   # before: this event showed the board of the stretch's end
+    assert checked and inside
+    assert client.get(url + "replay/?step=3").status_code == 200

@@ -100,6 +100,14 @@ def test_summary_keeps_a_running_score():
     assert rounds[0]["events"][0]["text"] == "B wins the Guile struggle 1–0, attacking (margin 1)"
 
 
+def test_summary_counts_influence_lost_to_a_card():
+    lines = ["R1 §6.2 S.10 unopposed: player 0 gains 3 Influence (3)",
+             "R2 §1.1 Betrayal: player 0 loses 2 Influence (1 left)"]
+    rounds = replay.summary(lines, ("A", "B"))
+    assert rounds[0]["score"] == [3, 0] and rounds[1]["score"] == [1, 0]
+    assert len(rounds[1]["events"]) == 1
+
+
 def test_the_playtest_log_speaks_to_you():
     names = ("You", "AI (Winter)")
     assert replay.plain_line("R2 §6.2 S.10 unopposed: player 0 gains 1 Influence (1)", names)["text"] == \
