@@ -301,7 +301,7 @@ class Game:
                 self.cdef.append(d)
                 self.owner.append(p)
         n = len(self.cdef)
-        self.labels: list[str] = default_labels(self.cdef)
+        self.labels: list[str] = _labels_for(self.cdef)
         self.zone: list[int] = [Z_OUT] * n
         self.where: list[int] = list(self.owner)
         self.host: list[int] = [-1] * n
@@ -3227,6 +3227,23 @@ def new_stats() -> list[int]:
 
 def stats_dict(stats: list[int]) -> dict[str, int]:
     return dict(zip(STAT_NAMES, stats))
+
+
+# The card labels of a card table, kept per table (its CardDefs, by identity: CardDef has no __eq__, and the key holds
+# them, so an id cannot be reused while its entry lives). A game's labels list is never changed in place (clones share
+# it; positions.py replaces it), so the games of one pair of decks share one list. Bounded: cleared past 64 tables.
+_LABELS: dict[tuple, list[str]] = {}
+
+
+def _labels_for(cdef: list[CardDef]) -> list[str]:
+    key = tuple(cdef)
+    out = _LABELS.get(key)
+    if out is None:
+        if len(_LABELS) >= 64:
+            _LABELS.clear()
+        out = default_labels(cdef)
+        _LABELS[key] = out
+    return out
 
 
 def default_labels(cdef: list[CardDef]) -> list[str]:

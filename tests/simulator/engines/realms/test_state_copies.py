@@ -197,3 +197,21 @@ def test_a_broken_position_is_refused_naming_player_zone_and_card(breaks, messag
     with pytest.raises(PositionError) as exc:
         from_position(doc)
     assert message in str(exc.value)
+
+
+def test_card_labels_made_once_per_pair_of_decks(decks):
+    """The labels (code#k, k counting copies over both decks, player 0's first) are made once per card table: games
+    of the same decks share one list, equal to default_labels; other decks, or the same decks swapped, get theirs."""
+    from simulator.engines.realms.game import default_labels
+    a = Game(decks["sunward"], decks["ashen"], seed=1)
+    b = Game(decks["sunward"], decks["ashen"], seed=2)
+    assert a.labels is b.labels
+    assert a.labels == default_labels(a.cdef)
+    swapped = Game(decks["ashen"], decks["sunward"], seed=1)
+    assert swapped.labels is not a.labels and swapped.labels == default_labels(swapped.cdef)
+    assert swapped.labels[0] != a.labels[0] or swapped.cdef[0] is a.cdef[0]
+    solo = Game(decks["sunward"], None, seed=1)
+    assert solo.labels == default_labels(solo.cdef) and len(solo.labels) < len(a.labels)
+    codes = [lab.split("#")[0] for lab in a.labels]
+    assert codes == [d.code for d in a.cdef]
+    assert all(lab.split("#")[1] == str(codes[:k + 1].count(codes[k])) for k, lab in enumerate(a.labels))
