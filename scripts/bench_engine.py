@@ -79,22 +79,24 @@ from scripts.bench_engine import starter_decks
 from simulator.engine import play_game
 decks = starter_decks(); names = sorted(decks)
 pairs = [(a, b) for a in names for b in names]
-mode, n = sys.argv[1], int(sys.argv[2])
+mode, n, pol = sys.argv[1], int(sys.argv[2]), (sys.argv[4], sys.argv[4])
 for i in range(20):
-    play_game(decks[names[i % 7]], None, seed=1000 + i)   # warm the caches, as the timed runs do
+    play_game(decks[names[i % 7]], None, seed=1000 + i, policies=pol)   # warm the caches, as the timed runs do
 for i in range(n):
     if mode == "gold":
-        play_game(decks[names[i % 7]], None, seed=i)
+        play_game(decks[names[i % 7]], None, seed=i, policies=pol)
     else:
         a, b = pairs[i % 49]
-        play_game(decks[a], decks[b], seed=i, policies=("greedy", "greedy"))
+        play_game(decks[a], decks[b], seed=i, policies=pol)
 """
 
 
-def instructions() -> dict | None:
+def instructions(player: str = "greedy") -> dict | None:
     """Machine instructions per game under valgrind's callgrind: the same number on every run whatever else the
     machine is doing, so small speed-ups can be told from noise (games/s move ±20% with other people's load).
-    None when valgrind is not installed."""
+    `player` plays the goldfish deck and both seats of greedy vs greedy (`"greedy-v1"`, the player before issue
+    13, measures the engine's own cost against the figures quoted before that issue). None when valgrind is not
+    installed."""
     import shutil
     import subprocess
     import tempfile
@@ -105,7 +107,7 @@ def instructions() -> dict | None:
         f.write(_IR_SCRIPT)
     def count(mode: str, n: int) -> int:
         out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                              f.name, mode, str(n), str(ROOT)], capture_output=True, text=True, timeout=1800)
+                              f.name, mode, str(n), str(ROOT), player], capture_output=True, text=True, timeout=1800)
         m = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
         if not m:
             raise RuntimeError(out.stderr[-2000:])

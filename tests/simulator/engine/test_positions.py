@@ -169,7 +169,13 @@ def test_labels_name_cards_in_actions_and_output():
     assert to_position(h)["players"][p]["field"][0]["id"] == "hero"
     r = judge(pos, CAT, [], until="decision")
     assert r["position"]["players"][p]["field"][0]["id"] == "hero"
-    assert "hero" in texts or "hero" not in texts   # named only where the decision names it
+    assert "hero" not in texts   # the struggle choice names no card
+    # the Combat struggle's S.3 attackers name the labelled unit by its label, the rest by their codes
+    r = judge(pos, CAT, ["struggle combat"], until="decision")
+    assert r["pending"]["decision"] == "attackers" and "attack hero" in r["pending"]["options"]
+    assert not any(CAT[pos["players"][p]["field"][0]["card"]]["code"] in o for o in r["pending"]["options"])
+    r = judge(pos, CAT, ["struggle combat", "attack hero"], until="decision")
+    assert f"S.3 player {p} declares a Combat struggle with Gawain" in " ".join(r["log"])
 
 
 def test_the_judge_stops_where_asked_and_refuses_an_action_that_is_not_an_option():
