@@ -122,12 +122,21 @@ class Game(Phases):
                 dec = gen.send(a)
         except StopIteration:
             self.pending = None
+            self._release_views()
+
+    def _release_views(self) -> None:
+        """At the end of the game, forget the cached views: each refers back to the game, and a finished game
+        that is only reachable through such a loop waits for the cycle collector instead of being freed at once
+        (docs/performance.md, "A finished game is freed at once"). `view()` makes a new one when asked."""
+        self._views[0] = None
+        self._views[1] = None
 
     def _advance(self, action, first=False):
         try:
             self.pending = next(self._gen) if first else self._gen.send(action)
         except StopIteration:
             self.pending = None
+            self._release_views()
 
     def current_player(self) -> int:
         """The player who must decide now (-1 when the game is over)."""

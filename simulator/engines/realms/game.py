@@ -1854,6 +1854,9 @@ class Game:
         self.pending = None
         self.stack.clear()
         self.cb = None
+        # the cached views refer back to the game: forgotten at the end, so a finished game is freed at once
+        # instead of waiting for the cycle collector (view() makes a new one when asked)
+        self._views = [None, None]
         p = self.active
         t = self.turns_taken[p]
         if self.rec_turn[p] != t:   # the figures of the turn the game ended in
