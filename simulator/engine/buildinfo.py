@@ -11,8 +11,9 @@ from simulator.nativebuild import NativeBuild
 
 HERE = Path(__file__).resolve().parent
 # every engine module except __init__, this file and actions, positions, search (loaded on demand, off the hot path)
-COMPILED_MODULES = ("abilities", "cards", "state", "selectors", "characteristics", "changes", "effects", "resolution",
-                    "struggles", "opening", "phases", "view", "game", "greedy_base", "policies", "setup_rules", "setup")
+COMPILED_MODULES = ("abilities", "cards", "state", "selectors", "characteristics", "changes", "effect_base",
+                    "effects_zones", "effects", "resolution", "struggles", "opening", "phases", "view", "game",
+                    "greedy_base", "policies", "setup_rules", "setup")
 BUILD = NativeBuild("simulator.engine", HERE, COMPILED_MODULES, "ROC_ENGINE_PURE",
                     "Run `make engine` to rebuild them.")
 NATIVE_STAMP = BUILD.stamp_file
