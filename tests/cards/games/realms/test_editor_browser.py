@@ -24,10 +24,16 @@ def _sign_in(page, live_server, name):  # noqa: F811
     page.get_by_label("Password").fill(f"{name}-realm-42")
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/accounts/profile/|/$|/decks/"))
+    page.wait_for_load_state("networkidle")   # the server done with the page before the test touches the database
+
+
+def _load_cards():
+    """The realms set, loaded before the browser makes any request: with SQLite's in-memory test database a write
+    here while the live server is still answering the page's last request fails with "database table is locked"."""
+    call_command("loadcards", str(SET_FILE), verbosity=0)
 
 
 def _build(page, live_server, shot, tag):  # noqa: F811
-    call_command("loadcards", str(SET_FILE), verbosity=0)
     page.goto(live_server.url + "/realms/decks/new/")
     page.get_by_label("Name").fill(f"Deepwood test {tag}")
     search = page.locator("#br-q")
@@ -70,6 +76,7 @@ def _build(page, live_server, shot, tag):  # noqa: F811
 
 
 def test_realms_editor_desktop(live_server, page, shot):  # noqa: F811
+    _load_cards()
     _sign_in(page, live_server, "orla")
     _build(page, live_server, shot, "desktop")
     from decks.models import GameDeck
@@ -83,6 +90,7 @@ def test_realms_editor_phone(live_server, browser, shot):  # noqa: F811
     phone = context.new_page()
     phone.set_default_timeout(15_000)
     try:
+        _load_cards()
         _sign_in(phone, live_server, "bram")
         import os
 
