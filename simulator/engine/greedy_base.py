@@ -1,5 +1,5 @@
-"""The greedy player before issue 13's fixes ("greedy-v1"), kept unchanged for the policy ladder, and the base
-class of the fixed `GreedyPolicy` (policies.py): quest by need, best opening board (`SetupSolver`, 8-wealth
+"""The first greedy player ("greedy-v1"), frozen as the policy ladder's reference, and the base class of
+`GreedyPolicy` (policies.py), which corrects its blind spots: quest by need, best opening board (`SetupSolver`, 8-wealth
 budget), the best value per wealth, attacks it expects to win with the fewest units that win (one unit per empty
 defence, spread across struggles), defends when it can win or when spoils would hurt. Also the card-value and
 ability-reading helpers both greedy players use.
@@ -96,8 +96,8 @@ def _fewest_icons(cdef: list[CardDef], cands: list[int], pw: dict[int, int]) -> 
     return best
 
 class GreedyV1Policy:
-    """The greedy player as it was before issue 13 ("greedy-v1"), kept unchanged so the policy ladder can compare
-    before and after; `GreedyPolicy` below overrides the decisions it gets wrong."""
+    """The first greedy player ("greedy-v1"), frozen so the policy ladder can measure the players against a fixed
+    reference; `GreedyPolicy` (policies.py) overrides the decisions it gets wrong."""
 
     name = "greedy-v1"
 

@@ -1,14 +1,16 @@
 """Policies: who decides what at each `Decision` of the game.
 
 - `RandomPolicy` — a uniformly random legal option (fuzzing, property tests).
-- `GreedyV1Policy` ("greedy-v1", greedy_base.py) — the greedy player before issue 13, unchanged: quest by need, best opening board
-  (`SetupSolver`, 8-wealth budget), the best value per wealth, attacks it expects to win with the fewest units that
-  win (one unit per empty defence, spread across struggles), defends when it can win or when spoils would hurt.
-- `GreedyPolicy` ("greedy") — greedy-v1 with issue 13's fixes: defends when the Influence and cards saved are worth
-  the exhaustion (chump-defends to deny the unopposed Influence), aims pumps and tricks at participants, uses the
-  secret area (secret-place, hide at setup, reveal as a surprise defender), chooses quests and the first player by
-  the situation, plans setup with the whole budget, sends the weakest unit into an empty defence and weighs the
-  last ready defender of each icon. docs/engine.md, "Policies", has the details and the measured play statistics.
+- `GreedyV1Policy` ("greedy-v1", greedy_base.py) — the first greedy player, frozen as the ladder's reference:
+  quest by need, best opening board (`SetupSolver`, 8-wealth budget), the best value per wealth, attacks it expects
+  to win with the fewest units that win (one unit per empty defence, spread across struggles), defends when it can
+  win or when spoils would hurt.
+- `GreedyPolicy` ("greedy") — greedy-v1 with its blind spots corrected: defends when the Influence and cards saved
+  are worth the exhaustion (chump-defends to deny the unopposed Influence), aims pumps and tricks at participants,
+  uses the secret area (secret-place, hide at setup, reveal as a surprise defender), chooses quests and the first
+  player by the situation, plans setup with the whole budget, sends the weakest unit into an empty defence and
+  weighs the last ready defender of each icon. docs/engine.md, "Policies", has the details and the measured play
+  statistics.
 - The goldfish opponent of CONTRACTS §3 needs no policy: `deck_b=None` makes a player that never decides.
 
 A policy is any object with `choose(game, decision) -> action`; it is called directly on each decision.
@@ -142,7 +144,7 @@ def _claim(mine: int, theirs: int) -> float:
 
 
 class GreedyPolicy(GreedyV1Policy):
-    """The greedy player of issue 13: greedy-v1 with its blind spots fixed (see the module docstring)."""
+    """The greedy player: greedy-v1 with its blind spots corrected (see the module docstring)."""
 
     name = "greedy"
 
