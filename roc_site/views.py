@@ -16,8 +16,10 @@ def games_context(request) -> dict:
         game = registry.get(current)
     except registry.UnknownGame:
         game = registry.get(None)
+    from simulator.games import GAMES as SIMULATED   # the hosted games with simulation pages (/<game>/simulate/)
+
     return {"site_games": registry.games(), "current_game": game,
-            "game_prefix": "" if game.builtin else f"/{game.slug}"}
+            "game_prefix": "" if game.builtin else f"/{game.slug}", "game_simulates": game.slug in SIMULATED}
 
 
 def rules(request):

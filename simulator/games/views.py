@@ -58,6 +58,20 @@ def _realms_starters() -> list[tuple[str, str]]:
     return registry.get("realms").hook("starters")()
 
 
+def _deck_text(request, spec, pk: str) -> tuple[str, str]:
+    """A saved deck of this game as decklist text, and its name: the owner's own decks and anyone's public ones
+    (a private deck of someone else is not found, as on its page)."""
+    from cards.selectors import game_cards
+    from decks.models import GameDeck
+
+    if not pk.isdigit():
+        raise Http404("No such deck.")
+    deck = GameDeck.objects.filter(pk=int(pk), game=spec.slug, deleted_at=None).first()
+    if deck is None or (deck.is_private and deck.owner_id != request.user.pk):
+        raise Http404("No such deck.")
+    return spec.hook("export_decklist")(deck.cards, game_cards(spec.slug), deck.name), deck.name
+
+
 def _owner(request):
     user = request.user if request.user.is_authenticated else None
     return user, "" if user else anonymous_key(request)
@@ -71,12 +85,18 @@ def simulate_page(request, game: str):
     shipped = _regions_strategies() if game == "regions" else {}
     starters = _realms_starters() if game == "realms" else []
     form = {"mode": "versus" if game == "regions" else "goldfish", "text": "", "opponent": "", "games": "",
-            "seed": "1", "policy": "", "opponent_policy": "", "player": ""}
+            "seed": "1", "policy": "", "opponent_policy": "", "player": "", "name": "", "opponent_name": ""}
     if game == "regions":
         form["text"] = shipped.get(request.GET.get("strategy", "big-money"), "")
         form["opponent"] = shipped.get(request.GET.get("opponent", "region-control"), "")
     elif request.GET.get("starter"):
         form["text"] = dict(starters).get(request.GET["starter"], "")
+    if game == "realms" and request.method == "GET":   # "Simulate this deck" on a deck's page
+        for param, text_key, name_key in (("deck", "text", "name"), ("opponent_deck", "opponent", "opponent_name")):
+            if request.GET.get(param):
+                form[text_key], form[name_key] = _deck_text(request, spec, request.GET[param])
+                if param == "opponent_deck":
+                    form["mode"] = "versus"
     error, status = None, 200
     if request.method == "POST":
         form.update({k: request.POST.get(k, form[k])[:MAX_TEXT] for k in form})
@@ -92,7 +112,7 @@ def simulate_page(request, game: str):
                 game, mode=form["mode"], text=form["text"], opponent_text=form["opponent"] or None,
                 games=_int(form["games"]), seed=_int(form["seed"], 1), policy=form["policy"] or None,
                 opponent_policy=form["opponent_policy"] or None, user=user, session_key=session_key,
-                deck_name=request.POST.get("name", "")[:200], opponent_name=request.POST.get("opponent_name", "")[:200])
+                deck_name=form["name"][:200], opponent_name=form["opponent_name"][:200])
             return redirect(run.get_absolute_url())
         except (GameSpecError, services.LimitExceeded) as exc:
             error, status = str(exc), 400

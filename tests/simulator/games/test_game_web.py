@@ -157,3 +157,44 @@ def test_regions_card_gallery_images(capsys):
     assert codes
     img = c.get(f"/regions/cards/{codes[0]}.png")
     assert img.status_code == 200 and img.content[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _realms_deck(owner, name, text, private=True):
+    from cards.games import registry
+    from cards.selectors import game_cards
+    from decks.game_services import game_deck_save
+
+    spec = registry.get("realms")
+    counts, problems = spec.hook("parse_decklist")(text, game_cards("realms"))
+    assert not [p for p in problems if p.get("severity") == "error"], problems
+    return game_deck_save(game=spec, owner=owner, name=name, counts=counts, is_private=private)
+
+
+def test_realms_simulate_this_deck_from_its_page_and_the_nav(realms, inline_queue):
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    ada, bo = users.create_user("ada", password="pw-ada-12345"), users.create_user("bo", password="pw-bo-12345")
+    mine = _realms_deck(ada, "Dawn riders", SUNWARD)
+    public = _realms_deck(bo, "Bo's wardens", DEEPWOOD, private=False)
+    hidden = _realms_deck(bo, "Bo's secret", DEEPWOOD)
+    c = Client()
+    c.force_login(ada)
+    # the navigation of a hosted game with simulations links its simulate page
+    for game in ("realms", "regions"):
+        assert f'href="/{game}/simulate/">Simulate</a>' in c.get(f"/{game}/cards/").content.decode()
+    # a deck's page links "Simulate this deck", mine and someone else's public one
+    for deck in (mine, public):
+        assert f'href="/realms/simulate/?deck={deck.pk}"' in c.get(f"/realms/decks/{deck.pk}/").content.decode()
+    # the link fills the form with the deck's list and name; an opponent's deck makes it head-to-head
+    page = c.get(f"/realms/simulate/?deck={mine.pk}&opponent_deck={public.pk}").content.decode()
+    assert "Dawn riders" in page and "Bo&#x27;s wardens" in page and 'value="versus" selected' in page
+    assert "Queen Ysolde" in page   # a card of the Sunward list, in the decklist box
+    # another player's private deck, a deleted or unknown one, or a malformed id: not found, nothing filled
+    for bad in (str(hidden.pk), "99999", "abc", "1; drop"):
+        assert c.get(f"/realms/simulate/?deck={bad}").status_code == 404
+    # the name travels with the form into the run's report
+    r = c.post("/realms/simulate/", {"mode": "goldfish", "text": SUNWARD, "games": "20", "seed": "3",
+                                      "name": "Dawn riders", "player": "fast"})
+    assert r.status_code == 302
+    assert "Dawn riders" in c.get(r["Location"]).content.decode()
