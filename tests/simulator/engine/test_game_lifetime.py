@@ -4,39 +4,20 @@ Each game's views refer to the game, and the game keeps them; a finished game he
 the cycle collector, whose passes over every game's objects cost about 3% of a goldfish game (docs/performance.md,
 "A finished game is freed at once"). The game forgets its views when it ends.
 """
-import gc
-
 from simulator.engine import Game, play_game
+from tests.cycles import left_in_cycles
 
 from .helpers import starter_decks
 
 ENGINE_KINDS = {"Game", "PlayerView", "GreedyPolicy", "GreedyV1Policy", "RandomPolicy", "Decision", "Struggle"}
 
 
-def _left_for_the_collector(play) -> set[str]:
-    """The kinds of object that `play()` leaves in reference cycles (the collector paused meanwhile)."""
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        play()
-        gc.collect()
-        return {type(o).__name__ for o in gc.garbage}
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        if was:
-            gc.enable()
-
-
 def test_a_game_played_by_play_game_leaves_no_cycle_of_the_engine():
     decks = starter_decks()
     for policies in (("greedy", "greedy"), ("greedy-v1", "greedy-v1"), ("random", "greedy")):
-        left = _left_for_the_collector(lambda: play_game(decks["camelot"], decks["winter"], seed=3,
-                                                         policies=policies))
+        left = left_in_cycles(lambda: play_game(decks["camelot"], decks["winter"], seed=3, policies=policies))
         assert not left & ENGINE_KINDS, (policies, left)
-    assert not _left_for_the_collector(lambda: play_game(decks["lefay"], None, seed=4)) & ENGINE_KINDS
+    assert not left_in_cycles(lambda: play_game(decks["lefay"], None, seed=4)) & ENGINE_KINDS
 
 
 def test_a_game_driven_by_actions_to_its_end_leaves_no_cycle_of_the_engine():
@@ -48,4 +29,4 @@ def test_a_game_driven_by_actions_to_its_end_leaves_no_cycle_of_the_engine():
         while not g.is_terminal():
             g.apply_action(g.legal_actions()[0])
 
-    assert not _left_for_the_collector(drive) & ENGINE_KINDS
+    assert not left_in_cycles(drive) & ENGINE_KINDS
