@@ -175,7 +175,9 @@ def deck_list(request, game: str):
         "starters": spec.hook("starters")() if spec.has("starters") else []})
 
 
-def _visible_deck(request, spec, pk) -> GameDeck:
+def visible_deck(request, spec, pk) -> GameDeck:
+    """A saved deck of game `spec` that this request may see: its owner's, or anyone's public one (404 otherwise;
+    also used by the hosted games' simulate page, simulator/games/views.py)."""
     deck = get_object_or_404(GameDeck, pk=pk, game=spec.slug, deleted_at=None)
     if deck.is_private and deck.owner_id != request.user.pk:
         raise Http404("No such deck.")
@@ -193,7 +195,7 @@ def _hands_rows(spec, counts, cards) -> dict | None:
 
 def deck_detail(request, game: str, pk: int):
     spec = hosted_game(game)
-    deck = _visible_deck(request, spec, pk)
+    deck = visible_deck(request, spec, pk)
     cards = game_cards(spec.slug)
     ctx = deck_view(spec, deck.cards, cards, deck.fmt, owned=_owned(request, spec))
     return render(request, "games/deck_detail.html", {
@@ -204,7 +206,7 @@ def deck_detail(request, game: str, pk: int):
 
 def deck_text(request, game: str, pk: int):
     spec = hosted_game(game)
-    deck = _visible_deck(request, spec, pk)
+    deck = visible_deck(request, spec, pk)
     text = spec.hook("export_decklist")(deck.cards, game_cards(spec.slug), deck.name)
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
@@ -235,7 +237,7 @@ def _sheet(spec, counts, cards) -> bytes:
 
 def deck_image(request, game: str, pk: int):
     spec = hosted_game(game)
-    deck = _visible_deck(request, spec, pk)
+    deck = visible_deck(request, spec, pk)
     return HttpResponse(_sheet(spec, deck.cards, game_cards(spec.slug)), content_type="image/png")
 
 
@@ -352,7 +354,7 @@ def hands_page(request, game: str):
     text = request.POST.get("text", "")[:MAX_TEXT]
     query = request.POST.get("query", "")[:200]
     if request.GET.get("deck"):
-        deck = _visible_deck(request, spec, request.GET["deck"]) if request.GET["deck"].isdigit() else None
+        deck = visible_deck(request, spec, request.GET["deck"]) if request.GET["deck"].isdigit() else None
         if deck is None:
             raise Http404("No such deck.")
         text = spec.hook("export_decklist")(deck.cards, cards)

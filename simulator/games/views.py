@@ -59,16 +59,13 @@ def _realms_starters() -> list[tuple[str, str]]:
 
 
 def _deck_text(request, spec, pk: str) -> tuple[str, str]:
-    """A saved deck of this game as decklist text, and its name: the owner's own decks and anyone's public ones
-    (a private deck of someone else is not found, as on its page)."""
+    """A saved deck this request may see (decks.game_views.visible_deck) as decklist text, and its name."""
     from cards.selectors import game_cards
-    from decks.models import GameDeck
+    from decks.game_views import visible_deck
 
     if not pk.isdigit():
         raise Http404("No such deck.")
-    deck = GameDeck.objects.filter(pk=int(pk), game=spec.slug, deleted_at=None).first()
-    if deck is None or (deck.is_private and deck.owner_id != request.user.pk):
-        raise Http404("No such deck.")
+    deck = visible_deck(request, spec, int(pk))
     return spec.hook("export_decklist")(deck.cards, game_cards(spec.slug), deck.name), deck.name
 
 
