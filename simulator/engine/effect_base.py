@@ -65,6 +65,11 @@ class Effect:
         raise NotImplementedError(self.key)
 
 
+def player_named(p: int, e: dict) -> int:
+    """The player an effect entry acts on: its controller `p`, or the opponent with `"player": "opponent"`."""
+    return 1 - p if e.get("player") == "opponent" else p
+
+
 def names(g: Resolution, cards: Any) -> str:
     """Card names for a log line ("nothing" for none)."""
     return ", ".join(g.name(c) for c in cards) or "nothing"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .abilities import _check_selector
 from .cards import token_def
-from .effect_base import Amount, Ctx, Effect, Steps, n_cards, names
+from .effect_base import Amount, Ctx, Effect, Steps, n_cards, names, player_named
 from .state import DECK, DEAD, DISCARD, DONE, FIELD, HAND, LIMBO, SECRET, ZONE_BY_NAME, Decision, fisher_yates
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class DiscardRandom(Amount):
     key = "discard_random"
 
     def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        q = 1 - p if e.get("player") == "opponent" else p
+        q = player_named(p, e)
         return 1 if g.hand[q] else 0
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:
@@ -157,7 +157,7 @@ class Mill(Amount):
     key = "mill"
 
     def possible(self, g: Resolution, p: int, src: int, v: Any, e: dict, info: Any) -> int:
-        q = 1 - p if e.get("player") == "opponent" else p
+        q = player_named(p, e)
         return 1 if g.deck[q] else 0
 
     def apply(self, g: Resolution, ctx: Ctx, v: Any, e: dict) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from .abilities import Ability
 from .cards import COST_DASH, COST_X, KW_HASTE, KW_RESTRICTED, KW_SCOUT, KW_SECRET, STRUGGLE_TYPES
 from .changes import Changes
+from .effect_base import player_named
 from .effects import Ctx, primitive_of
 from .state import DISCARD, DONE, DUP, FACTION, FIELD, HAND, LIMBO, NO, PASS, PHASES, YES, ZONE_BY_NAME, Decision
 
@@ -379,7 +380,7 @@ class Resolution(Changes):
         return []
 
     def _player_of(self, ctx: Ctx, e: dict) -> int:
-        return 1 - ctx.p if e.get("player") == "opponent" else ctx.p
+        return player_named(ctx.p, e)
 
     def _resolve(self, ctx: Ctx, effects):
         """Resolve effects in order, each by its primitive (effects.py); returns True when every one happened in
