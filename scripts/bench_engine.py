@@ -106,8 +106,12 @@ def instructions(player: str = "greedy") -> dict | None:
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(_IR_SCRIPT)
     def count(mode: str, n: int) -> int:
+        # a fixed hash seed: with Python's per-process random string hashes the count moves by about 0.5% from
+        # run to run (dict lookups probe differently), which would hide changes of that size
+        env = dict(os.environ, PYTHONHASHSEED="0")
         out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                              f.name, mode, str(n), str(ROOT), player], capture_output=True, text=True, timeout=1800)
+                              f.name, mode, str(n), str(ROOT), player], capture_output=True, text=True, timeout=1800,
+                             env=env)
         m = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
         if not m:
             raise RuntimeError(out.stderr[-2000:])
