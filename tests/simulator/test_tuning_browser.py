@@ -128,6 +128,7 @@ def test_compare_tune_and_matrix_pages(live_server, browser, background_queue, w
         assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
         page.locator("table.tune-games tbody tr").nth(1).locator("a").click()
         page.wait_for_selector("#replay-nav")
+        page.wait_for_load_state("load")   # its key script (deferred) listens only once the page has loaded
         assert "game 2" in page.locator("h1").inner_text()
         page.keyboard.press("ArrowRight")
         page.wait_for_url("**step=1")
