@@ -116,7 +116,8 @@ def game_collection_set(*, game: registry.Game, user, counts: Mapping[str, int])
 @transaction.atomic
 def game_starters_publish(*, account: str) -> tuple[list[GameDecklist], int]:
     """Publish every hosted game's starter decks (its `starters` hook) as decklists of the site's account, like
-    r1's `starter_decklists_publish`: idempotent (a starter already published with the same list is left alone);
+    r1's `starter_decklists_publish`: idempotent (a starter already published with the same list is left alone, a
+    changed one becomes a new version of its deck and its decklist shows it);
     a game whose cards are not loaded is skipped; a starter that cannot be read or is not legal raises
     GameDeckError and publishes nothing."""
     from .services import _starter_account
@@ -142,6 +143,14 @@ def game_starters_publish(*, account: str) -> tuple[list[GameDecklist], int]:
                 continue
             deck = GameDeck.objects.filter(game=game.slug, owner=user, name=title, deleted_at=None).first()
             deck = game_deck_save(game=game, owner=user, name=title, counts=counts, is_private=False, deck=deck)
-            published.append(game_decklist_publish(deck=deck, title=title,
-                                                   description=f"The {game.name} starter deck."))
+            if last is None:
+                published.append(game_decklist_publish(deck=deck, title=title,
+                                                       description=f"The {game.name} starter deck."))
+            else:
+                # A rebalanced starter: its decklist follows in place (same URL; the earlier list stays in the
+                # deck's versions), as r1's starters do, rather than a second decklist for the same starter.
+                last.source_deck, last.cards, last.identity, last.group, last.fmt = (
+                    deck, dict(deck.cards), dict(deck.identity), deck.group, deck.fmt)
+                last.save(update_fields=["source_deck", "cards", "identity", "group", "fmt"])
+                published.append(last)
     return published, unchanged

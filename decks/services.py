@@ -386,6 +386,36 @@ def decklist_publish(*, deck: Deck, title: str, description: str = "", pool: Car
     return decklist
 
 
+def _starter_decklist_follow(*, decklist: Decklist, deck: Deck, title: str, description: str,
+                             pool: CardPool) -> Decklist:
+    """Bring the site's published starter decklist up to its deck's latest version, in place: the same decklist
+    (its id and URL, likes, favourites and comments) shows the new list and records the deck version it now
+    shows (`source_version`); the earlier lists stay in the starter deck's version history. A player's decklist
+    is an immutable snapshot (`decklist_publish`); a starter is the site's living recommendation, and a new
+    decklist per rebalance would split its likes and comments and list the outdated starter beside the new one."""
+    latest = deck.versions.order_by("-number").first()
+    counts = dict(latest.cards) if latest else deck.counts
+    verdict = check_deck(counts, pool)
+    if not verdict.legal:
+        raise DeckInputError("Only a legal deck can be published: " + " ".join(e.message for e in verdict.errors[:5]))
+    faction, destiny = _identity(counts, pool)
+    with transaction.atomic():
+        locked = Decklist.objects.select_for_update().get(pk=decklist.pk)
+        locked.title = _clean_name(title)
+        locked.description = _clean_notes(description)
+        locked.source_version = latest.number if latest else None
+        locked.faction, locked.destiny = faction, destiny
+        locked.cards, locked.content_hash = counts, content_hash(counts)
+        locked.save(update_fields=["title", "description", "source_version", "faction", "destiny", "cards",
+                                   "content_hash"])
+        # The card rows are rebuilt whole (published_at and faction copied, as decklist_publish does).
+        DecklistCard.objects.filter(decklist=locked).delete()
+        DecklistCard.objects.bulk_create(
+            [DecklistCard(decklist=locked, card_code=code, count=n, published_at=locked.published_at,
+                          faction_id=locked.faction_id) for code, n in counts.items()])
+    return locked
+
+
 def decklist_copy(*, decklist: Decklist, owner, pool: CardPool | None = None) -> SaveResult:
     """Copy a published decklist into the user's decks; publishing the copy later links back (derived_from)."""
     pool = pool or CardPool.from_db()
@@ -640,7 +670,7 @@ STARTER_TAG = "starter"
 @dataclass(frozen=True)
 class StarterSeedResult:
     account: str
-    published: list[Decklist]    # new decklists (a starter seen for the first time, or whose list changed)
+    published: list[Decklist]    # decklists published (a new starter) or brought up to a changed list
     unchanged: int               # starters already published with exactly this list
 
 
@@ -664,9 +694,10 @@ def starter_decklists_publish(*, starters, account: str = STARTER_ACCOUNT,
                               pool: CardPool | None = None) -> StarterSeedResult:
     """Publish the core set's starter decks (cards/starters.py) as decklists of the site's own account, so the
     decklist browser is never empty. Idempotent: each starter is a public deck of that account (tagged
-    `starter-SLUG`); a starter already published with the same list is left alone, one whose file changed becomes
-    a new version of its deck and a new decklist linked to the old one (`previous`). Any starter that cannot be
-    read or is not legal raises `DeckInputError` and publishes nothing."""
+    `starter-SLUG`); a starter already published with the same list is left alone, one whose file changed (a
+    rebalance) becomes a new version of its deck, and its published decklist follows in place
+    (`_starter_decklist_follow`: the same decklist, its likes and comments kept). Any starter that cannot be read
+    or is not legal raises `DeckInputError` and publishes nothing."""
     pool = pool or CardPool.from_db()
     if not len(pool):
         raise DeckInputError("The card catalogue is empty: load the cards first (python manage.py loadcards "
@@ -696,7 +727,11 @@ def starter_decklists_publish(*, starters, account: str = STARTER_ACCOUNT,
             unchanged += 1
             continue
         try:
-            published.append(decklist_publish(deck=deck, title=title, description=description, pool=pool))
+            if latest is None:
+                published.append(decklist_publish(deck=deck, title=title, description=description, pool=pool))
+            else:
+                published.append(_starter_decklist_follow(decklist=latest, deck=deck, title=title,
+                                                          description=description, pool=pool))
         except DeckInputError as e:
             raise DeckInputError(f"Starter {starter.slug}: {e.message}") from e
     return StarterSeedResult(account=user.username, published=published, unchanged=unchanged)

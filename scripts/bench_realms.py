@@ -30,8 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _decks():
+    # The frozen 2026 starters (tests/fixtures/starters_2026/realms), not the shipped ones, which get rebalanced:
+    # a fingerprint or a rate is only comparable across a change on the same games.
     from simulator.engines.realms import starter_decks
-    return starter_decks()
+    return starter_decks(ROOT / "tests" / "fixtures" / "starters_2026" / "realms")
 
 
 def goldfish_rate(decks, games: int) -> dict:
@@ -126,7 +128,7 @@ def fingerprint() -> str:
 _WORK = """
 import sys
 from simulator.engines.realms import starter_decks, play_game
-decks = starter_decks()
+decks = starter_decks("tests/fixtures/starters_2026/realms")
 n = int(sys.argv[1]); mode = sys.argv[2]
 names = list(decks)
 for s in range(n):

@@ -38,17 +38,49 @@ def test_the_seven_starters_are_published_once_however_often_it_runs():
     assert not get_user_model().objects.get(username=STARTER_ACCOUNT).has_usable_password()  # nobody logs in
 
 
-def test_a_changed_starter_is_a_newer_version_linked_to_the_old_one():
+def test_a_changed_starter_is_a_new_version_of_the_same_decklist_keeping_likes_and_comments():
+    from decks.models import DecklistComment, DecklistLike
+    from decks.services import comment_create, decklist_favourite, decklist_like
+
     _run()
+    camelot = Decklist.objects.get(owner__username=STARTER_ACCOUNT, faction__slug="camelot")
+    deck = camelot.source_deck
+    first_version = deck.version
+    fan = get_user_model().objects.create_user("fan", password="fan-password-123")
+    decklist_like(decklist=camelot, user=fan)
+    decklist_favourite(decklist=camelot, user=fan)
+    comment_create(decklist=camelot, author=fan, body="Good *starter*.")
     old = starters()[0]
+    assert old.slug == "camelot"
     changed = Starter(old.slug, old.faction, old.title, old.text.replace("2x Arthur Pendragon", "1x Arthur Pendragon")
                       .replace("1x Kay, Seneschal", "2x Kay, Seneschal"))
     assert changed.text != old.text
+
     result = starter_decklists_publish(starters=[changed, *starters()[1:]])
+
     assert len(result.published) == 1 and result.unchanged == 6
-    newer = result.published[0]
-    assert newer.previous is not None and newer.previous.faction == newer.faction
-    assert Decklist.objects.filter(owner__username=STARTER_ACCOUNT).count() == 8
+    assert result.published[0].pk == camelot.pk          # the same decklist, at the same URL
+    assert Decklist.objects.filter(owner__username=STARTER_ACCOUNT).count() == 7
+    camelot.refresh_from_db()
+    deck.refresh_from_db()
+    assert deck.version == first_version + 1 and camelot.source_version == deck.version   # a new version
+    pool = CardPool.from_db()
+    arthur = next(c["code"] for c in pool if c["name"] == "Arthur Pendragon")
+    kay = next(c["code"] for c in pool if c["name"] == "Kay")
+    assert camelot.cards[arthur] == 1 and camelot.cards[kay] == 2
+    assert camelot.content_hash == deck.content_hash
+    assert {r.card_code: r.count for r in camelot.card_rows.all()} == camelot.cards   # "decklists with card X"
+    assert camelot.like_count == 1 and DecklistLike.objects.filter(decklist=camelot, user=fan).exists()
+    assert camelot.favourite_count == 1
+    assert list(DecklistComment.objects.filter(decklist=camelot).values_list("body", flat=True)) == ["Good *starter*."]
+    # The old list stays in the starter deck's history.
+    assert deck.versions.get(number=first_version).cards[arthur] == 2
+
+    # Publishing the same files again changes nothing: no new version.
+    again = starter_decklists_publish(starters=[changed, *starters()[1:]])
+    assert again.published == [] and again.unchanged == 7
+    deck.refresh_from_db()
+    assert deck.version == first_version + 1
 
 
 def test_a_players_account_of_that_name_is_never_used():

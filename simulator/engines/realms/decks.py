@@ -10,6 +10,8 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from cards.games.realms import bundled_pool, starter_files
 from cards.games.realms.decklist import RealmsPool, parse_decklist
 from cards.games.realms.legality import check_deck
@@ -50,6 +52,9 @@ def starter_deck(stem: str) -> Deck:
                     + ", ".join(p.stem for p in starter_files()))
 
 
-def starter_decks() -> dict[str, Deck]:
-    return {path.stem: deck_from_decklist(path.read_text(encoding="utf-8"), name=path.stem)
-            for path in starter_files()}
+def starter_decks(folder=None) -> dict[str, Deck]:
+    """The bundled starters by file name; `folder` reads the `*.txt` lists of another folder instead (the engine
+    tests and the fingerprint read the frozen lists of tests/fixtures/starters_2026/realms, so that a rebalanced
+    starter never changes the games they pin)."""
+    paths = sorted(Path(folder).glob("*.txt")) if folder is not None else starter_files()
+    return {path.stem: deck_from_decklist(path.read_text(encoding="utf-8"), name=path.stem) for path in paths}

@@ -8,11 +8,14 @@ missing keys take their empty values; p1=None is the goldfish opponent. Codes ar
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 
 from cards.games.realms import bundled_cards
 from simulator.engines.realms import from_position, starter_decks
+
+REALMS_STARTERS_2026 = Path(__file__).resolve().parents[4] / "tests" / "fixtures" / "starters_2026" / "realms"
 
 QUEEN = "fb-048"        # Queen Ysolde: CV 8, front/right; 2 Gold 2 Food 1 Timber; your CAVALRY get +1 CV
 CALDWEN = "fb-050"      # Ser Caldwen: CV 9, front; gain 1 Gold when your warrior wins an attack as the attacker
@@ -34,7 +37,8 @@ SPEAR = "fb-027"        # War Spear: EQUIPMENT Weapon, +1 CV and the Front tacti
 
 @pytest.fixture(scope="session")
 def decks():
-    return starter_decks()
+    # The starters as they were when these tests' games were pinned (the shipped ones are rebalanced over time).
+    return starter_decks(REALMS_STARTERS_2026)
 
 
 @pytest.fixture(scope="session")
