@@ -443,37 +443,41 @@ def replay_run_game(spec: dict, index: int) -> dict:
     return out
 
 
-def summary(lines: list[str], names=("Deck", "Opponent"), cards: dict[str, str] | None = None) -> list[dict]:
-    """A game log read as a summary: [{"round": n, "score": [a, b], "events": [{"text", "rules"}]}] — who won
-    each struggle, attacking or defending, and by how much, Influence gained and moved, Authority, the end —
-    with the running score at the end of each round."""
+INFLUENCE_EVENT_RE = re.compile(r"player [01] gains \d+ Influence|\d+ Influence moves? from player|"
+                                r"\d+ Influence on |player [01] loses \d+ Influence")
+
+
+def summary(lines: list[str], names=("Deck", "Opponent"), cards: dict[str, str] | None = None,
+            influence: list | None = None) -> list[dict]:
+    """A game log read as a summary: [{"round": n, "score": [a, b] or None, "events": [{"text", "rules"}]}] —
+    who won each struggle, attacking or defending, and by how much, Influence gained and moved, Authority, the
+    end — with the score at the end of each round.
+
+    The score is `influence`, the game's Influence at the end of each round (GameResult.influence_by_round):
+    the engine's `influence(p)`, the very figure a replay's board shows (Influence on the faction card and on
+    units, §1.1). It is never added up from the log lines, which carry no running total of Influence placed on
+    units (Glory, §9.2) or gone with them; without `influence` (a run stored before its sample game kept it)
+    a round has no score."""
     rounds: list[dict] = []
     cur: dict | None = None
-    score = [0, 0]
     nar = Narrator(tuple(names), cards)
     for raw in lines:
         pl = nar.line(raw)
         rnd = pl["round"] if pl["round"] is not None else (cur["round"] if cur else 0)
         if cur is None or rnd != cur["round"]:
-            cur = {"round": rnd, "events": [], "score": list(score)}
+            score = None
+            if rnd == 0:
+                score = [0, 0]   # §4 setup: nobody has Influence yet
+            elif influence and rnd <= len(influence):
+                score = [int(x) for x in influence[rnd - 1]]
+            cur = {"round": rnd, "events": [], "score": score}
             rounds.append(cur)
         event = {"text": pl["text"], "rules": pl["rules"]}
         if "winner" in pl or re.search(r"S\.8 (\w+): .*no winner", raw):
             cur["events"].append(event)
             continue
-        m = re.search(r"player ([01]) gains (\d+) Influence \((\d+)\)", raw)
-        if m:
-            score[int(m.group(1))] = int(m.group(3))
-        m2 = re.search(r"(\d+) Influence moves? from player ([01]) to player ([01])", raw)
-        if m2:
-            score[int(m2.group(2))] -= int(m2.group(1))
-            score[int(m2.group(3))] += int(m2.group(1))
-        m3 = re.search(r"(\d+) Influence on ", raw)   # Glory (§9.2): Influence on a unit counts too
-        m4 = re.search(r"player ([01]) loses (\d+) Influence \((\d+) left\)", raw)
-        if m4:
-            score[int(m4.group(1))] = int(m4.group(3))
         low = raw.lower()
-        if m or m2 or m3 or m4 or "claims" in low or "wins" in low or "eliminat" in low or "tie" in low and "§5.5" in raw:
+        if INFLUENCE_EVENT_RE.search(raw) or "claims" in low or "wins" in low or "eliminat" in low \
+                or "tie" in low and "§5.5" in raw:
             cur["events"].append(event)
-        cur["score"] = [max(0, score[0]), max(0, score[1])]
     return rounds

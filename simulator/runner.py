@@ -193,9 +193,12 @@ def run_chunk(spec: dict, index: int) -> dict:
                                       max_rounds=max_rounds, log=want_log, policies=(policy, opponent_policy))
             reports.add_versus_game(part, result)
             if want_log:
+                # influence_by_round: the score of the report's round-by-round summary, the figure the
+                # replay's board shows (the log lines alone do not add up to it)
                 part["sample_log"] = {"game": 0, "seed": game_seed, "first_player": result.first_player,
                                       "winner": result.winner, "reason": result.reason,
-                                      "lines": list(result.log or [])[:400]}
+                                      "lines": list(result.log or [])[:400],
+                                      "influence_by_round": [list(x) for x in result.influence_by_round]}
     return part
 
 

@@ -218,7 +218,7 @@ def _sample_game(run, result) -> dict:
                                                 exc_info=True)
             return {}
         return {"sample_lines": [x for f in data["frames"] for x in f["raw"]], "sample_names": names,
-                "sample_cards": data.get("cards") or {},
+                "sample_cards": data.get("cards") or {}, "sample_influence": data.get("influence_by_round"),
                 "sample_result": {"winner": data["winner"], "reason": data["reason"], "rounds": data["rounds"],
                                   "seed": data["seed"]}}
     return {}
