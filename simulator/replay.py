@@ -306,6 +306,22 @@ def _board_now(g, player: int = 0) -> dict | None:
         g._pcache = saved
 
 
+def _position_now(g) -> dict | None:
+    """The CONTRACTS §6 position of the game now, when one loaded from it goes on exactly from here: inside a
+    Kingdom or Confrontation turn (its start, a window of it, after a struggle), which is where a position is
+    taken. Anywhere else (a window of the Quest, Draw, Authority, Refresh or Toll phase, the end of a phase) a
+    position says "the start of this phase", and a game loaded from it would play the phase again from its start
+    (the Authority emblem's Influence a second time, the Refresh phase's readying after it): None there."""
+    from simulator.engine.game import CONFRONT_P, KINGDOM_P
+    from simulator.engine.positions import to_position
+    if g.phase not in (KINGDOM_P, CONFRONT_P) or g.active < 0:
+        return None
+    try:
+        return to_position(g)
+    except ValueError:
+        return None
+
+
 def _info(decision) -> int | None:
     info = decision.info
     return info if isinstance(info, int) and not isinstance(info, bool) else None
@@ -326,7 +342,6 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
     shortcut as one (`attack a b`, `defend none`) — what `sandbox.at_replay_step` replays from a base position."""
     from simulator import engine
     from simulator.engine.actions import action_text, names_for, option_texts
-    from simulator.engine.positions import to_position
 
     pols = [engine.make_policy(policies[0], _policy_seed(seed, 0)),
             engine.make_policy(policies[1], _policy_seed(seed, 1))]
@@ -344,26 +359,33 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
         prev = boards.get(n - 1)
         boards[n] = prev if b is not None and prev == b else b   # an unchanged board is kept once
 
-    def snap(actor=None, action=None):
+    def snap(actor=None, action=None, waits=None):
+        """Frames for the lines logged since the last call. `waits`: at a decision of the replay's player that a
+        game loaded here (the sandbox) waits at too, "window" (an action window: a position taken now opens
+        there) or "other" (any other decision of more than one option); None at the other points (the policies'
+        shortcuts, phase and struggle ends), where a loaded game would run on."""
         logs = g.logs or []
         new = logs[state["seen"]:]
+        here_pos = _position_now(g)
         if not new:
             if action is not None and frames and frames[-1]["action"] is None:
                 frames[-1]["actor"], frames[-1]["action"] = actor, action
-            if state["base"][1] < len(logs):   # the last position is older than the log: one now, if there is one
-                try:
-                    state["base"] = (to_position(g), len(logs), len(trail))
-                except ValueError:
-                    pass
+            if waits and frames and frames[-1]["log_index"] == len(logs) - 1:
+                # what happened since the last line without a line of its own (an attachment put on the host
+                # chosen after "plays ... for 1", a choice answered) shows on that line's step, up to the
+                # decision the sandbox would wait at: the board now, and the position now when it opens here
+                b = _board_now(g)
+                if b is not None:
+                    frames[-1]["board"] = b
+                frames[-1]["position"] = here_pos if waits == "window" else None
+            if here_pos is not None and state["base"][1] < len(logs):   # the last position is older than the log
+                state["base"] = (here_pos, len(logs), len(trail))
             return
         first = state["seen"]
         state["seen"] = len(logs)
         if len(frames) >= MAX_FRAMES:
             return
-        try:
-            pos = to_position(g)
-        except ValueError:
-            pos = None
+        pos = here_pos
         before = state["base"]
         if pos is not None:
             state["base"] = (pos, len(logs), len(trail))
@@ -371,18 +393,20 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
         nar = state["narrator"]
         for k, raw in enumerate(new):
             last = k == len(new) - 1
-            b = boards.get(first + k)
-            if b is None:   # no board from the log hook: the one now
-                here = here if here is not None else board_of(g.view(0))
-                b = here
+            # the last line before this point shows the board now: what its event did after the line was
+            # written (a card played is logged before it enters) is done by now
+            b = None if last else boards.get(first + k)
+            if b is None:   # the one now
+                here = here if here is not None else _board_now(g)
+                b = here if here is not None else boards.get(first + k)
             base = state["base"] if last else before
             if DECLARE_RE.search(raw):
                 state["struggles"] += 1
             frames.append({"board": b, "raw": [raw], "lines": [nar.line(raw)], "log_index": first + k,
                            "actor": actor if last else None, "action": action if last else None,
-                           "position": pos if last else None, "base_position": base[0], "base_log": base[1],
-                           "base_trail": base[2], "round": b["round"], "struggle_no": state["struggles"],
-                           "struggle_start": bool(DECLARE_RE.search(raw))})
+                           "position": pos if last and waits == "window" else None, "base_position": base[0],
+                           "base_log": base[1], "base_trail": base[2], "round": b["round"],
+                           "struggle_no": state["struggles"], "struggle_start": bool(DECLARE_RE.search(raw))})
 
     def on_choice(view, decision, a):
         try:
@@ -390,7 +414,7 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
             single = len(option_texts(g, decision)) == 1
         except Exception:
             text, single = None, False
-        snap(decision.player, text)
+        snap(decision.player, text, None if single else ("window" if decision.kind == "window" else "other"))
         if text is not None:
             trail.append({"n": len(g.logs), "kind": decision.kind, "player": decision.player,
                           "info": _info(decision), "text": text, "single": single})
