@@ -149,3 +149,13 @@ def requeue_pending(limit: int = 200) -> int:
     if sent:
         log.info("requeued %d run(s) saved while the queue was down", sent)
     return sent
+
+
+@shared_task(name="simulator.regions_round_robin", acks_late=True, ignore_result=True)
+def regions_round_robin(games: int, seed: int) -> None:
+    """The regions round-robin for the web (simulator/games/round_robin.py): computed here, kept in the cache, so
+    the web process never plays its games."""
+    _fresh()
+    from .games import round_robin
+
+    round_robin.compute(games, seed)
