@@ -15,8 +15,9 @@ from roc_site.throttling import page_throttle
 MAX_GAMES = 400
 MAX_SEED = 2**63 - 1  # as r1's run seeds (simulator/api.py)
 KEEP_S = 7 * 24 * 3600
-# a computation handed out and not back within this is handed out again (a worker that died holding it)
-PENDING_S = 120
+# a computation handed out and not back within this is handed out again; long, because it may wait behind
+# queued runs, and a worker that dies holding it is covered by the broker's redelivery (acks_late)
+PENDING_S = 900
 
 
 class Busy(Exception):
