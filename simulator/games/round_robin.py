@@ -49,7 +49,7 @@ def get_or_start(request, games: int, seed: int) -> dict:
     found = cache.get(key)
     if found is not None:
         return found
-    wait = f"The round-robin of {games} games a pair with seed {seed} is being computed; ask again in a few seconds."
+    wait = f"The round-robin of {games} games a pair with seed {seed} is being computed."
     if cache.get(key + ":pending"):
         raise Busy(wait, 202, 5)
     throttled = page_throttle(request, reads=True)

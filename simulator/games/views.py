@@ -344,7 +344,8 @@ def api_round_robin(request, game: str):
     except ValueError as exc:
         return JsonResponse({"detail": str(exc)}, status=400)
     except rr_mod.Busy as exc:
-        response = JsonResponse({"detail": str(exc), "status": "computing" if exc.status == 202 else "refused",
+        detail = f"{exc} Ask again in a few seconds." if exc.status == 202 else str(exc)
+        response = JsonResponse({"detail": detail, "status": "computing" if exc.status == 202 else "refused",
                                  "games_per_pair": games, "seed": seed}, status=exc.status)
         response["Retry-After"] = str(exc.retry_after)
         return response
