@@ -1,4 +1,4 @@
-"""Game replays (issue 14): any game of a simulation run played again from its run, index and seed, with a frame
+"""Game replays: any game of a simulation run played again from its run, index and seed, with a frame
 per event — the board as a player sees it, the log line in plain words and the rule it cites.
 
 Games are reproducible: `runner.run_chunk` gives game g of a run the g-th seed drawn from its chunk's

@@ -32,7 +32,7 @@ DEFAULT_POLICY = "greedy"
 # share a run of thousands of games.
 SLOW_POLICIES = ("expert",)
 SLOW_CHUNK = 1
-# What the simulate page offers (issue 13): a fast player or a strong one, the same on both sides, with the
+# What the simulate page offers: a fast player or a strong one, the same on both sides, with the
 # CPU time per game measured on the compiled engine (docs/performance.md, "Policy ladder") for the run-time
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}

@@ -1,4 +1,4 @@
-"""Pages to watch, judge and play (issue 14): game replays, the judge sandbox and the playtest table.
+"""Pages to watch, judge and play: game replays, the judge sandbox and the playtest table.
 
 Views only translate (STYLE §8): they read the request, call simulator/replay.py, playtest.py and the engine's
 judge, and render. Boards are built from a PlayerView (replay.board_of): nothing hidden is sent to a page.

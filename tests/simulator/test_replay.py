@@ -1,4 +1,4 @@
-"""Replays (issue 14): game g of a run is the game the run played (same seed, same outcome), the page steps
+"""Replays: game g of a run is the game the run played (same seed, same outcome), the page steps
 through it by event, struggle and round, and the report links its sample game to it."""
 from __future__ import annotations
 
