@@ -1,0 +1,112 @@
+"""The deck doctor for the site (CONTRACTS §3 `doctor`): read a deck, gather what the games' checks need, and
+answer `{"deck": {...}, "findings": [...]}`.
+
+The checks are each game's (`Game.doctor`, cards/games/registry.py; the frame is cards/games/doctor.py); this
+module only reads the input (decklist text or a deck's counts), the catalogue, the user's collection and the
+legality verdict, and asks the game for its simulated games (`Game.doctor_samples`). No game is named here.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cards.games import registry
+from cards.games.doctor import DoctorDeck, report
+
+from .decklist import content_hash, parse_decklist
+from .legality import check_deck
+from .pool import CardPool
+
+
+class DoctorInputError(ValueError):
+    """Input the doctor cannot read; the message names the line or field (-> HTTP 400, exit 2)."""
+
+
+def _owned(user) -> dict[str, int] | None:
+    """The user's collection when signed in and recorded (suggestions then come from it), else None (the pool)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    from .selectors import collection_counts
+    owned = collection_counts(user=user)
+    return owned or None
+
+
+def _lines(problems) -> str:
+    shown = "; ".join(f"line {p['line']}: {p['message']}" if p.get("line") else p["message"] for p in problems[:10])
+    more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
+    return f"The decklist has lines that cannot be read: {shown}{more}"
+
+
+def read_text(text: str, game_slug: str | None = None) -> tuple[registry.Game, dict[str, int], list[dict]]:
+    """(game, counts, the game's cards) of decklist text; DoctorInputError naming every unreadable line."""
+    try:
+        game = registry.get(game_slug)
+    except registry.UnknownGame as e:
+        raise DoctorInputError(str(e)) from None
+    if not game.has("doctor"):
+        raise DoctorInputError(f"The game {game.slug!r} has no deck doctor.")
+    if not isinstance(text, str) or not text.strip():
+        raise DoctorInputError("The decklist is empty: paste one card per line, e.g. '3x Gawain'.")
+    if game.builtin:
+        pool = CardPool.from_db()
+        parsed = parse_decklist(text, pool)
+        if parsed.problems:
+            raise DoctorInputError(_lines([{"line": p.line, "message": p.message} for p in parsed.problems]))
+        cards = list(pool)
+        counts = dict(parsed.counts)
+    else:
+        from cards.selectors import game_cards
+        cards = game_cards(game.slug)
+        counts, problems = game.hook("parse_decklist")(text, cards)
+        if problems:
+            raise DoctorInputError(_lines(problems))
+    if not counts:
+        raise DoctorInputError("The decklist names no card: write one card per line, e.g. '3x Gawain'.")
+    return game, counts, cards
+
+
+def _title_from_comment(text: str) -> str:
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("#"):
+            s = s.lstrip("#").strip()
+            return s.removeprefix("Starter deck:").strip()[:200]
+        if s:
+            return ""
+    return ""
+
+
+def diagnose_counts(counts: Mapping[str, int], *, game_slug: str | None = None, cards: list[dict] | None = None,
+                    user=None, name: str = "", games: bool = True) -> dict:
+    """The doctor's report of a deck given as code -> copies. `games=False` skips any simulated game not yet
+    cached (the editor's live panel asks for them; the deck page and the command always play them)."""
+    game = registry.get(game_slug)
+    if game.builtin:
+        pool = CardPool.from_db() if cards is None else CardPool.from_cards(cards)
+        cards = list(pool)
+        verdict = check_deck(dict(counts), pool).to_json()
+        identity = {"faction": verdict["faction"], "destiny": verdict["destiny"]}
+    else:
+        from cards.selectors import game_cards
+        cards = game_cards(game.slug) if cards is None else cards
+        verdict = game.hook("check_deck")(dict(counts), cards, game.formats[0])
+        identity = game.hook("identity")(dict(counts), cards) if game.has("identity") else {}
+    by_code = {c["code"]: c for c in cards}
+    entries = [(by_code[code], n) for code, n in counts.items()
+               if code in by_code and isinstance(n, int) and not isinstance(n, bool) and n > 0]
+    deck_hash = content_hash(counts)
+    samples = game.hook("doctor_samples")(entries, deck_hash, games=games) if game.has("doctor_samples") else []
+    findings = game.hook("doctor")(DoctorDeck(entries=entries, pool=cards, owned=_owned(user),
+                                              problems=verdict.get("errors", []), samples=samples, name=name))
+    deck = {"name": name, "game": game.slug, "hash": deck_hash, "legal": verdict.get("legal"), **identity,
+            "cards": sum(n for _, n in entries)}
+    return report(deck, findings, samples)
+
+
+def diagnose_text(text: str, *, game_slug: str | None = None, user=None, name: str | None = None,
+                  games: bool = True) -> dict:
+    game, counts, cards = read_text(text, game_slug)
+    return diagnose_counts(counts, game_slug=game.slug, cards=cards, user=user,
+                           name=name if name is not None else _title_from_comment(text), games=games)
+
+
+__all__ = ["DoctorInputError", "diagnose_counts", "diagnose_text", "read_text"]
