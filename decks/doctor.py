@@ -31,7 +31,8 @@ def _owned(user) -> dict[str, int] | None:
 
 
 def _lines(problems) -> str:
-    shown = "; ".join(f"line {p['line']}: {p['message']}" if p.get("line") else p["message"] for p in problems[:10])
+    shown = "; ".join(p["message"] if not p.get("line") or p["message"].lower().startswith("line")
+                      else f"line {p['line']}: {p['message']}" for p in problems[:10])
     more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
     return f"The decklist has lines that cannot be read: {shown}{more}"
 

@@ -221,6 +221,7 @@ register(Game(
     colors={"sunward": "#b3362b", "deepwood": "#3e7a37", "ashen": "#5e3b7e", "tideholm": "#1f6a8a",
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
+    doctor="cards.games.realms.doctor:diagnose",
 ))
 
 register(Game(
