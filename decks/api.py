@@ -695,7 +695,8 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
             raise ValidationError({"detail": '"game" must be the slug of a game, e.g. "realms".'})
         # Anonymous as validation is (no authentication class, so no CSRF check on a read); a signed-in visitor's
         # session still says whose collection the suggestions come from.
-        user = getattr(request._request, "user", None)
+        from django.contrib.auth import get_user
+        user = get_user(request._request)
         try:
             return Response(diagnose_text(text, game_slug=game, user=user))
         except DoctorInputError as e:

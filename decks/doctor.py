@@ -111,3 +111,48 @@ def diagnose_text(text: str, *, game_slug: str | None = None, user=None, name: s
 
 
 __all__ = ["DoctorInputError", "diagnose_counts", "diagnose_text", "read_text"]
+
+
+# ---- pages ---------------------------------------------------------------------------------------------------
+_HIDDEN_EVIDENCE = {"definition", "units_by_icon", "games_note", "costs", "counted", "why", "opponent_only",
+                    "undefended", "short"}
+
+
+def _shown(value) -> str:
+    if isinstance(value, float):
+        return f"{value * 100:.1f}%" if 0.0 <= value <= 1.0 else f"{value:g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_shown(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_shown(v) for v in value)
+    return str(value)
+
+
+def _label(key: str) -> str:
+    return key.replace("p_", "chance: ", 1).replace("_", " ") if key.startswith("p_") else key.replace("_", " ")
+
+
+def for_page(data: dict | None) -> dict | None:
+    """The report as the pages show it: the findings that are not legality errors (the verdict panel shows those),
+    each with its evidence as (label, text) rows — chances as percentages, a per-icon table one row an icon."""
+    if data is None:
+        return None
+    shown = []
+    for f in data["findings"]:
+        if f["severity"] == "error":
+            continue
+        rows = []
+        for key, value in f["evidence"].items():
+            if key in _HIDDEN_EVIDENCE or value is None:
+                continue
+            if key.startswith("p_") and isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
+                for sub, by in value.items():
+                    rows.append((f"{sub.title()}: chance by round/turn "
+                                 f"{' / '.join(by)}", " / ".join(_shown(v) for v in by.values())))
+            elif key == "games" and isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
+                for sub, counts in value.items():
+                    rows.append((f"{sub.title()} struggles against it (stored games)", _shown(counts)))
+            else:
+                rows.append((_label(key), _shown(value)))
+        shown.append({**f, "rows": rows, "definition": f["evidence"].get("definition", "")})
+    return {**data, "shown": shown}

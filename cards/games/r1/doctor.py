@@ -430,7 +430,7 @@ def check_draw_size(d: _Deck) -> list[Finding]:
     best = max(d.draw, key=lambda cn: (cn[1], d.rates.get(cn[0]["name"], 0.0), cn[0]["code"]))
     seen3 = _seen((3,))[0]
     p_now = _p(1, d.n_draw, best[1], seen3)
-    p_60 = _p(1, MIN_DRAW_CARDS, best[1], seen3)
+    p_60 = _p(1, MIN_DRAW_CARDS, min(best[1], MIN_DRAW_CARDS), seen3)
     sample = d.playing
     rounds = sample.mean_rounds if sample and sample.mean_rounds else None
     return [Finding("draw_size", "§2.1, §12",
