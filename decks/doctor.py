@@ -122,6 +122,8 @@ def _shown(value) -> str:
     if isinstance(value, float):
         return f"{value * 100:.1f}%" if 0.0 <= value <= 1.0 else f"{value:g}"
     if isinstance(value, dict):
+        if all(isinstance(v, dict) for v in value.values()):
+            return "; ".join(f"{k} ({_shown(v)})" for k, v in value.items())
         return ", ".join(f"{k}: {_shown(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return ", ".join(_shown(v) for v in value)
@@ -146,8 +148,9 @@ def for_page(data: dict | None) -> dict | None:
             if key in _HIDDEN_EVIDENCE or value is None:
                 continue
             if key.startswith("p_") and isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
+                unit = "turn" if key.endswith("_turn") else "round"
                 for sub, by in value.items():
-                    rows.append((f"{sub.title()}: chance by round/turn "
+                    rows.append((f"{sub.title()}: chance by {unit} "
                                  f"{' / '.join(by)}", " / ".join(_shown(v) for v in by.values())))
             elif key == "games" and isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
                 for sub, counts in value.items():
