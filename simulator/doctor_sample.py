@@ -13,6 +13,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from django.core.exceptions import ImproperlyConfigured
+from django.db import DatabaseError
+
 from cards.games.doctor import GameSample
 
 DOCTOR_GAMES = 30        # enough to tell a card never played from one played now and then (~3 ms a game)
@@ -37,16 +40,8 @@ def _goldfish(entries: list[tuple[dict, int]]) -> GameSample:
                       note=f"{DOCTOR_GAMES} goldfish games, greedy player, seeds 0–{DOCTOR_GAMES - 1}")
 
 
-def goldfish_sample(entries: list[tuple[dict, int]]) -> GameSample | None:
-    """The cached goldfish sample of a deck that can play a game (one faction, quests and draw cards), else None."""
-    from simulator.engine import ENGINE_VERSION, DeckError
-    from simulator.runner import deck_data_hash
-
-    types = [c.get("type") for c, _ in entries]
-    if types.count("faction") != 1 or "quest" not in types or not set(types) & {"unit", "location", "attachment",
-                                                                                 "deed"}:
-        return None
-    key = f"doctor-gf:{ENGINE_VERSION}:{DOCTOR_GAMES}:{deck_data_hash([[c, n] for c, n in entries])}"
+def _cached(key: str, build) -> GameSample | None:
+    """The sample under `key` from this process's cache or Django's, else `build()` stored in both."""
     with _lock:
         if key in _LOCAL:
             _LOCAL.move_to_end(key)
@@ -54,14 +49,13 @@ def goldfish_sample(entries: list[tuple[dict, int]]) -> GameSample | None:
     try:
         from django.core.cache import cache
         stored = cache.get(key)
-    except Exception:  # no Django settings (a plain script): the in-process cache only
+    except ImproperlyConfigured:  # no Django settings (a plain script): the in-process cache only
         cache, stored = None, None
     if stored is not None:
         sample = GameSample(**stored)
     else:
-        try:
-            sample = _goldfish(entries)
-        except DeckError:
+        sample = build()
+        if sample is None:
             return None
         if cache is not None:
             cache.set(key, {"source": sample.source, "games": sample.games, "played": dict(sample.played),
@@ -71,6 +65,25 @@ def goldfish_sample(entries: list[tuple[dict, int]]) -> GameSample | None:
         while len(_LOCAL) > _LOCAL_MAX:
             _LOCAL.popitem(last=False)
     return sample
+
+
+def goldfish_sample(entries: list[tuple[dict, int]]) -> GameSample | None:
+    """The cached goldfish sample of a deck that can play a game (one faction, quests and draw cards), else None."""
+    from simulator.engine import ENGINE_VERSION, DeckError
+    from simulator.runner import deck_data_hash
+
+    types = [c.get("type") for c, _ in entries]
+    if types.count("faction") != 1 or "quest" not in types or not set(types) & {"unit", "location", "attachment",
+                                                                                 "deed"}:
+        return None
+
+    def build():
+        try:
+            return _goldfish(entries)
+        except DeckError:
+            return None
+    return _cached(f"doctor-gf:{ENGINE_VERSION}:{DOCTOR_GAMES}:{deck_data_hash([[c, n] for c, n in entries])}",
+                   build)
 
 
 def versus_sample(deck_hash: str | None) -> GameSample | None:
@@ -107,8 +120,32 @@ def r1_samples(entries: list[tuple[dict, int]], deck_hash: str | None = None, *,
             out.append(gf)
     try:
         vs = versus_sample(deck_hash)
-    except Exception:  # no database (a plain script): no stored runs to read
+    except (ImproperlyConfigured, DatabaseError):  # no database (a plain script): no stored runs to read
         vs = None
     if vs is not None:
         out.append(vs)
     return out
+
+
+def realms_samples(entries: list[tuple[dict, int]], deck_hash: str | None = None, *, games: bool = True) -> list:
+    """The realms doctor's sample: DOCTOR_GAMES goldfish games of the realms engine (greedy, seed 0), cached."""
+    if not games or not any(c.get("type") == "leader" for c, _ in entries):
+        return []
+    from simulator.engines.realms import ENGINE_VERSION, DeckError
+    from simulator.engines.realms import sim
+    from simulator.runner import deck_data_hash
+
+    def build():
+        try:   # a deck the engine cannot play (no Leader it can use, …) has no sample
+            spec = sim.make_spec("goldfish", entries, games=DOCTOR_GAMES, seed=0)
+            parts = [sim.run_chunk(spec, i) for i, _, _ in sim.chunk_plan("goldfish", DOCTOR_GAMES, spec["settings"])]
+        except (DeckError, ValueError):
+            return None
+        merged = sim.merge("goldfish", parts)
+        turns = sum(int(t) * n for t, n in merged["turns"].items())
+        return GameSample("goldfish", merged["games"], dict(merged["played"]),
+                          round(turns / max(merged["games"], 1), 2),
+                          note=f"{DOCTOR_GAMES} goldfish games of the realms engine, greedy player, seed 0")
+    sample = _cached(f"doctor-gf-realms:{ENGINE_VERSION}:{DOCTOR_GAMES}:"
+                     f"{deck_data_hash([[c, n] for c, n in entries])}", build)
+    return [sample] if sample is not None else []

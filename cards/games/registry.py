@@ -222,6 +222,7 @@ register(Game(
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
     doctor="cards.games.realms.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:realms_samples",
 ))
 
 register(Game(

@@ -304,3 +304,26 @@ def test_deck_page_and_editor_panel_show_the_finding(client, django_user_model):
     fixed = LEFAY.replace("3x Cutpurse", "3x Shield-Maiden of the Marches").replace("3x Court Spy", "3x Mounted Errant")
     live = client.post("/decks/check/", {"text": fixed}).content.decode()
     assert 'id="finding-undefended_icon"' not in live
+
+
+def test_realms_goldfish_games_keep_combat_tricks_apart_from_dead_cards():
+    from cards.games.realms.doctor import diagnose, opponent_only
+    assert "combat" in opponent_only(REALMS["Unmaking"]) and "target" in opponent_only(REALMS["Ember Bolt"])
+    assert opponent_only(REALMS["Naval Bombardment"]) is None   # raids reach the goldfish's Leader
+    leader = next(c for c in REALMS.values() if c["type"] == "leader" and c.get("affiliation") == "ashen")
+    names = ["Village Militia", "Farmstead", "Unmaking", "Naval Bombardment"]
+    entries = [(leader, 1)] + [(REALMS[n], 15) for n in names]
+    sample = GameSample("goldfish", 30, {"Village Militia": 40, "Farmstead": 30}, 12.0)
+    found = {f.code: f for f in diagnose(DoctorDeck(entries=entries, pool=list(REALMS.values()),
+                                                    samples=[sample]))}
+    assert found["dead_card"].cards == ("Naval Bombardment",) and found["needs_opponent"].cards == ("Unmaking",)
+
+
+@pytest.mark.django_db
+def test_realms_doctor_plays_its_own_goldfish_sample():
+    call_command("loadcards", str(ROOT / "cards" / "games" / "realms" / "data" / "realms.json"), verbosity=0)
+    text = (ROOT / "cards" / "games" / "realms" / "data" / "starters" / "ashen.txt").read_text(encoding="utf-8")
+    report = diagnose_text(text, game_slug="realms")
+    (sample,) = report["samples"]
+    assert sample["source"] == "goldfish" and sample["games"] == 30
+    assert diagnose_text(text, game_slug="realms") == report   # the same deck reads the same

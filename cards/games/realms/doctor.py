@@ -5,7 +5,8 @@ the hand of 7, then 3 cards drawn per later turn, 002 §9). Leaders are not in t
 """
 from __future__ import annotations
 
-from cards.games.doctor import DoctorDeck, Finding, Suggestion, legality_findings, pct
+from cards.games.doctor import (DoctorDeck, Finding, Suggestion, dead_names, legality_findings, pct,
+                                played_per_copy)
 
 from .hands import DEFAULT_PLAYS_PER_TURN, p_at_least, seen_by_turn
 
@@ -103,6 +104,70 @@ def check_upkeep(deck: DoctorDeck, draw: list) -> list[Finding]:
                     suggestions, severity="info")]
 
 
+def opponent_only(card: dict) -> str | None:
+    """Why the card does nothing without a real opponent, or None. The realms goldfish is a Leader alone: no
+    Warrior to attack or be attacked by, no card to target. So a card whose every ability targets the opponent's
+    cards, acts in combat (a `combat` timing, or while attacking or defending: an attack's target is an opposing
+    Warrior or Defensive Group, 002 §13) or works only while defending does nothing against it."""
+    reasons = []
+    for ab in card.get("abilities") or ():
+        if not isinstance(ab, dict):
+            continue
+        target = ab.get("target") if isinstance(ab.get("target"), dict) else {}
+        condition = ab.get("condition") if isinstance(ab.get("condition"), dict) else {}
+        affects = ab.get("affects") if isinstance(ab.get("affects"), dict) else {}
+        if target.get("controller") == "opponent":
+            reasons.append("it needs an opposing card to target")
+        elif ab.get("timing") == "combat" or {condition.get("taking_part"), affects.get("taking_part")} & {
+                "attacker", "defender"}:
+            reasons.append("it acts in combat, and the goldfish fields no Warrior to fight (002 §13)")
+        else:
+            return None
+    return reasons[0] if reasons else None
+
+
+def check_dead_cards(deck: DoctorDeck, draw: list, affiliation: str | None, copies: dict[str, int]) -> list[Finding]:
+    """Cards the goldfish games rarely or never play, the ones only an opponent makes playable said apart."""
+    sample = next((s for s in deck.samples if s.played), None)
+    if sample is None:
+        return []
+    rates = played_per_copy(draw, sample)
+    dead = dead_names(rates)
+    by_name = {c["name"]: c for c, _ in draw}
+    apart = [(n, opponent_only(by_name[n])) for n in dead if sample.source == "goldfish" and opponent_only(by_name[n])]
+    dead = [n for n in dead if n not in dict(apart)]
+    out = []
+    source = "your collection" if deck.owned is not None else "the card pool"
+    if dead:
+        suggestions = []
+        taken: set[str] = set()
+        for name in dead[:MAX_SUGGESTIONS]:
+            card = by_name[name]
+            adds = sorted((c for c in deck.pool if c.get("type") == card.get("type") and c["name"] not in copies
+                           and c["name"] not in taken and c.get("affiliation") in (None, affiliation)
+                           and _room(deck, c, copies) > 0 and not opponent_only(c)),
+                          key=lambda c: (abs((c.get("cost") or 0) - (card.get("cost") or 0)), -(c.get("cv") or 0),
+                                         c["code"]))
+            if adds:
+                taken.add(adds[0]["name"])
+                suggestions.append(Suggestion(_title(adds[0]), _title(card),
+                                              f"{_title(card)} was played {rates[name]:.2f} times per copy per game "
+                                              f"in {sample.games} {sample.source} games; {_title(adds[0])} is a "
+                                              f"{adds[0]['type']} of cost {adds[0].get('cost')} (from {source})."))
+        out.append(Finding("dead_card", "002 §10", f"Rarely or never played in {sample.games} {sample.source} games "
+                           f"(plays per copy per game): " + ", ".join(f"{n} ({rates[n]:.2f})" for n in dead) + ".",
+                           tuple(dead), {"source": sample.source, "games": sample.games,
+                                         "played_per_copy": {n: rates[n] for n in dead}},
+                           tuple(suggestions)))
+    if apart:
+        out.append(Finding("needs_opponent", "002 §13, §14",
+                           "Not judged by the goldfish games: " + "; ".join(f"{n} ({w})" for n, w in apart)
+                           + ". Only games against a real deck say whether they earn their place.",
+                           tuple(n for n, _ in apart), {"source": sample.source, "games": sample.games,
+                                                        "why": dict(apart)}, (), severity="info"))
+    return out
+
+
 def diagnose(deck: DoctorDeck) -> list[Finding]:
     findings = legality_findings(deck.problems)
     draw = [(c, n) for c, n in deck.entries if c.get("type") != "leader"]
@@ -113,6 +178,7 @@ def diagnose(deck: DoctorDeck) -> list[Finding]:
     for c, n in deck.entries:
         copies[c["name"]] = copies.get(c["name"], 0) + n
     findings += check_undefended(deck, draw, affiliation, copies)
+    findings += check_dead_cards(deck, draw, affiliation, copies)
     findings += check_upkeep(deck, draw)
     return findings
 
