@@ -49,7 +49,7 @@ def tuning_text(result: dict) -> str:
         if result["dead_weight"]:
             lines.append("dead weight: " + ", ".join(f"{d['copies']}x {d['name']}" for d in result["dead_weight"]))
         if result.get("opponent_only"):
-            lines.append("not judged against the goldfish (only an opponent makes them playable): "
+            lines.append("not judged against the goldfish (only an opponent gives them a use): "
                          + ", ".join(f"{d['copies']}x {d['name']}" for d in result["opponent_only"]))
         lines.append(f"baseline: {base}")
     else:
