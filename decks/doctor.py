@@ -21,12 +21,17 @@ class DoctorInputError(ValueError):
     """Input the doctor cannot read; the message names the line or field (-> HTTP 400, exit 2)."""
 
 
-def _owned(user) -> dict[str, int] | None:
-    """The user's collection when signed in and recorded (suggestions then come from it), else None (the pool)."""
+def _owned(user, game: registry.Game) -> dict[str, int] | None:
+    """The user's collection of the game when signed in and recorded (suggestions then come from it), else None
+    (the card pool)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    from .selectors import collection_counts
-    owned = collection_counts(user=user)
+    if game.builtin:
+        from .selectors import collection_counts
+        owned = collection_counts(user=user)
+    else:
+        from .models import GameCollectionCard
+        owned = dict(GameCollectionCard.objects.filter(user=user, game=game.slug).values_list("card_code", "count"))
     return owned or None
 
 
@@ -77,26 +82,27 @@ def _title_from_comment(text: str) -> str:
 
 
 def diagnose_counts(counts: Mapping[str, int], *, game_slug: str | None = None, cards: list[dict] | None = None,
-                    user=None, name: str = "", games: bool = True) -> dict:
+                    user=None, name: str = "", games: bool = True, fmt: str | None = None) -> dict:
     """The doctor's report of a deck given as code -> copies. `games=False` skips any simulated game not yet
     cached (the editor's live panel asks for them; the deck page and the command always play them)."""
     game = registry.get(game_slug)
     if game.builtin:
         pool = CardPool.from_db() if cards is None else CardPool.from_cards(cards)
         cards = list(pool)
-        verdict = check_deck(dict(counts), pool).to_json()
+        from .selectors import format_active
+        verdict = check_deck(dict(counts), pool, format_active()).to_json()   # the verdict the pages show
         identity = {"faction": verdict["faction"], "destiny": verdict["destiny"]}
     else:
         from cards.selectors import game_cards
         cards = game_cards(game.slug) if cards is None else cards
-        verdict = game.hook("check_deck")(dict(counts), cards, game.formats[0])
+        verdict = game.hook("check_deck")(dict(counts), cards, fmt if fmt in game.formats else game.formats[0])
         identity = game.hook("identity")(dict(counts), cards) if game.has("identity") else {}
     by_code = {c["code"]: c for c in cards}
     entries = [(by_code[code], n) for code, n in counts.items()
                if code in by_code and isinstance(n, int) and not isinstance(n, bool) and n > 0]
     deck_hash = content_hash(counts)
     samples = game.hook("doctor_samples")(entries, deck_hash, games=games) if game.has("doctor_samples") else []
-    findings = game.hook("doctor")(DoctorDeck(entries=entries, pool=cards, owned=_owned(user),
+    findings = game.hook("doctor")(DoctorDeck(entries=entries, pool=cards, owned=_owned(user, game),
                                               problems=verdict.get("errors", []), samples=samples, name=name))
     deck = {"name": name, "game": game.slug, "hash": deck_hash, "legal": verdict.get("legal"), **identity,
             "cards": sum(n for _, n in entries)}

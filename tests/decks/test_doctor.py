@@ -327,3 +327,11 @@ def test_realms_doctor_plays_its_own_goldfish_sample():
     (sample,) = report["samples"]
     assert sample["source"] == "goldfish" and sample["games"] == 30
     assert diagnose_text(text, game_slug="realms") == report   # the same deck reads the same
+
+
+@pytest.mark.django_db
+def test_realms_editor_panel_shows_the_doctor(client):
+    call_command("loadcards", str(ROOT / "cards" / "games" / "realms" / "data" / "realms.json"), verbosity=0)
+    text = (ROOT / "cards" / "games" / "realms" / "data" / "starters" / "ashen.txt").read_text(encoding="utf-8")
+    live = client.post("/realms/decks/live/", {"text": text}).content.decode()
+    assert 'id="doctor"' in live and 'id="finding-undefended_icon"' in live and "002 §14" in live
