@@ -145,6 +145,8 @@ def for_page(data: dict | None) -> dict | None:
     each with its evidence as (label, text) rows — chances as percentages, a per-icon table one row an icon."""
     if data is None:
         return None
+    # the site's rulebook page is the builtin game's: only its citations become links there
+    linked = registry.get(data["deck"].get("game")).builtin
     shown = []
     for f in data["findings"]:
         if f["severity"] == "error":
@@ -163,5 +165,5 @@ def for_page(data: dict | None) -> dict | None:
                     rows.append((f"{sub.title()} struggles against it (stored games)", _shown(counts)))
             else:
                 rows.append((_label(key), _shown(value)))
-        shown.append({**f, "rows": rows, "definition": f["evidence"].get("definition", "")})
+        shown.append({**f, "rows": rows, "definition": f["evidence"].get("definition", ""), "rule_linked": linked})
     return {**data, "shown": shown}
