@@ -19,6 +19,7 @@ def main(paths: list[str]) -> None:
     django.setup()
     from django.core.cache import cache
 
+    from cards.games.r1 import doctor as r1_doctor
     from decks.doctor import diagnose_text
     from simulator import doctor_sample
     from simulator.engine import ENGINE_BUILD
@@ -28,6 +29,7 @@ def main(paths: list[str]) -> None:
     for path in paths or sorted(glob.glob("cards/data/starters/*.txt")):
         text = open(path, encoding="utf-8").read()
         doctor_sample._LOCAL.clear()
+        r1_doctor._SETUP_CACHE.clear()
         cache.clear()
         start = time.perf_counter()
         diagnose_text(text)

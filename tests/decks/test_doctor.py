@@ -151,6 +151,9 @@ def test_setup_budget_fires_when_the_opening_seven_rarely_holds_two_cheap_units(
     exact = sum(Fraction(math.comb(3, i) * math.comb(57, 7 - i), math.comb(60, 7)) for i in (2, 3))
     assert f.evidence["cheap_units"] == 3 and f.evidence["p_two_in_opening"] == float(exact)
     assert f.rule == "§4" and f.suggestions
+    # the hands report's budget figures: a hand of 6-cost Arthurs places one (8 budget) and uses 6 of it
+    assert f.evidence["samples"] == 300 and 5.5 < f.evidence["mean_budget_used"] < 8
+    assert 0.9 < f.evidence["mean_units_placed"] < 1.5 and "budget on average" in f.message
     assert "setup_budget" not in pure({"Camelot": 1, "Alliance of Kings": 1, **quests(), "Hedge Knight": 60})
 
 

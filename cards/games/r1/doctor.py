@@ -341,16 +341,42 @@ def check_cost_curve(d: _Deck) -> list[Finding]:
                     tuple(suggestions))]
 
 
+SETUP_SAMPLES = 300               # opening hands whose best setup is solved for the budget figures
+SETUP_USE = 0.75                  # below this share of the budget used on average, the setup is thin
+_SETUP_CACHE: dict = {}
+
+
+def _setup_sample(d: _Deck, budget: int) -> dict:
+    """The hands report's setup figures for SETUP_SAMPLES opening hands (seed 1, the same every time): each hand's
+    best legal setup solved exactly (§4: cost + Loyalty + 2 per Secret within the budget). Cached per deck."""
+    import random
+
+    from simulator.hands import HandsDeck, MulliganPolicy, hands_chunk
+    key = (d.faction, budget, tuple(sorted((c["code"], n) for c, n in d.draw)))
+    if key not in _SETUP_CACHE:
+        if len(_SETUP_CACHE) > 64:
+            _SETUP_CACHE.clear()
+        deck = HandsDeck.build(d.draw, d.faction or "", budget=budget)
+        out = hands_chunk(deck, SETUP_SAMPLES, random.Random(1), MulliganPolicy())
+        _SETUP_CACHE[key] = {"samples": SETUP_SAMPLES, "mean_budget_used": round(out["sum_budget"] / SETUP_SAMPLES, 2),
+                             "mean_units_placed": round(out["sum_units"] / SETUP_SAMPLES, 2),
+                             "p_empty_setup": out["empty"] / SETUP_SAMPLES,
+                             "mulligan_rate": out["mulligans"] / SETUP_SAMPLES}
+    return _SETUP_CACHE[key]
+
+
 def check_setup(d: _Deck, budget: int) -> list[Finding]:
     """§4: the opening board is placed from the opening 7 within the setup budget; cheap units fill it."""
     cheap = [(c, n) for c, n in d.draw if c.get("type") == "unit" and (_cost(c, d.faction) or 99) <= CHEAP_SETUP_COST]
     k = sum(n for _, n in cheap)
-    if not d.n_draw:
+    if not d.n_draw or d.faction is None:
         return []
     from simulator.hands import p_at_least_with_mulligan
     p_open = _p(SETUP_UNITS, d.n_draw, k, HAND_SIZE)
     p_mull = p_at_least_with_mulligan(SETUP_UNITS, d.n_draw, k)
-    if p_open >= SETUP_CHANCE:
+    sample = _setup_sample(d, budget)
+    thin = sample["mean_budget_used"] < SETUP_USE * budget
+    if p_open >= SETUP_CHANCE and not thin:
         return []
     adds = sorted((c for c in d.deck.pool if c.get("type") == "unit" and d.fits(c)
                    and c["name"] not in d.copies_by_name and (_int(c.get("cost")) or 99) <= CHEAP_SETUP_COST),
@@ -361,16 +387,23 @@ def check_setup(d: _Deck, budget: int) -> list[Finding]:
                                    f"budget with room to spare" + (f"; {_title(c)} costs {c.get('cost')}" if c else "")
                                    + ".")
                         for a, c in zip(adds[:3], cuts[:3] + [None] * 3))
-    return [Finding("setup_budget", "§4",
-                    f"Only {k} of {d.n_draw} draw cards are units costing {CHEAP_SETUP_COST} or less: the opening 7 "
-                    f"holds two of them {pct(p_open)} of the time ({pct(p_mull)} with the mulligan), so the "
-                    f"{budget}-wealth setup budget often places one unit or none.",
+    parts = []
+    if p_open < SETUP_CHANCE:
+        parts.append(f"Only {k} of {d.n_draw} draw cards are units costing {CHEAP_SETUP_COST} or less: the opening 7 "
+                     f"holds two of them {pct(p_open)} of the time ({pct(p_mull)} with the mulligan)")
+    parts.append(f"the best setup of an opening hand uses {sample['mean_budget_used']:.1f} of the {budget}-wealth "
+                 f"budget on average and places {sample['mean_units_placed']:.1f} units "
+                 f"({pct(sample['p_empty_setup'])} of hands place nothing)")
+    message = "; ".join(parts) + "."
+    return [Finding("setup_budget", "§4", message[0].upper() + message[1:],
                     tuple(sorted(_title(c) for c, _ in cheap)),
                     {"cheap_units": k, "draw_cards": d.n_draw, "setup_budget": budget, "p_two_in_opening": p_open,
-                     "p_two_with_mulligan": p_mull,
+                     "p_two_with_mulligan": p_mull, **sample,
                      "definition": f"exact chance that the opening 7 holds at least {SETUP_UNITS} units of effective "
-                                   f"cost {CHEAP_SETUP_COST} or less; with the mulligan: when it does not, the whole "
-                                   f"hand is redrawn once (§4)"},
+                                   f"cost {CHEAP_SETUP_COST} or less (with the mulligan: when it does not, the whole "
+                                   f"hand is redrawn once, §4); the budget figures are the hands report's, over "
+                                   f"{SETUP_SAMPLES} sampled opening hands (seed 1) each with its best setup solved "
+                                   f"exactly"},
                     suggestions)]
 
 
