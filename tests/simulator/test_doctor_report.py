@@ -32,6 +32,8 @@ def test_versus_report_shows_the_doctor_with_the_struggles_of_its_games(client, 
     html = client.get(run.get_absolute_url()).content.decode()
     assert 'id="finding-undefended_icon"' in html and "No unit can defend a Combat or Faith struggle" in html
     assert "Combat struggles against it (stored games)" in html
+    initiated = run.result["struggles"]["opponent"]["combat"]["initiated"]
+    assert f"In 6 stored versus games, {initiated:,} of {initiated:,} Combat" in html
     against = run.result["struggles"]["opponent"]["combat"]
     assert against["initiated"] == against["unopposed"]   # nothing of Le Fay's could ever defend one
     from decks.doctor import diagnose_text

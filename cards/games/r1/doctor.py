@@ -219,6 +219,13 @@ def check_undefended_icon(d: _Deck) -> list[Finding]:
                      f"{i.title()}: the chance of having drawn one by round 3 is {pct(chance[i]['3'])}")
     message = "; ".join(parts) + "."
     message = message[0].upper() + message[1:]
+    if d.versus and d.versus.struggles:
+        seen = [(i, d.versus.struggles.get(i) or {}) for i in weak]
+        seen = [f"{row.get('unopposed', 0):,} of {row.get('initiated', 0):,} {i.title()}" for i, row in seen
+                if row.get("initiated")]
+        if seen:
+            message += (f" In {d.versus.games:,} stored versus games, {' and '.join(seen)} struggles started against "
+                        f"it went unopposed.")
     defenders = {c["name"] for c, _ in units if set(c.get("icons") or ()) & set(weak)}
     cuts = _cut_candidates(d, keep=defenders)
     cuts = [c for c in cuts if c.get("type") == "unit"] or cuts
