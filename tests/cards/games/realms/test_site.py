@@ -2,6 +2,7 @@
 API, search, pages, the editor's live panel and +/− edits, decks with versions, decklists, the collection and
 hands (command, API, page)."""
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,6 +15,17 @@ from decks.models import GameCollectionCard, GameDeck, GameDecklist
 
 pytestmark = pytest.mark.django_db
 SUNWARD = (STARTERS_DIR / "sunward.txt").read_text()
+
+
+def _copies(text: str, name: str | None = None) -> int:
+    """Copies in a decklist's text, of one card or (name None) of every card."""
+    return sum(int(m[1]) for m in re.finditer(r"^(\d+)x (.+)$", text, re.M) if name is None or m[2] == name)
+
+
+def _drawable(text: str) -> int:
+    """The cards a realms deck draws from: all but its Leaders (002 §8)."""
+    leaders = text.split("Leaders:", 1)[1].split("\n\n", 1)[0]
+    return _copies(text) - _copies(leaders)
 
 
 @pytest.fixture
@@ -204,7 +216,7 @@ def test_decks_versions_decklists_collection_hands(realms):
     assert b"not owned" in c.get(f"/realms/decks/{deck.pk}/").content
     hands = other.post("/realms/api/hands/", {"text": SUNWARD, "groups": [{"query": "t:place", "k": 2}]},
                        content_type="application/json").json()
-    assert hands["mode"] == "hands" and hands["deck_size"] == 59 and hands["cards"][-1]["kind"] == "group"
+    assert hands["mode"] == "hands" and hands["deck_size"] == _drawable(SUNWARD) and hands["cards"][-1]["kind"] == "group"
     assert other.post("/realms/api/hands/", {"text": 5}, content_type="application/json").status_code == 400
     assert b"In the opening 7" in other.post("/realms/hands/", {"text": SUNWARD}).content
 
@@ -215,9 +227,11 @@ def test_simulate_hands_command(realms, tmp_path, capsys):
     call_command("simulate", str(path), "--game", "realms", "--mode", "hands", "--json")
     report = json.loads(capsys.readouterr().out)
     farm = next(r for r in report["cards"] if r["name"].startswith("Farmstead"))
-    # 002 §8: 6 Farmsteads among the 59 drawable cards (Leaders set apart); exact hypergeometric
+    # 002 §8: the Farmsteads among the drawable cards (Leaders set apart); exact hypergeometric
     from math import comb
-    assert farm["p_opening"] == pytest.approx(1 - comb(53, 7) / comb(59, 7))
+    n, farms = _drawable(SUNWARD), _copies(SUNWARD, "Farmstead")
+    assert (n, farms) == (57, 6)   # the shipped Sunward starter (docs/starters.md)
+    assert farm["p_opening"] == pytest.approx(1 - comb(n - farms, 7) / comb(n, 7))
 
 
 def test_publishstarters_publishes_the_realms_starters_once(realms, capsys):
@@ -229,3 +243,29 @@ def test_publishstarters_publishes_the_realms_starters_once(realms, capsys):
     call_command("publishstarters")
     assert "0 published" in capsys.readouterr().out and GameDecklist.objects.filter(game="realms").count() == 4
     assert b"Knights of the Dawn" in Client().get("/realms/decklists/", {"group": "sunward"}).content
+
+
+def test_a_changed_realms_starter_updates_its_decklist_as_a_new_version(realms, capsys, monkeypatch):
+    """A rebalanced starter (docs/starters.md): its deck gets a new version and the same decklist shows it; an
+    unchanged starter is left alone."""
+    from cards.games import realms_hooks
+
+    call_command("publishstarters")
+    capsys.readouterr()
+    sunward = GameDecklist.objects.get(game="realms", group="sunward")
+    deck = sunward.source_deck
+    shipped = realms_hooks.starters()
+    changed = [(title, text.replace("6x Farmstead", "7x Farmstead")) if "Sunward" in title else (title, text)
+               for title, text in shipped]
+    monkeypatch.setattr(realms_hooks, "starters", lambda: changed)
+    call_command("publishstarters")
+    assert "1 published" in capsys.readouterr().out
+    assert GameDecklist.objects.filter(game="realms").count() == 4
+    sunward.refresh_from_db()
+    deck.refresh_from_db()
+    assert sunward.source_deck == deck and deck.version == 2
+    assert sunward.cards["fb-001"] == 7 and deck.versions.get(number=1).cards["fb-001"] == 6
+    call_command("publishstarters")
+    assert "0 published" in capsys.readouterr().out
+    deck.refresh_from_db()
+    assert deck.version == 2
