@@ -101,9 +101,16 @@ def test_greedy_clearly_beats_random(entries):
 
 # ---- decks from decklist text ------------------------------------------------------------------------------
 def test_every_starter_builds_from_its_decklist():
+    import re
+
     for path in starter_files():
-        deck = deck_from_decklist(path.read_text(encoding="utf-8"))
-        assert len(deck.leaders) == 3 and len(deck.cards) == 59 and deck.legality["legal"]
+        text = path.read_text(encoding="utf-8")
+        deck = deck_from_decklist(text)
+        copies = sum(int(n) for n in re.findall(r"^(\d+)x ", text, re.M))
+        leaders = sum(int(n) for n in re.findall(r"^(\d+)x ", text.split("Leaders:", 1)[1].split("\n\n", 1)[0], re.M))
+        # 002 §2, §18: 1-3 Leaders set apart, every other card in the draw deck, at least 60 cards in all
+        assert 1 <= len(deck.leaders) == leaders <= 3 and len(deck.cards) == copies - leaders >= 57, path.stem
+        assert deck.legality["legal"], path.stem
 
 
 @pytest.mark.parametrize("text,message", [
