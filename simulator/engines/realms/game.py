@@ -1161,6 +1161,13 @@ class Game:
                 if e in grid and e not in reach:
                     reach.add(e)
                     todo.append(e)
+        cut: list[int] = []
+        if self.step == ST_BALANCE and p == self.active and self.bal_avail[0] >= 0:
+            # a Place cut off in the middle of its owner's balancing: what it was counted for is taken back
+            # while its icons still read as they did when it was counted (002 §12, §15)
+            cut = [i for c, i in grid.items() if supplied[i] and c not in reach]
+            if cut:
+                self._bal_withdraw(p, cut)
         for c, i in grid.items():
             s = c in reach
             if self.supplied[i] != s:
@@ -1170,6 +1177,8 @@ class Game:
                     if self.logs is not None:
                         self._log(p, "002 §15", f"{self.cdef[i].name} is "
                                                 f"{'supplied again' if s else 'cut off from the Supply Line'}")
+        if cut:
+            self._bal_unpay(p)
 
     # ---- groups ---------------------------------------------------------------------------------------
     def _form_group(self, p: int, kind: int, members: tuple[int, ...]) -> None:
@@ -1279,7 +1288,8 @@ class Game:
         if not payable:
             # 002 §12: the cards that cannot be paid are discarded
             for i in list(unpaid):
-                self._bal_discard(p, i, forced=True)
+                if i in unpaid:   # a Place cut off by an earlier discard pays nothing and stays (002 §15)
+                    self._bal_discard(p, i, forced=True)
             return
         opts: list = []
         order = self.pay_all_order(avail, unpaid)
@@ -1449,6 +1459,61 @@ class Game:
         if not items:
             return a
         return self._settle_order(a, items, None)
+
+    def _bal_withdraw(self, p: int, cut: list[int]) -> None:
+        """002 §15: a Place cut off from the Supply Line neither provides nor pays, also when the Line breaks in
+        the middle of the Resource Balancing (a card discarded unpaid, on purpose or not). What it was counted for
+        leaves what is available at once: its blue icons, less the red ones it paid. Resources already spent
+        cannot be taken back, so a resource left below zero unpays every paid card that consumed it; they must
+        be paid again or are discarded (002 §12). (docs/games/realms.md, R37.)"""
+        if self._dirty:
+            self._refresh()
+        fast = not self._st_icon
+        cdef = self.cdef
+        avail = self.bal_avail
+        unpaid = self.bal_unpaid
+        for q in cut:
+            if q in unpaid:
+                continue   # never counted: _bal_discard drops it from the cards to pay
+            if fast:
+                prov, cons = cdef[q].prov, cdef[q].cons
+            else:
+                prov, cons = self.icons(q)
+            for r in range(4):
+                avail[r] -= prov[r] - cons[r]
+
+    def _bal_unpay(self, p: int) -> None:
+        """After _bal_withdraw: while a resource is below zero, every paid card that consumed it is unpaid."""
+        fast = not self._st_icon
+        cdef = self.cdef
+        avail = self.bal_avail
+        unpaid = self.bal_unpaid
+        zone = self.zone
+        while avail[0] < 0 or avail[1] < 0 or avail[2] < 0 or avail[3] < 0:
+            back: list[int] = []
+            for i in self._in_play(p):
+                if i in unpaid or zone[i] == Z_SETTLE and not self.supplied[i]:
+                    continue
+                if fast:
+                    prov, cons = cdef[i].prov, cdef[i].cons
+                else:
+                    prov, cons = self.icons(i)
+                for r in range(4):
+                    if avail[r] < 0 and cons[r]:
+                        back.append(i)
+                        break
+            if not back:
+                break
+            for i in back:
+                if fast:
+                    prov, cons = cdef[i].prov, cdef[i].cons
+                else:
+                    prov, cons = self.icons(i)
+                for r in range(4):
+                    avail[r] -= prov[r] - cons[r]
+                unpaid.append(i)
+                if self.logs is not None:
+                    self._log(p, "002 §15", f"{cdef[i].name} is no longer paid: what paid it was cut off")
 
     def _bal_pay(self, p: int, i: int) -> None:
         if self._dirty:
