@@ -34,7 +34,7 @@ from .position import PositionError
 from .strategy import Strategy, StrategyError, StrategyProblem, parse_strategy
 
 # Bump whenever the same seed, strategies and arguments would give a different game.
-ENGINE_VERSION = "regions-1"
+ENGINE_VERSION = "regions-2"
 STRATEGY_DIR = Path(__file__).resolve().parent / "strategies"
 
 __all__ = [

@@ -103,10 +103,10 @@ class Game:
     __slots__ = (
         "cs", "heroes", "n", "seed", "rng", "logs", "max_turns", "turn", "prio", "order", "phase", "ai", "step",
         "cu_r", "deck", "hand", "discard", "pocket", "played", "stacks", "known_top", "bank", "rbank", "spent",
-        "bought", "might", "level", "ctrl", "mpiles", "mdeck", "mdiscard", "rec_pile", "rec_owned", "owned", "owned_t",
+        "bought", "fresh", "might", "level", "ctrl", "mpiles", "mdeck", "mdiscard", "rec_pile", "rec_owned", "owned", "owned_t",
         "n_ab", "jobs", "skip",
         "pending", "over", "winners", "reason", "first_player", "stat_score", "stat_presence", "stat_control",
-        "stat_rec", "stat_bought", "history", "regions", "standing", "rng_shared",
+        "stat_rec", "stat_bought", "history", "regions", "standing", "rng_shared", "ending",
     )
 
     def __init__(self, cardset: CardSet, heroes: list, *, seed: int, first_player: int | None = None,
@@ -150,6 +150,8 @@ class Game:
         self.rbank: list[list[int]] = [[0] * 5 for _ in range(n)]   # restricted Goods by card type (003 §6.5)
         self.spent = [0] * n
         self.bought = [0] * n
+        # the cards bought in this Purchase phase still in the Pocket: the only ones its end may move (003 §4.2)
+        self.fresh: list[list[CardDef]] = [[] for _ in range(n)]
         self.might: list[list[int]] = [[0] * N_REGIONS for _ in range(n)]
         self.level = [0] * n
         self.ctrl = [-1] * N_REGIONS
@@ -157,6 +159,7 @@ class Game:
         self.mdeck: list[CardDef] = []
         self.mdiscard: list[CardDef] = []
         self.rec_pile = cardset.recognition_total
+        self.ending = False            # the Recognition pile has run out: this turn is the last (003 §8.3, §9.1)
         self.rec_owned = [0] * n
         self.owned: list[list[int]] = [[0] * len(cardset.cards) for _ in range(n)]   # cards each player owns
         self.owned_t: list[list[int]] = [[0] * 5 for _ in range(n)]                  # ... by type
@@ -278,7 +281,7 @@ class Game:
         if kind == "hero":
             return bool(self.hand[p]) or len(self.pocket[p]) > 1
         if kind == "pocket":
-            return len(self.pocket[p]) > 1
+            return len(self.pocket[p]) > 1 and bool(self.fresh[p])
         hand = self.hand[p]
         if kind == "position":
             for c in hand:
@@ -313,6 +316,8 @@ class Game:
         if phase == PURCHASE:
             self.spent[p] = 0
             self.bought[p] = 0
+            if self.fresh[p]:
+                self.fresh[p] = []
         # 003 §4.2-§4.4: the exposed (and white-box) abilities of the phase in your Stacks come first
         if self._has_stack_ab(p, phase):
             jobs.append((J_STACK, p, phase))
@@ -347,6 +352,8 @@ class Game:
             if step == ST_POCKET and len(self.pocket[p]) > self.pocket_capacity(p):
                 self.step = ST_CAPACITY        # capacity is checked only at the end of the phase
                 return
+            if self.fresh[p]:
+                self.fresh[p] = []             # once the phase ends they are Pocket cards like any other
             self.bank[p] = 0                   # Goods in the bank last for the rest of the Purchase phase
             rb = self.rbank[p]
             for t in range(5):
@@ -424,7 +431,7 @@ class Game:
         rec = self.cs.recognition
         for r in range(N_REGIONS):
             if self.ctrl[r] == p and self.rec_pile > 0:
-                self.rec_pile -= 1
+                self._take_recognition()
                 self._gain(p, rec)
                 self.deck[p].append(rec)
                 self.known_top[p] += 1
@@ -504,7 +511,7 @@ class Game:
         if prim == E_RECOGNITION:
             for _ in range(amount):
                 if self.rec_pile > 0:
-                    self.rec_pile -= 1
+                    self._take_recognition()
                     self._gain(p, self.cs.recognition)
                     self.deck[p].append(self.cs.recognition)
                     self.known_top[p] += 1
@@ -593,6 +600,14 @@ class Game:
         self.owned_t[p][card.type] += 1
         if card.type == RECOGNITION:
             self.rec_owned[p] += 1
+
+    def _take_recognition(self) -> None:
+        """One Recognition leaves the pile. The last one starts the end: §8.3 "when its ten cards are gone, the
+        pile stays empty and the game is ending", so a Recognition trashed back to the pile later in this turn
+        (§8.2) does not stop it; Clean Up step 7 (§4.5) ends the game (docs/games/regions.md, "Readings")."""
+        self.rec_pile -= 1
+        if self.rec_pile <= 0:
+            self.ending = True
 
     def _trash(self, p: int, card: CardDef) -> None:
         """003 §8.2: standing-pile cards go back to their pile, everything else to the Market Discard."""
@@ -819,8 +834,8 @@ class Game:
                 for r in range(N_REGIONS):
                     m[r] = 0
         self._record_turn()
-        # step 7: the Recognition clock (003 §9.1)
-        if self.rec_pile <= 0:
+        # step 7: the Recognition clock (003 §9.1), run out this turn even if a Recognition was trashed back since
+        if self.ending or self.rec_pile <= 0:
             self._finish("recognition")
             return
         self._begin_turn()
@@ -1008,10 +1023,13 @@ class Game:
             cards = self.cs.cards
             pocket = self.pocket[p]
             hand = self.hand[p]
+            fresh = self.fresh[p]
             for i in range(1, len(a)):     # one card, or several listed in one action
                 card = cards[a[i]]
                 pocket.remove(card)
                 hand.append(card)
+                if card in fresh:
+                    fresh.remove(card)
                 if logs is not None:
                     self._log(f"takes {card.name} from the Pocket into the Hand", p)
             kind = d.kind
@@ -1100,12 +1118,13 @@ class Game:
         if k < N_STANDING:
             card = self.standing[k]
             if card.type == RECOGNITION:
-                self.rec_pile -= 1
+                self._take_recognition()
         else:
             card = self.mpiles[k - N_STANDING].pop()   # buying the top card exposes the one beneath
         self._gain(p, card)
         self._pay(p, card.cost, card.type)
         self.pocket[p].append(card)
+        self.fresh[p].append(card)
         self.bought[p] += 1
         sb = self.stat_bought[p]
         sb[card.name] = sb.get(card.name, 0) + 1
@@ -1167,10 +1186,17 @@ class Game:
                     if ab.req < 0 or self._req_count(p, ab.req) >= ab.req_n:
                         out.append((A_USE, c.index, k))
             return out + [DONE]
-        if kind == "pocket" or kind == "capacity":
+        if kind == "pocket":
+            # 003 §4.2: before the phase ends, the cards bought in it may move into the Hand; the others wait
+            # for the next Hero phase (§4.1)
+            if len(self.pocket[p]) > 1:
+                out = [(A_TAKE, c.index) for c in _distinct(self.fresh[p])]
+            return out + [DONE]
+        if kind == "capacity":
+            # over capacity, any card may go (the Pocket may have shrunk since the Hero phase)
             if len(self.pocket[p]) > 1:
                 out = [(A_TAKE, c.index) for c in _distinct(self.pocket[p])]
-            return out if kind == "capacity" else out + [DONE]
+            return out
         if kind == "position":
             for c in _distinct(hand):
                 if c.type == CITIZEN or c.type == STRUCTURE:
@@ -1248,12 +1274,8 @@ class Game:
                 picked.append(card.index)
             else:
                 action = (A_TAKE, *picked)
-                try:
-                    self._check_take_many(action)
-                except IllegalAction:
-                    pass
-                else:
-                    return action
+                self._check_take_many(action)   # its message says which card may not move, and why
+                return action
         for a in options:
             if a[0] == A_BUY and a[1] >= N_STANDING:
                 pile = self.mpiles[a[1] - N_STANDING]
@@ -1270,12 +1292,17 @@ class Game:
             raise IllegalAction(f"{self.action_text(action)!r}: cards are taken from the Pocket only in the Hero "
                                 f"phase and at the end of the Purchase phase, not in a {d.kind} decision")
         left = list(self.pocket[d.player])
+        movable = list(self.fresh[d.player]) if d.kind == "pocket" else list(left)
         for i in action[1:]:
             card = self.cs.cards[i] if isinstance(i, int) and 0 <= i < len(self.cs.cards) else None
             if card is None or card not in left:
                 raise IllegalAction(f"{self.action_text(action) if card else action!r}: not all these cards are "
                                     "in the Pocket")
+            if card not in movable:
+                raise IllegalAction(f"{self.action_text(action)!r}: {card.name} was not bought in this Purchase "
+                                    "phase; only this phase's purchases move into the Hand now (003 §4.2)")
             left.remove(card)
+            movable.remove(card)
         if not left:
             raise IllegalAction("at least one card must stay in the Pocket (003 §4.2)")
 
@@ -1318,6 +1345,7 @@ class Game:
         g.rbank = [list(x) for x in self.rbank]
         g.spent = list(self.spent)
         g.bought = list(self.bought)
+        g.fresh = [list(x) for x in self.fresh]
         g.might = [list(x) for x in self.might]
         g.level = list(self.level)
         g.ctrl = list(self.ctrl)
@@ -1325,6 +1353,7 @@ class Game:
         g.mdeck = list(self.mdeck)
         g.mdiscard = list(self.mdiscard)
         g.rec_pile = self.rec_pile
+        g.ending = self.ending
         g.rec_owned = list(self.rec_owned)
         g.owned = [list(x) for x in self.owned]
         g.owned_t = [list(x) for x in self.owned_t]
@@ -1364,13 +1393,13 @@ class Game:
                 "bank": self.bank[p],
                 "restricted": {TYPE_NAMES[t]: v for t, v in enumerate(self.rbank[p]) if v},
                 "might": {self.regions[r].code: v for r, v in enumerate(self.might[p]) if v},
-                "spent": self.spent[p], "bought": self.bought[p],
+                "spent": self.spent[p], "bought": self.bought[p], "purchased": codes(self.fresh[p]),
             })
         pos: dict = {
             "game": "regions", "set": self.cs.code, "seed": self.seed, "turn": self.turn, "max_turns": self.max_turns,
             "priority": self.prio, "first_player": self.first_player, "phase": PHASE_KEYS[self.phase],
             "actor": self.ai, "step": STEP_KEYS[self.step], "cleanup_region": self.cu_r,
-            "recognition_pile": self.rec_pile,
+            "recognition_pile": self.rec_pile, "ending": self.ending,
             "market_deck": codes(self.mdeck[::-1]), "market_piles": [codes(x[::-1]) for x in self.mpiles],
             "market_discard": codes(self.mdiscard),
             "control": {self.regions[r].code: (c if c >= 0 else None) for r, c in enumerate(self.ctrl)},
@@ -1519,6 +1548,14 @@ class PlayerView:
             g.hand[q] = pool[:nh]
             g.pocket[q] = pool[nh:nh + npk]
             g.deck[q] = pool[nh + npk:] + top
+            if g.fresh[q]:   # purchases are public, but keep only those the dealt Pocket holds
+                left = list(g.pocket[q])
+                kept = []
+                for c in g.fresh[q]:
+                    if c in left:
+                        left.remove(c)
+                        kept.append(c)
+                g.fresh[q] = kept
         g.mdeck.sort(key=_card_index)
         fisher_yates(rng, g.mdeck)
         g.rng = random.Random(rng.getrandbits(64))

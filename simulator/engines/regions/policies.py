@@ -273,6 +273,10 @@ class StrategyPolicy:
             else:
                 return []           # the common case: nothing ranks, nothing moves
         cap = g.pocket_capacity(p)
+        # at the end of the Purchase phase only the cards bought in it may move (003 §4.2)
+        movable: dict[int, int] = {}
+        for c in (pocket if hero_phase else g.fresh[p]):
+            movable[c.index] = movable.get(c.index, 0) + 1
         cands = [(rank(sels, c), 0, c) for c in pocket]
         if hero_phase:
             cands += [(rank(sels, c), 1, c) for c in hand]
@@ -282,8 +286,14 @@ class StrategyPolicy:
         if not desired:
             # nothing to keep by the rules: keep one card, the one least worth having in hand
             keep = min(pocket, key=_value)
-            takes = [c.index for c in pocket]
-            takes.remove(keep.index)
+            takes = []
+            kept = False
+            for c in pocket:
+                if c is keep and not kept:
+                    kept = True
+                elif movable.get(c.index, 0) > 0:
+                    movable[c.index] -= 1
+                    takes.append(c.index)
             return [(A_TAKE, *takes)] if takes else []
         want: dict[int, int] = {}
         for c in desired:
@@ -300,9 +310,10 @@ class StrategyPolicy:
                     size += 1
         takes = []
         for c in list(pocket):
-            while have.get(c.index, 0) > want.get(c.index, 0) and size > 1:
+            while have.get(c.index, 0) > want.get(c.index, 0) and size > 1 and movable.get(c.index, 0) > 0:
                 takes.append(c.index)
                 have[c.index] -= 1
+                movable[c.index] -= 1
                 size -= 1
         if takes:
             moves.append((A_TAKE, *takes))

@@ -141,6 +141,11 @@ def test_pocket_rules_keep_what_they_rank_and_take_the_rest_in_one_action():
         g.apply_action(pol.act(g, g.pending))
     assert sorted(c.name for c in g.pocket[0]) == ["Goods", "Recognition", "Silver"]
     assert g.pending.kind == "pocket"
-    assert g.action_text(pol.act(g, g.pending)) == "take Goods, Silver"
+    assert g.action_text(pol.act(g, g.pending)) == "take Silver"   # only this phase's purchases move (003 §4.2)
+    g.apply_action(pol.act(g, g.pending))
+    assert g.pending.kind == "pocket" and g.action_text(pol.act(g, g.pending)) == "done"   # Recognition stays
+    g.apply_action(pol.act(g, g.pending))
+    assert g.pending.kind == "capacity"                             # the Goods from before must make room
+    assert g.action_text(pol.act(g, g.pending)) == "take Goods"
     g.apply_action(pol.act(g, g.pending))
     assert [c.name for c in g.pocket[0]] == ["Recognition"]
