@@ -93,6 +93,7 @@ class Game:
     data_files: Callable | str | None = None   # () -> [paths of the shipped card files]
     colors: Mapping[str | None, str] = field(default_factory=dict)  # identity slug -> #rrggbb
     card_group: Callable | str | None = None   # card -> its identity slug (for colours and filters)
+    group_color: Callable | str | None = None  # identity slug -> #rrggbb, for an identity `colors` does not list
 
     def hook(self, name: str):
         """The named hook, resolved; raises NotImplementedError naming the game when it has none."""
@@ -109,6 +110,20 @@ class Game:
             raise NotImplementedError(f"the game {self.slug!r} has no simulation mode {name!r}; modes: "
                                       f"{', '.join(self.engine_modes) or 'none'}")
         return _resolve(self.engine_modes[name])
+
+    def group_colors(self, cards: Iterable[dict] = ()) -> dict[str | None, str]:
+        """Identity slug -> colour: `colors`, plus every other identity the cards have (a set may bring a new
+        one), coloured by `group_color` or else as the identity-less cards."""
+        out: dict[str | None, str] = dict(self.colors)
+        if self.card_group is None:
+            return out
+        group_of = self.hook("card_group")
+        color_of = self.hook("group_color") if self.group_color is not None else None
+        for card in cards:
+            g = group_of(card)
+            if g not in out:
+                out[g] = color_of(g) if color_of is not None else self.colors.get(None, "#7a6d5c")
+        return out
 
     def section_of(self, card: dict) -> str:
         for s in self.sections:
@@ -215,6 +230,7 @@ register(Game(
     colors={"sunward": "#b3362b", "deepwood": "#3e7a37", "ashen": "#5e3b7e", "tideholm": "#1f6a8a",
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
+    group_color="cards.games.realms.schema:affiliation_color",
 ))
 
 register(Game(
