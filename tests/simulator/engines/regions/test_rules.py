@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.engines.regions import CardSet, Game, IllegalAction, PositionError
+from simulator.engines.regions import CardSet, Game, IllegalAction, PositionError, cleanup, effects
 
 from .helpers import CS, load, names, position
 
@@ -320,7 +320,7 @@ def test_4_2_purchased_must_name_cards_in_the_pocket():
 def test_8_2_trashing_a_standing_card_returns_it_to_its_pile():
     g = load([{"hand": ["hr-006", "hr-003"], "deck": COINS}, {"deck": FINN_COINS}], phase="hero", step="window",
              recognition_pile=9)
-    g._trash(0, g.hand[0].pop(0))                             # a Recognition trashed from the hand
+    effects.trash(g, 0, g.hand[0].pop(0))                             # a Recognition trashed from the hand
     assert g.rec_pile == 10 and g.rec_owned[0] == 0 and g.mdiscard == []
 
 
@@ -402,13 +402,13 @@ def test_9_3_tiebreakers_regions_controlled_first():
               {"deck": FINN_COINS, "stacks": {GIG: ["t-jarl"], ATOS: ["t-lyla"]}}],
              phase="hero", step="window", control={GIG: 0}, recognition_pile=10)
     assert g.score(0) == g.score(1) == 2
-    g._finish("recognition")
+    cleanup.finish(g, "recognition")
     assert g.winners == [0]                                     # control breaks the tie
 
 
 def test_9_3_a_full_tie_is_a_draw():
     g = load([{"deck": COINS}, {"deck": FINN_COINS}], phase="hero", step="window")
-    g._finish("recognition")
+    cleanup.finish(g, "recognition")
     assert g.winners == [0, 1] and g.returns() == [0.0, 0.0] and g.winner is None
 
 
