@@ -250,32 +250,32 @@ def group_tactics(g: Game, members: tuple[int, ...] | list[int]) -> int:
     return bits
 
 
-def disband(game: Game, gid: int, section: str, why: str = "") -> None:
-    g = game.groups.pop(gid, None)
-    if g is None:
+def disband(g: Game, gid: int, section: str, why: str = "") -> None:
+    grp = g.groups.pop(gid, None)
+    if grp is None:
         return
-    for w in g[2]:
-        if game.group[w] == gid:
-            game.group[w] = 0
-    if game.logs is not None:
-        game._log(g[1], section, f"the Group of {', '.join(game.cdef[w].name for w in g[2])} disbands"
+    for w in grp[2]:
+        if g.group[w] == gid:
+            g.group[w] = 0
+    if g.logs is not None:
+        g._log(grp[1], section, f"the Group of {', '.join(g.cdef[w].name for w in grp[2])} disbands"
                                  + (f" ({why})" if why else ""))
 
 
-def leave_group(game: Game, w: int, gid: int) -> None:
-    g = game.groups.get(gid)
-    game.group[w] = 0
-    if g is None:
+def leave_group(g: Game, w: int, gid: int) -> None:
+    grp = g.groups.get(gid)
+    g.group[w] = 0
+    if grp is None:
         return
-    members = tuple(m for m in g[2] if m != w)
-    game.groups[gid] = (g[0], g[1], members)
-    check_group(game, gid)
+    members = tuple(m for m in grp[2] if m != w)
+    g.groups[gid] = (grp[0], grp[1], members)
+    check_group(g, gid)
 
 
-def check_group(game: Game, gid: int) -> None:
-    g = game.groups.get(gid)
-    if g is not None and (len(g[2]) < 2 or not group_tactics(game, g[2])):
-        disband(game, gid, "002 §11", "fewer than 2 members, or no Tactic they all share")
+def check_group(g: Game, gid: int) -> None:
+    grp = g.groups.get(gid)
+    if grp is not None and (len(grp[2]) < 2 or not group_tactics(g, grp[2])):
+        disband(g, gid, "002 §11", "fewer than 2 members, or no Tactic they all share")
 
 
 def check_groups(g: Game) -> None:

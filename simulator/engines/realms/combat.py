@@ -59,18 +59,18 @@ def can_attack(g: Game, w: int, t: int) -> bool:
     return statics.allowed(g, w, R_ATTACK)
 
 
-def defenders(game: Game, q: int) -> list[tuple[int, ...]]:
+def defenders(g: Game, q: int) -> list[tuple[int, ...]]:
     """002 §13: an opposing warrior not in a Defensive Group, or an opposing Defensive Group."""
     units: list[tuple[int, ...]] = []
     for zone in (Z_BORDER, Z_STRIKE):
-        for w in game.z[q][zone]:
-            g = game.group[w]
-            if g and game.groups[g][0] == G_DEFENSIVE:
+        for w in g.z[q][zone]:
+            gid_w = g.group[w]
+            if gid_w and g.groups[gid_w][0] == G_DEFENSIVE:
                 continue
-            if statics.allowed(game, w, R_BE_ATTACKED):
+            if statics.allowed(g, w, R_BE_ATTACKED):
                 units.append((w,))
-    for gid, (kind, o, members) in game.groups.items():
-        if o == q and kind == G_DEFENSIVE and all(statics.allowed(game, w, R_BE_ATTACKED) for w in members):
+    for gid, (kind, o, members) in g.groups.items():
+        if o == q and kind == G_DEFENSIVE and all(statics.allowed(g, w, R_BE_ATTACKED) for w in members):
             units.append(members)
     return units
 
@@ -177,12 +177,12 @@ def clear_parts(g: Game) -> None:
             part[i] = 0
 
 
-def end_attack_step(game: Game, p: int) -> None:
+def end_attack_step(g: Game, p: int) -> None:
     # 002 §13: after the Attack Step all Offensive Groups disband
-    for gid in [g for g, (kind, o, _) in game.groups.items() if kind == G_OFFENSIVE and o == p]:
-        actions.disband(game, gid, "002 §13", "Offensive Groups disband after the Attack step")
-    game.step = ST_RAID
-    game.raid_done = game.attack_skip
+    for gid in [k for k, (kind, o, _) in g.groups.items() if kind == G_OFFENSIVE and o == p]:
+        actions.disband(g, gid, "002 §13", "Offensive Groups disband after the Attack step")
+    g.step = ST_RAID
+    g.raid_done = g.attack_skip
 
 
 # =================================================================================================

@@ -105,32 +105,32 @@ def mulligan(g: Game, p: int, take: bool) -> None:
 
 
 # ---- start of turn, draw ------------------------------------------------------------------------------
-def turn_start(game: Game) -> None:
-    p = game.active
-    if game.decks[p] is None:   # the goldfish opponent takes no turns
-        game.active = 1 - p
+def turn_start(g: Game) -> None:
+    p = g.active
+    if g.decks[p] is None:   # the goldfish opponent takes no turns
+        g.active = 1 - p
         return
-    if p == game.first and game.turns_taken[p] >= game.max_rounds:
-        stalemate(game)
+    if p == g.first and g.turns_taken[p] >= g.max_rounds:
+        stalemate(g)
         return
-    game.turn += 1
-    game.turns_taken[p] += 1
-    game.uses.clear()
-    game.add_res[p] = [0, 0, 0, 0]
-    if game.logs is not None:
-        game._log(p, "002 §9", f"turn {game.turns_taken[p]} begins (VP {game.vp[0]}-{game.vp[1]}, "
-                               f"Reserve {game.reserve[p]})")
+    g.turn += 1
+    g.turns_taken[p] += 1
+    g.uses.clear()
+    g.add_res[p] = [0, 0, 0, 0]
+    if g.logs is not None:
+        g._log(p, "002 §9", f"turn {g.turns_taken[p]} begins (VP {g.vp[0]}-{g.vp[1]}, "
+                               f"Reserve {g.reserve[p]})")
     # R14: the start of the turn clears what lasted until this player's next turn
-    for gid in [g for g, (kind, o, _) in game.groups.items() if o == p and kind == G_DEFENSIVE]:
-        actions.disband(game, gid, "002 §11", "a Defensive Group lasts until the start of its owner's next turn")
-    for i in list(game.z[p][Z_RITUAL]):
-        if game.logs is not None:
-            game._log(p, "002 §7.4", f"{game.cdef[i].name} ends (R9) and is discarded")
-        settlement.leave(game, i, Z_DISCARD)
-    abilities.expire(game, DUR_NEXT_TURN, p)
-    game.attack_skip = p == game.first and game.turns_taken[p] == 1   # R13
-    game.step = ST_DRAW
-    abilities.fire_simple(game, EV_TURN_START, p)
+    for gid in [k for k, (kind, o, _) in g.groups.items() if o == p and kind == G_DEFENSIVE]:
+        actions.disband(g, gid, "002 §11", "a Defensive Group lasts until the start of its owner's next turn")
+    for i in list(g.z[p][Z_RITUAL]):
+        if g.logs is not None:
+            g._log(p, "002 §7.4", f"{g.cdef[i].name} ends (R9) and is discarded")
+        settlement.leave(g, i, Z_DISCARD)
+    abilities.expire(g, DUR_NEXT_TURN, p)
+    g.attack_skip = p == g.first and g.turns_taken[p] == 1   # R13
+    g.step = ST_DRAW
+    abilities.fire_simple(g, EV_TURN_START, p)
 
 
 def draw_step(g: Game) -> None:

@@ -54,18 +54,18 @@ def raid_targets(g: Game, q: int) -> list[int]:
     return [leader] if leader >= 0 and statics.allowed(g, leader, R_BE_RAIDED) else []
 
 
-def blocked(game: Game, q: int, t: int) -> bool:
+def blocked(g: Game, q: int, t: int) -> bool:
     """002 §14: a Borderlands warrior not in a Group, or a Borderlands Defensive Group (all members), of q's
     having Tactic t blocks a raid on it."""
-    for w in game.z[q][Z_BORDER]:
-        g = game.group[w]
-        if g:
+    for w in g.z[q][Z_BORDER]:
+        gid_w = g.group[w]
+        if gid_w:
             continue
-        if statics.tactics(game, w) & t and statics.allowed(game, w, R_BLOCK):
+        if statics.tactics(g, w) & t and statics.allowed(g, w, R_BLOCK):
             return True
-    for gid, (kind, o, members) in game.groups.items():
-        if o == q and kind == G_DEFENSIVE and game.zone[members[0]] == Z_BORDER:
-            if actions.group_tactics(game, members) & t and all(statics.allowed(game, w, R_BLOCK) for w in members):
+    for gid, (kind, o, members) in g.groups.items():
+        if o == q and kind == G_DEFENSIVE and g.zone[members[0]] == Z_BORDER:
+            if actions.group_tactics(g, members) & t and all(statics.allowed(g, w, R_BLOCK) for w in members):
                 return True
     return False
 
@@ -173,36 +173,36 @@ def reward_options(g: Game, p: int) -> list:
     return opts
 
 
-def reward(game: Game, p: int, k: int) -> None:
+def reward(g: Game, p: int, k: int) -> None:
     q = 1 - p
-    game.reward_pending = False
-    game.raid_done = True
-    game.stats[p][S_REWARD_GOLD + k] += 1
-    leader = game.leader[q]
+    g.reward_pending = False
+    g.raid_done = True
+    g.stats[p][S_REWARD_GOLD + k] += 1
+    leader = g.leader[q]
     if k == RW_GOLD:
-        g = game.reserve[q]
-        game.reserve[q] = 0
-        game.reserve[p] += g
-        if game.logs is not None:
-            game._log(p, "002 §14", f"takes the opponent's whole Reserve: {g} Gold")
+        gold = g.reserve[q]
+        g.reserve[q] = 0
+        g.reserve[p] += gold
+        if g.logs is not None:
+            g._log(p, "002 §14", f"takes the opponent's whole Reserve: {gold} Gold")
     elif k == RW_ATTACHMENTS:
-        lst = list(game.atts.get(leader, ()))
+        lst = list(g.atts.get(leader, ()))
         for a in lst:
-            settlement.leave(game, a, Z_ANNIH)
-        if game.logs is not None:
-            game._log(p, "002 §14", f"annihilates the cards attached to the opponent's Leader ({len(lst)})")
+            settlement.leave(g, a, Z_ANNIH)
+        if g.logs is not None:
+            g._log(p, "002 §14", f"annihilates the cards attached to the opponent's Leader ({len(lst)})")
     elif k == RW_DISCARD:
-        pile = game.z[q][Z_DISCARD] + game.z[q][Z_ASIDE]
+        pile = g.z[q][Z_DISCARD] + g.z[q][Z_ASIDE]
         for i in pile:
-            settlement.move(game, i, Z_ANNIH, q)
-        if game.logs is not None:
-            game._log(p, "002 §14", f"annihilates the opponent's discard pile ({len(pile)} cards)")
-    frames = abilities.collect_raid_won(game, p, leader)
+            settlement.move(g, i, Z_ANNIH, q)
+        if g.logs is not None:
+            g._log(p, "002 §14", f"annihilates the opponent's discard pile ({len(pile)} cards)")
+    frames = abilities.collect_raid_won(g, p, leader)
     if k == RW_VP:
-        v = game.cdef[leader].cv
-        if game.logs is not None:
-            game._log(p, "002 §14", f"takes {v} VP tokens (the Leader's base CV)")
-        abilities.push_frames(game, frames)
-        phases.gain_vp(game, p, v, tokens=True)
+        v = g.cdef[leader].cv
+        if g.logs is not None:
+            g._log(p, "002 §14", f"takes {v} VP tokens (the Leader's base CV)")
+        abilities.push_frames(g, frames)
+        phases.gain_vp(g, p, v, tokens=True)
         return
-    abilities.push_frames(game, frames)
+    abilities.push_frames(g, frames)

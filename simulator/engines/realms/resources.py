@@ -329,22 +329,22 @@ def bal_pay(g: Game, p: int, i: int) -> None:
     g.bal_unpaid.remove(i)
 
 
-def bal_discard(game: Game, p: int, i: int, forced: bool) -> None:
-    d = game.cdef[i]
+def bal_discard(g: Game, p: int, i: int, forced: bool) -> None:
+    d = g.cdef[i]
     if forced:
-        game.bal_forced += 1
-        game.stats[p][S_UNPAID_DISCARDS] += 1
-    if game.logs is not None:
-        game._log(p, "002 §12", f"{d.name} {'cannot be paid' if forced else 'is not paid'} and is discarded")
-    gone = [i] + list(game.atts.get(i, ()))
-    settlement.leave(game, i, Z_DISCARD)
-    unpaid = game.bal_unpaid
-    for g in gone:
-        if g in unpaid:
-            unpaid.remove(g)
+        g.bal_forced += 1
+        g.stats[p][S_UNPAID_DISCARDS] += 1
+    if g.logs is not None:
+        g._log(p, "002 §12", f"{d.name} {'cannot be paid' if forced else 'is not paid'} and is discarded")
+    gone = [i] + list(g.atts.get(i, ()))
+    settlement.leave(g, i, Z_DISCARD)
+    unpaid = g.bal_unpaid
+    for c in gone:
+        if c in unpaid:
+            unpaid.remove(c)
     # a Place that lost its Supply Line pays nothing (002 §15)
     for q in list(unpaid):
-        if game.zone[q] == Z_SETTLE and not game.supplied[q]:
+        if g.zone[q] == Z_SETTLE and not g.supplied[q]:
             unpaid.remove(q)
 
 

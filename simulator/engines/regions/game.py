@@ -2,8 +2,10 @@
 
 The state is plain lists and ints (zones hold `CardDef`s), so `clone()` copies lists and never replays history.
 `_run()` advances the rules until a decision waits (`pending`) or the game is over. Policies answer decisions
-through `apply_action`; `play()` is the fast loop that hands each decision to its player's `act(game, decision)`
-and applies the answer without re-listing the options (the same rule functions either way).
+through `apply_action`; `play()` is the fast loop that hands each decision to its player's `act(view, decision)`
+(the player's `PlayerView`, never the game) and applies the answer without re-listing the options (the same rule
+functions either way). The rules live in layers of module-level functions taking the game: `effects` (jobs,
+abilities, effects), `market` (paying and buying), `cleanup` (Damage & Clean Up, Quests, scoring), `texts`.
 
 Turn order (003 §3-§4): Hero, Purchase, Position, Contest, each played by every player in Priority order before the
 next starts, then Damage & Clean Up; Priority passes to the next player every turn.
