@@ -94,6 +94,10 @@ class Game:
     colors: Mapping[str | None, str] = field(default_factory=dict)  # identity slug -> #rrggbb
     card_group: Callable | str | None = None   # card -> its identity slug (for colours and filters)
     group_color: Callable | str | None = None  # identity slug -> #rrggbb, for an identity `colors` does not list
+    # the deck doctor (cards/games/doctor.py): `doctor(DoctorDeck) -> [Finding]`, the game's checks; and
+    # `doctor_samples(entries, deck_hash, games=True) -> [GameSample]`, the simulated games they read
+    doctor: Callable | str | None = None
+    doctor_samples: Callable | str | None = None
 
     def hook(self, name: str):
         """The named hook, resolved; raises NotImplementedError naming the game when it has none."""
@@ -187,6 +191,8 @@ register(Game(
               Section("Attachments", ("attachment",)), Section("Deeds", ("deed",))),
     parse_card_file="cards.cardfile:parse_card_file",
     card_to_json="cards.cardfile:card_to_json",
+    doctor="cards.games.r1.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:r1_samples",
 ))
 
 
@@ -231,6 +237,8 @@ register(Game(
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
     group_color="cards.games.realms.schema:affiliation_color",
+    doctor="cards.games.realms.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:realms_samples",
 ))
 
 register(Game(
