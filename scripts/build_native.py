@@ -46,7 +46,7 @@ class Engine:
 
 
 ENGINES = {
-    "r1": Engine("engine", "engine", "simulator.engine", "about a minute"),
+    "r1": Engine("engine", "engine", "simulator.engines.r1", "about a minute"),
     "realms": Engine("realms", "realms engine", "simulator.engines.realms", "a few minutes"),
     "regions": Engine("regions", "regions engine", "simulator.engines.regions", "about a minute"),
 }

@@ -58,7 +58,7 @@ def game_args(spec: dict, index: int) -> dict:
 
 
 def _policy_seed(seed: int, player: int) -> int:
-    from simulator import engine
+    from simulator.engines import r1 as engine
     return engine._policy_seed(seed, player)
 
 
@@ -324,9 +324,9 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
     trail's). The trail lists the decisions made, in order, as action texts: {"n": log length when it was asked,
     "kind", "player", "info", "text", "single": only one option}, a declaration answered at once by a policy's
     shortcut as one (`attack a b`, `defend none`) — what `sandbox.at_replay_step` replays from a base position."""
-    from simulator import engine
-    from simulator.engine.actions import action_text, names_for, option_texts
-    from simulator.engine.positions import to_position
+    from simulator.engines import r1 as engine
+    from simulator.engines.r1.actions import action_text, names_for, option_texts
+    from simulator.engines.r1.positions import to_position
 
     pols = [engine.make_policy(policies[0], _policy_seed(seed, 0)),
             engine.make_policy(policies[1], _policy_seed(seed, 1))]

@@ -1,5 +1,5 @@
 """The realms search player `expert`: the r1 search player's determinized flat Monte Carlo search
-(simulator/engine/search.py `search_decision`) over the realms engine's own actions.
+(simulator/engines/r1/search.py `search_decision`) over the realms engine's own actions.
 
 The search itself is game-agnostic and shared with r1: each iteration deals one *world* consistent with what the
 searching player may know (`view.determinize(rng)`, view.py: the opponent's unseen hand, its set-aside cards and
@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from simulator.engine.search import search_decision
+from simulator.engines.r1.search import search_decision
 
 from .game import (
     A_ATTACK, A_DONE, A_NO, A_PASS, A_PLAY, A_RAID, A_USE, A_YES, Decision, Game,

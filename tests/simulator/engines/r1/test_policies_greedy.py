@@ -1,8 +1,8 @@
 """The fixed greedy player (issue 13) against greedy-v1 on constructed positions: each test is a situation where
 one of greedy-v1's blind spots shows, and checks both what the fixed player does and that greedy-v1 did not."""
-from simulator.engine import build_deck
-from simulator.engine.game import GUILE, KINGDOM_P, Decision
-from simulator.engine.policies import POLICIES, GreedyPolicy, GreedyV1Policy, make_policy, setup_budget
+from simulator.engines.r1 import build_deck
+from simulator.engines.r1.game import GUILE, KINGDOM_P, Decision
+from simulator.engines.r1.policies import POLICIES, GreedyPolicy, GreedyV1Policy, make_policy, setup_budget
 
 from .helpers import (
     FACTION, QUEST, card, field, load, logged, make_deck, new_game, play, policy_turn, position, side, to_hand,
@@ -96,7 +96,7 @@ def test_greedy_pumps_a_participant_not_a_bystander():
     field(g, 0, "big")                     # a stronger unit outside the struggle: greedy-v1's favourite target
     to_hand(g, 0, "trial")
     g.pool[0] = 2
-    from simulator.engine.game import Struggle
+    from simulator.engines.r1.game import Struggle
     s = Struggle(GUILE, 0)
     s.attackers = [att]
     s.defenders = [field(g, 1, "d4")]

@@ -9,11 +9,11 @@ from collections import Counter
 
 import pytest
 
-from simulator.engine import Game, play_game
-from simulator.engine.game import (
+from simulator.engines.r1 import Game, play_game
+from simulator.engines.r1.game import (
     DUP, FACTION, DESTINY, GONE, QUEST,
 )
-from simulator.engine.policies import GreedyPolicy, RandomPolicy
+from simulator.engines.r1.policies import GreedyPolicy, RandomPolicy
 
 from .helpers import starter_decks
 
@@ -149,7 +149,7 @@ def _drive(g, pol):
 def test_a_clone_of_a_play_game_driven_game_plays_on_identically(seed):
     """clone() replays every choice play_game's loop made, its shortcuts' answers included (wants_window,
     the ability filter, whole declarations): a copy taken in round 3 plays on like the original."""
-    from simulator.engine import _policy_seed, result_of
+    from simulator.engines.r1 import _policy_seed, result_of
     decks = starter_decks()
     names = sorted(decks)
     a, b = decks[names[seed % len(names)]], decks[names[(seed + 2) % len(names)]]
@@ -175,7 +175,7 @@ def test_a_clone_of_a_play_game_driven_game_plays_on_identically(seed):
 
 
 def test_apply_action_rejects_an_illegal_action_and_changes_nothing():
-    from simulator.engine import IllegalAction
+    from simulator.engines.r1 import IllegalAction
     decks = starter_decks()
     g = Game(decks["camelot"], decks["eleven"], seed=1)
     before = g.state_text()
@@ -195,7 +195,7 @@ def test_returns_and_terminal():
 
 
 def _random_core_deck(rng):
-    from simulator.engine import build_deck
+    from simulator.engines.r1 import build_deck
 
     from .helpers import core_cards
     cards = core_cards()

@@ -3,7 +3,7 @@
 If this changes, results for a seed changed: check the new transcript against the rulebook, then bump
 ENGINE_VERSION and update the pinned lines.
 """
-from simulator.engine import ENGINE_VERSION, build_deck, play_game
+from simulator.engines.r1 import ENGINE_VERSION, build_deck, play_game
 
 from .helpers import FACTION, card
 

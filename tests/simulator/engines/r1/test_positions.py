@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from simulator.engine import Game
-from simulator.engine.actions import apply_text, option_texts, parse_text
-from simulator.engine.game import IllegalAction
-from simulator.engine.policies import GreedyPolicy
-from simulator.engine.positions import JudgeError, PositionError, from_position, judge, to_position
+from simulator.engines.r1 import Game
+from simulator.engines.r1.actions import apply_text, option_texts, parse_text
+from simulator.engines.r1.game import IllegalAction
+from simulator.engines.r1.policies import GreedyPolicy
+from simulator.engines.r1.positions import JudgeError, PositionError, from_position, judge, to_position
 
 from .helpers import CORE, starter_decks
 

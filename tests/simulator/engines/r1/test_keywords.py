@@ -1,5 +1,5 @@
 """§9: one test per keyword, each a position (CONTRACTS §6) played with action texts and read back."""
-from simulator.engine.actions import option_texts
+from simulator.engines.r1.actions import option_texts
 
 from .helpers import after, card, codes, entry, load, logged, play, position, side
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from simulator.engine import Game
-from simulator.engine.game import DECK, FIELD, HAND, PlayerView
-from simulator.engine.policies import GreedyPolicy
+from simulator.engines.r1 import Game
+from simulator.engines.r1.game import DECK, FIELD, HAND, PlayerView
+from simulator.engines.r1.policies import GreedyPolicy
 
 from .helpers import starter_decks
 

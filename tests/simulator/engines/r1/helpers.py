@@ -11,10 +11,10 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from simulator.engine import build_deck
-from simulator.engine.game import DECK, DONE, FIELD, HAND, NO, PASS, YES, Game
+from simulator.engines.r1 import build_deck
+from simulator.engines.r1.game import DECK, DONE, FIELD, HAND, NO, PASS, YES, Game
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 CORE = ROOT / "cards" / "data" / "core.json"
 STARTERS = ROOT / "cards" / "data" / "starters"
 
@@ -88,7 +88,7 @@ def to_hand(g: Game, p: int, code: str) -> int:
 
 
 def set_quest(g: Game, p: int, code: str | None = None) -> int:
-    from simulator.engine.game import QUEST as QZONE
+    from simulator.engines.r1.game import QUEST as QZONE
     q = next(i for i in g.qdeck[p] if code is None or g.cdef[i].code == code)
     g.qdeck[p].remove(q)
     g.quest[p] = q
@@ -207,7 +207,7 @@ def position(me=None, them=None, *, phase="confrontation", active=0, first=0, **
 def load(pos: dict, cards, **kw) -> Game:
     """The game of `pos` (from_position), logging, pausing at every boundary (a struggle's, a turn's, a phase's
     end) so that a test can stop there; its first decision is pending."""
-    from simulator.engine.positions import from_position
+    from simulator.engines.r1.positions import from_position
     return from_position(pos, catalogue(*cards), log=True, stops=True, **kw)
 
 
@@ -216,7 +216,7 @@ WINDOW_VERBS = ("pass", "play", "secret", "reveal", "haste", "use", "struggle")
 
 def _step_alone(g: Game) -> bool:
     """Take a boundary, or a decision with one option (CONTRACTS §6: taken by itself); False if one waits."""
-    from simulator.engine.actions import apply_text, option_texts
+    from simulator.engines.r1.actions import apply_text, option_texts
     d = g.pending
     if d is None:
         return False
@@ -233,7 +233,7 @@ def _step_alone(g: Game) -> bool:
 def play(g: Game, *actions: str) -> Game:
     """Apply action texts as CONTRACTS §6 says: single-option decisions are taken by themselves (an action naming
     that very option is consumed there), and an action that is not a window verb passes the windows before it."""
-    from simulator.engine.actions import apply_text, option_texts
+    from simulator.engines.r1.actions import apply_text, option_texts
     for n, text in enumerate(actions):
         while True:
             d = g.pending
@@ -286,7 +286,7 @@ def finish(g: Game, until: str = "struggle") -> Game:
 
 def after(pos: dict, cards, *actions: str, until: str = "struggle"):
     """(game, position) after `actions` over `pos` and the run to the end of the `until` in progress."""
-    from simulator.engine.positions import to_position
+    from simulator.engines.r1.positions import to_position
     g = finish(play(load(pos, cards), *actions), until)
     return g, to_position(g)
 
@@ -312,7 +312,7 @@ def logged(g: Game, *words: str) -> list[str]:
 def policy_turn(pos: dict, cards, policies) -> Game:
     """The game of `pos` after its active player's turn (or phase) played by `policies` (a pair, through
     `Game.play`: their public choose / declare / wants_window); the log kept."""
-    from simulator.engine.positions import from_position
+    from simulator.engines.r1.positions import from_position
     g = from_position(pos, catalogue(*cards), log=True, stops=True, policies=policies)
     start = (g.round_no, g.phase, g.active)
     while True:

@@ -3,10 +3,10 @@ import pytest
 
 from tests.doctests import run_examples
 
-MODULES = ["simulator.engine", "simulator.engine.cards", "simulator.engine.game",
-           "simulator.engine.setup",
-           "simulator.engine.abilities", "simulator.engine.actions", "simulator.engine.positions",
-           "simulator.engine.policies", "simulator.engine.search", "cards.games.r1.facts"]
+MODULES = ["simulator.engines.r1", "simulator.engines.r1.cards", "simulator.engines.r1.game",
+           "simulator.engines.r1.setup",
+           "simulator.engines.r1.abilities", "simulator.engines.r1.actions", "simulator.engines.r1.positions",
+           "simulator.engines.r1.policies", "simulator.engines.r1.search", "cards.games.r1.facts"]
 
 
 @pytest.mark.parametrize("name", MODULES)

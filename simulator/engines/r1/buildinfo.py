@@ -1,4 +1,4 @@
-"""Which modules of `simulator.engine` are compiled with mypyc (simulator/nativebuild.py says how they are used).
+"""Which modules of `simulator.engines.r1` are compiled with mypyc (simulator/nativebuild.py says how they are used).
 
 Shared by the package's __init__ (which picks the compiled or the plain-Python modules at import) and
 scripts/build_engine.py (which builds them); it imports nothing from the engine so the build can load it alone.
@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 COMPILED_MODULES = ("abilities", "cards", "state", "selectors", "characteristics", "changes", "effect_base",
                     "effects_zones", "effects", "resolution", "struggles", "opening", "phases", "view", "game",
                     "greedy_base", "policies", "setup_rules", "setup")
-BUILD = NativeBuild("simulator.engine", HERE, COMPILED_MODULES, "ROC_ENGINE_PURE",
+BUILD = NativeBuild("simulator.engines.r1", HERE, COMPILED_MODULES, "ROC_ENGINE_PURE",
                     "Run `make engine` to rebuild them.")
 NATIVE_STAMP = BUILD.stamp_file
 source_hash, compiled_files, is_compiled, stamp = BUILD.source_hash, BUILD.compiled_files, BUILD.is_compiled, BUILD.stamp

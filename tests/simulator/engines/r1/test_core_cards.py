@@ -9,10 +9,10 @@ texts, the log, and the player's view (`Game.view(p)`: effective Power, keywords
 """
 import pytest
 
-from simulator.engine import build_deck
-from simulator.engine.cards import ICON_BITS, parse_keyword
-from simulator.engine.game import QUEST_P
-from simulator.engine.positions import to_position
+from simulator.engines.r1 import build_deck
+from simulator.engines.r1.cards import ICON_BITS, parse_keyword
+from simulator.engines.r1.game import QUEST_P
+from simulator.engines.r1.positions import to_position
 
 from .helpers import (
     FACTION, QUEST, card, codes, core_cards, entry, finish, load, logged, make_deck, play, position, side,
@@ -215,7 +215,7 @@ def test_attachments_need_the_host_their_text_names(code, host):
 
 
 def option_texts(g):
-    from simulator.engine.actions import option_texts as texts
+    from simulator.engines.r1.actions import option_texts as texts
     return texts(g)
 
 
@@ -303,7 +303,7 @@ def test_the_long_campaign_your_active_quest_gets_plus_2_levy():
 
 @covers("core-187")
 def test_vow_of_poverty_your_setup_budget_gets_plus_2():
-    from simulator.engine import Game
+    from simulator.engines.r1 import Game
     deck = make_deck((U2, 20), destiny=CORE["core-187"])
     g = Game(deck, None, seed=0, log=True)
     play(g, "keep", "done")

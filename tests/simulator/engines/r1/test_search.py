@@ -1,11 +1,11 @@
-"""The search player `expert` (simulator/engine/search.py): the game-agnostic search, the budget setting,
+"""The search player `expert` (simulator/engines/r1/search.py): the game-agnostic search, the budget setting,
 reproducibility from the seed, and that it beats the greedy player where one decision matters."""
 import random
 
 import pytest
 
-from simulator.engine import make_policy, play_game
-from simulator.engine.search import ExpertPolicy, search_decision
+from simulator.engines.r1 import make_policy, play_game
+from simulator.engines.r1.search import ExpertPolicy, search_decision
 
 from .helpers import STARTERS
 
@@ -84,7 +84,7 @@ def test_the_budget_is_a_setting():
 def camelot():
     import json
     import re
-    from simulator.engine import build_deck
+    from simulator.engines.r1 import build_deck
     from .helpers import CORE
     cards = json.loads(CORE.read_text(encoding="utf-8"))["cards"]
     names = {}
@@ -119,7 +119,7 @@ def test_expert_beats_greedy_in_the_camelot_mirror(camelot):
 def eleven():
     import json
     import re
-    from simulator.engine import build_deck
+    from simulator.engines.r1 import build_deck
     from .helpers import CORE
     names = {}
     for c in json.loads(CORE.read_text(encoding="utf-8"))["cards"]:
@@ -137,8 +137,8 @@ def eleven():
 def test_a_world_is_dealt_after_tokens_were_created(eleven):
     # The Eleven create tokens (§10): a token's id is past the decks' cards, and the world the search deals
     # must still be a game on the same decks with the same public state (issue 13: expert stopped ladder games)
-    from simulator.engine.game import Game
-    from simulator.engine.search import world_of
+    from simulator.engines.r1.game import Game
+    from simulator.engines.r1.search import world_of
 
     for seed in range(40):
         g = Game(eleven, eleven, seed=seed, policies=[make_policy("greedy", 1), make_policy("greedy", 2)],

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.engine.game import FIELD
-from simulator.engine.selectors import _compile_selector_uncached, matches_printed
-from simulator.engine.state import Struggle
+from simulator.engines.r1.game import FIELD
+from simulator.engines.r1.selectors import _compile_selector_uncached, matches_printed
+from simulator.engines.r1.state import Struggle
 
 from .helpers import core_cards, field, make_deck, new_game, set_quest, starter_decks
 

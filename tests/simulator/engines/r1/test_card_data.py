@@ -1,7 +1,7 @@
 """Card-data fixes checked through the engine: the core cards do what their printed text says, read off the
 position after playing them (cards/data/core.json)."""
-from simulator.engine.actions import action_text, option_texts
-from simulator.engine.policies import GreedyPolicy
+from simulator.engines.r1.actions import action_text, option_texts
+from simulator.engines.r1.policies import GreedyPolicy
 
 from .helpers import after, card, codes, core_by_name, entry, load, logged, play, position, side
 

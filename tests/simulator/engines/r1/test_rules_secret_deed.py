@@ -1,7 +1,7 @@
 """§10.9: a Secret deed (cost "–") is secret-placed in the Kingdom phase and played when revealed."""
 import json
 
-from simulator.engine.positions import judge
+from simulator.engines.r1.positions import judge
 
 from .helpers import CORE
 

@@ -1,17 +1,17 @@
 """Pinned scenarios for the rules no core card uses yet but later sets may: change of control (§3.2, §3.7),
 delayed effects (§8.8, §8.9), replacements ("instead", §7.4) and "cannot be canceled" (§8.11).
 
-Each is a position of synthetic cards (CONTRACTS §6, tests/simulator/engine/helpers.py) played with action texts
+Each is a position of synthetic cards (CONTRACTS §6, tests/simulator/engines/r1/helpers.py) played with action texts
 and read back from the resulting position and the log.
 """
-from simulator.engine import build_deck, play_game
-from simulator.engine.cards import CardDef
-from simulator.engine.game import PASS
+from simulator.engines.r1 import build_deck, play_game
+from simulator.engines.r1.cards import CardDef
+from simulator.engines.r1.game import PASS
 
 import pytest
 
-from simulator.engine.actions import option_texts
-from simulator.engine.positions import to_position
+from simulator.engines.r1.actions import option_texts
+from simulator.engines.r1.positions import to_position
 
 from .helpers import FACTION, after, card, codes, entry, finish, load, logged, play, position, settle, side
 

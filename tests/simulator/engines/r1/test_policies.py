@@ -1,6 +1,6 @@
 """The greedy policy's rules of thumb, pinned on small positions."""
-from simulator.engine.game import Decision
-from simulator.engine.policies import GreedyPolicy, RandomPolicy
+from simulator.engines.r1.game import Decision
+from simulator.engines.r1.policies import GreedyPolicy, RandomPolicy
 
 from .helpers import card, load, logged, make_deck, new_game, play, policy_turn, position, side, to_hand
 

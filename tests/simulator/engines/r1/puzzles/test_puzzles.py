@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator.engine.actions import action_text
-from simulator.engine.policies import GreedyV1Policy
-from simulator.engine.search import ExpertPolicy, forget, load_position
+from simulator.engines.r1.actions import action_text
+from simulator.engines.r1.policies import GreedyV1Policy
+from simulator.engines.r1.search import ExpertPolicy, forget, load_position
 
 from ..helpers import CORE
 

@@ -5,9 +5,9 @@ stops, its log (every line cites its rule) and the public verbs (`option_texts`,
 """
 import pytest
 
-from simulator.engine import DeckError, build_deck, play_game
-from simulator.engine.actions import option_texts
-from simulator.engine.positions import to_position
+from simulator.engines.r1 import DeckError, build_deck, play_game
+from simulator.engines.r1.actions import option_texts
+from simulator.engines.r1.positions import to_position
 
 from .helpers import (
     FACTION, QUEST, after, card, codes, entry, finish, load, logged, make_deck, play, position, settle, side,
@@ -335,7 +335,7 @@ def test_9_3_loyalty_surcharge_for_off_faction_cards():
 
 def _setup_game(*pairs):
     """A game at its §4 setup (the mulligan pending), player 0's draw deck exactly `pairs` (so the hand is known)."""
-    from simulator.engine import Game
+    from simulator.engines.r1 import Game
     g = Game(build_deck([(FACTION, 1), (QUEST, 7), *pairs]), None, seed=1, log=True)
     g.stops = True
     return g

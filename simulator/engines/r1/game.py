@@ -37,7 +37,7 @@ class Game(Phases):
 
     A deck of 60 vanilla Knights against the goldfish, every decision answered with its first option:
 
-    >>> from simulator.engine import build_deck
+    >>> from simulator.engines.r1 import build_deck
     >>> faction = {"code": "camelot", "name": "Camelot", "type": "faction", "faction": "camelot"}
     >>> quest = {"code": "muster", "name": "Muster", "type": "quest", "faction": "camelot", "wealth": 4,
     ...          "momentum": 1, "spoils": 1, "levy": 7}

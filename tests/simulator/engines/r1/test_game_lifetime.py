@@ -4,7 +4,7 @@ Each game's views refer to the game, and the game keeps them; a finished game he
 the cycle collector, whose passes over every game's objects cost about 3% of a goldfish game (docs/performance.md,
 "A finished game is freed at once"). The game forgets its views when it ends.
 """
-from simulator.engine import Game, play_game
+from simulator.engines.r1 import Game, play_game
 from tests.cycles import left_in_cycles
 
 from .helpers import starter_decks

@@ -5,7 +5,7 @@ precomputes everything about each card that setup cares about; `solver.best(hand
 setup of a hand (indices into `cards`) exactly, by searching every legal choice with budget pruning, and caches
 the answer under the hand's placeable cards, so repeated hands cost a dictionary look-up.
 
-§4, as implemented here (the cost and host rules are the engine's own, simulator/engine/setup_rules.py):
+§4, as implemented here (the cost and host rules are the engine's own, simulator/engines/r1/setup_rules.py):
 
 - only units, locations and attachments are placed (deeds never; quests, destiny and faction are not in hand);
 - a card whose printed cost is X or – cannot be placed (§2.5); a missing cost counts 0, as in the engine;

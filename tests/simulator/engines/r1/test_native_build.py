@@ -1,5 +1,5 @@
 """The compiled engine (mypyc, `make engine`) and the plain-Python one are the same engine: same results, and the
-compiled modules are only used when they were built from the sources on disk (simulator/engine/__init__.py)."""
+compiled modules are only used when they were built from the sources on disk (simulator/engines/r1/__init__.py)."""
 from __future__ import annotations
 
 import json
@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-import simulator.engine as engine
-from simulator.engine import buildinfo
+import simulator.engines.r1 as engine
+from simulator.engines.r1 import buildinfo
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 
 _GAMES = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import simulator.engine as E, simulator.engine.game as G
+import simulator.engines.r1 as E, simulator.engines.r1.game as G
 from scripts.bench_engine import starter_decks
 decks = starter_decks(); names = sorted(decks)
 out = []

@@ -5,10 +5,10 @@ never change a choice. These tests replay games with a shortcut switched off and
 """
 import pytest
 
-from simulator.engine import Game, play_game
-from simulator.engine import _policy_seed, result_of
-from simulator.engine.game import IllegalAction
-from simulator.engine.policies import make_policy
+from simulator.engines.r1 import Game, play_game
+from simulator.engines.r1 import _policy_seed, result_of
+from simulator.engines.r1.game import IllegalAction
+from simulator.engines.r1.policies import make_policy
 
 from .helpers import field, make_deck, new_game, set_quest, starter_decks
 

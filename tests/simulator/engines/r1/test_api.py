@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from simulator.engine import ENGINE_VERSION, DeckError, Game, GameResult, build_deck, play_game
-from simulator.engine.policies import RandomPolicy
+from simulator.engines.r1 import ENGINE_VERSION, DeckError, Game, GameResult, build_deck, play_game
+from simulator.engines.r1.policies import RandomPolicy
 
 from .helpers import FACTION, QUEST, card, make_deck, starter_decks
 
-ENGINE_DIR = Path(__file__).resolve().parents[3] / "simulator" / "engine"
+ENGINE_DIR = Path(__file__).resolve().parents[4] / "simulator" / "engines" / "r1"
 
 
 def test_game_result_fields_have_one_entry_per_round():
@@ -96,7 +96,7 @@ def test_engine_imports_nothing_from_django_or_the_apps():
                     continue
                 assert not n.split(".")[0] in ("django", "cards", "decks", "rest_framework", "celery"), \
                     f"{path.name} imports {n}"
-                assert not (n.startswith("simulator") and not n.startswith("simulator.engine")), \
+                assert not (n.startswith("simulator") and not n.startswith("simulator.engines.r1")), \
                     f"{path.name} imports {n}"
 
 
@@ -107,8 +107,8 @@ PURE_SHARED = ("cards.games.r1", "cards.games.r1.facts", "simulator.nativebuild"
 @pytest.mark.processes
 def test_engine_runs_without_django_settings():
     code = ("import os, sys; os.environ.pop('DJANGO_SETTINGS_MODULE', None); sys.path.insert(0, '.');"
-            "import simulator.engine as e; assert 'django' not in sys.modules; print(e.ENGINE_VERSION)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ENGINE_DIR.parents[1], capture_output=True, text=True)
+            "import simulator.engines.r1 as e; assert 'django' not in sys.modules; print(e.ENGINE_VERSION)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ENGINE_DIR.parents[2], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == ENGINE_VERSION
 
@@ -119,7 +119,7 @@ def test_make_deck_helper_card_counts():
 
 
 def test_support_report_names_what_the_engine_cannot_run():
-    from simulator.engine import support_report
+    from simulator.engines.r1 import support_report
 
     from .helpers import core_cards
     rows = support_report([
