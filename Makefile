@@ -77,4 +77,4 @@ bench: load-core
 
 clean:
 	rm -rf var/ $(VENV) staticfiles/ build/
-	rm -f simulator/engines/r1/*.so simulator/engines/r1/native.txt
+	rm -f simulator/engines/r1/*.so simulator/engines/r1/native.txt simulator/engines/common/*.so simulator/engines/common/native.txt

@@ -9,6 +9,7 @@ runs stale code: it falls back to the .py files until this is run again.
     python -m scripts.build_native r1             # build when the sources changed since the last build
     python -m scripts.build_native realms --force # build anyway
     python -m scripts.build_native regions --clean  # remove the compiled modules (it then runs as plain Python)
+    python -m scripts.build_native common         # the engines' shared code alone (every engine's build does it first)
 
 `python -m scripts.build_engine`, `scripts.build_realms` and `scripts.build_regions` are the same for one engine.
 A failed build (no C compiler, say) removes any half-built modules, says why, and exits 1; the site and the tests
@@ -45,7 +46,11 @@ class Engine:
         return f"{self.package}.native"   # mypyc's shared runtime library: native__mypyc.*.so in the package
 
 
+# The engines' shared code (simulator/engines/common) is compiled on its own and first: each engine calls it as an
+# ordinary Python module, and it is built before any engine so an engine never runs beside a stale shared module.
+COMMON = Engine("common", "shared engine code", "simulator.engines.common", "a few seconds")
 ENGINES = {
+    "common": COMMON,
     "r1": Engine("engine", "engine", "simulator.engines.r1", "about a minute"),
     "realms": Engine("realms", "realms engine", "simulator.engines.realms", "a few minutes"),
     "regions": Engine("regions", "regions engine", "simulator.engines.regions", "about a minute"),
@@ -135,6 +140,10 @@ def main(argv: list[str] | None = None, engine: str | None = None) -> int:
         clean(which)
         print(f"{which.label}: compiled modules removed")
         return 0
+    if which is not COMMON:
+        status = build(COMMON, force=args.force)
+        if status:
+            return status
     return build(which, force=args.force)
 
 

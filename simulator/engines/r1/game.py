@@ -171,6 +171,25 @@ class Game(Phases):
     def is_terminal(self) -> bool:
         return self.over
 
+    # the text and position verbs of the engine protocol (common/protocol.py); actions.py and positions.py are
+    # loaded on demand, as play never needs them
+    def action_text(self, action: Any) -> str:
+        """The text of an option of the pending decision (CONTRACTS §6), e.g. `pass`."""
+        from .actions import action_text
+        return action_text(self, action)
+
+    def parse_action(self, text: str) -> Any:
+        """The option a printed text stands for at the pending decision (IllegalAction, naming the options, when
+        it is none); a text naming several cards (`attackers A B`) stands for a list of options."""
+        from .actions import parse_text
+        steps = parse_text(self, text)
+        return steps[0] if len(steps) == 1 else steps
+
+    def to_position(self) -> dict:
+        """The state as a position (CONTRACTS §6); positions.from_position loads it."""
+        from .positions import to_position
+        return to_position(self)
+
     def returns(self) -> list[float]:
         """[1, -1] when player 0 won, [-1, 1] when player 1 won, [0, 0] otherwise."""
         if self.winner is None:

@@ -1,18 +1,12 @@
 """The search player `expert`: determinized Monte Carlo search over the engine's own actions (docs/engine.md,
 "The search player").
 
-Two layers, like the rules engine itself:
+Two layers:
 
-1. `search_decision` — game-agnostic. It needs only what every engine here has: a pending decision
-   (`current_player()`, `legal_actions()`, `apply_action()`), `clone()`, `is_terminal()`, `returns()`, and a
-   way to deal the hidden information at random from what the searching player may know (`determinize`).
-   It is determinized Monte Carlo search with information-set sampling (the flat, root-level form of ISMCTS;
-   Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search"): each iteration deals one
-   *world* consistent with the player's information set, plays every candidate in that same world (common
-   random numbers: the candidates are compared on identical deals, which removes most of the noise of a
-   card game), finishes the game with the rollout policy and scores it. The candidate with the best mean
-   wins; ties keep the default policy's choice (candidate 0), so the search only departs from the greedy
-   player when the simulations say it pays.
+1. `search_decision` (simulator/engines/common/search.py) — the engine-agnostic determinized Monte Carlo search
+   that every game's search player shares, written over the engine protocol only. Here it deals its worlds with
+   `world_of` (`view.determinize`, or for a game loaded from a position, that position dealt again) and copies
+   them with `copy_game`.
 2. `ExpertPolicy` — the r1 adapter: which decisions are worth searching and what the candidates are. It
    searches the decisions that matter (which struggle to start, or none; who defends; which unit dies to
    Combat spoils; which card gets a Sorcery emblem; the quest; the first player) and answers the rest
@@ -32,7 +26,10 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Sequence
+from typing import Any
+
+from simulator.engines.common.search import search_decision
+from simulator.engines.common.shuffle import fisher_yates
 
 DEFAULT_ITERATIONS = 24     # simulated games per searched decision (expert = expert:24)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
@@ -109,25 +106,19 @@ def _dealt_position(position: dict, me: int, rng: random.Random) -> dict:
     players = pos.get("players", [])
     if me < len(players):
         deck = list(players[me].get("deck", []))
-        fisher_yates_list(rng, deck)
+        fisher_yates(rng, deck)
         players[me]["deck"] = deck
     q = 1 - me
     if q < len(players) and players[q].get("faction"):
         pl = players[q]
         zones = [(z, len(pl.get(z, []))) for z in ("hand", "secret", "deck")]
         pool = [c for z, _ in zones for c in pl.get(z, [])]
-        fisher_yates_list(rng, pool)
+        fisher_yates(rng, pool)
         k = 0
         for z, n in zones:
             pl[z] = pool[k:k + n]
             k += n
     return pos
-
-
-def fisher_yates_list(rng: random.Random, items: list) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        items[i], items[j] = items[j], items[i]
 
 
 def world_of(view: Any, rng: random.Random) -> Any:
@@ -148,54 +139,6 @@ def world_of(view: Any, rng: random.Random) -> Any:
         w.rng.seed(int(rng.random() * 281474976710656))   # the random events from here on: this world's own
         return w
     raise AssertionError("unreachable: the position as it is always replays")
-
-
-def _choices(g: Any) -> int:
-    """Choices made so far in g: its history's length (r1), else its turns begun (an engine keeping no history)."""
-    h = getattr(g, "history", None)
-    return len(h) if h is not None else int(getattr(g, "turn", 0))
-
-
-def search_decision(view: Any, player: int, candidates: Sequence[Any], *, iterations: int,
-                    rng: random.Random, align: Callable[[Any], bool], play: Callable[[Any, Any], None],
-                    rollout: Callable[[Any], None], score: Callable[[Any, int, int], float]) -> tuple[int, list[float]]:
-    """Index of the best of `candidates` for `player`, and each one's mean score.
-
-    Each iteration deals a world with `rng` (world_of); align(world) plays it on to the decision being searched
-    (in a world the opponent's hidden cards differ, so a few of its decisions may differ on the way) and says
-    whether every candidate is legal there (otherwise the world is dealt again); then every candidate is
-    played in a copy of that world: play(world, candidate), rollout(world) to the end (or a horizon),
-    score(world, player, steps) in [-1.5, 1.5] (steps: choices made since the decision; turns for an engine
-    without a history, realms). `iterations` counts simulated games, so there are
-    iterations // len(candidates) worlds (at least 2).
-    """
-    n = len(candidates)
-    if n <= 1:
-        return 0, [0.0] * n
-    worlds = max(2, iterations // n)
-    totals = [0.0] * n
-    done = tries = 0
-    while done < worlds and tries < 3 * worlds:
-        tries += 1
-        base = world_of(view, random.Random(rng.getrandbits(64)))
-        if not align(base):
-            continue
-        done += 1
-        mark = _choices(base)
-        for k, cand in enumerate(candidates):
-            w = copy_game(base) if k + 1 < n else base
-            play(w, cand)
-            if w.pending is not None:
-                rollout(w)
-            totals[k] += score(w, player, _choices(w) - mark)
-    if not done:
-        return 0, [0.0] * n
-    means = [t / done for t in totals]
-    best = 0
-    for k in range(1, n):
-        if means[k] > means[best] + 1e-9:
-            best = k
-    return best, means
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -313,7 +256,7 @@ class ExpertPolicy:
 
         best, _means = search_decision(game, me, [c[1] for c in cands], iterations=self.iterations,
                                        rng=self.rng, align=align, play=_play_macro, rollout=rollout,
-                                       score=r1_score)
+                                       score=r1_score, deal=world_of, copy=copy_game)
         first, rest = cands[best][1][0], list(cands[best][1][1:])
         self.plan = rest
         self.plan_kind = cands[best][0] if rest else ""

@@ -13,6 +13,8 @@ from typing import Any
 import random
 
 from cards.games.r1 import facts
+from simulator.engines.common.protocol import IllegalAction
+from simulator.engines.common.shuffle import fisher_yates
 
 from .abilities import Ability
 from .cards import CardDef, Deck
@@ -61,10 +63,6 @@ class GameOver(Exception):
         self.reason = reason
 
 
-class IllegalAction(ValueError):
-    """An action that is not one of the pending decision's options."""
-
-
 class Decision:
     """A choice the rules ask of one player: `kind`, `player`, the legal `options` and some `info`."""
 
@@ -100,14 +98,6 @@ class Struggle:
         self.margin = 0
         self.spoils_mod = 0
         self.unopposed = False
-
-
-def fisher_yates(rng: random.Random, items: list) -> None:
-    """STYLE §4: our own shuffle on rng.random(), so results do not depend on the Python version."""
-    rand = rng.random
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        items[i], items[j] = items[j], items[i]
 
 
 class State:
