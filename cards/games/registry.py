@@ -65,6 +65,8 @@ class Game:
       affiliation), `hands(counts, cards, options) -> dict` (the `hands` JSON), `render_card(card, size)` (a
       Pillow image), `card_summary(card) -> [(label, value)]` (the card page's facts).
     - `engine_modes`: simulation mode -> hook `(counts, cards, options) -> dict`.
+    - `engine`: its rules engine's `EngineSpec` (simulator/engines/common/spec.py: how a game-blind tool starts,
+      loads and counts its games); the engine itself has the shape of simulator/engines/common/protocol.py.
     """
 
     slug: str
@@ -89,6 +91,7 @@ class Game:
     render_card: Callable | str | None = None
     card_summary: Callable | str | None = None
     engine_modes: Mapping[str, Callable | str] = field(default_factory=dict)
+    engine: Callable | str | None = None        # its rules engine's EngineSpec (simulator/engines/common/spec.py)
     starters: Callable | str | None = None     # () -> [(name, decklist text)]
     data_files: Callable | str | None = None   # () -> [paths of the shipped card files]
     colors: Mapping[str | None, str] = field(default_factory=dict)  # identity slug -> #rrggbb
@@ -172,6 +175,7 @@ register(Game(
               Section("Attachments", ("attachment",)), Section("Deeds", ("deed",))),
     parse_card_file="cards.cardfile:parse_card_file",
     card_to_json="cards.cardfile:card_to_json",
+    engine="simulator.engines.r1.spec:SPEC",
 ))
 
 
@@ -215,6 +219,7 @@ register(Game(
     colors={"sunward": "#b3362b", "deepwood": "#3e7a37", "ashen": "#5e3b7e", "tideholm": "#1f6a8a",
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
+    engine="simulator.engines.realms.spec:SPEC",
 ))
 
 register(Game(
@@ -227,6 +232,7 @@ register(Game(
     render_card="cards.games.regions_hooks:render_card",
     card_summary="cards.games.regions_hooks:card_summary",
     data_files="cards.games.regions_hooks:data_files",
+    engine="simulator.engines.regions.spec:SPEC",
 ))
 
 __all__ = ["DEFAULT", "Game", "Section", "UnknownGame", "entries", "games", "get", "hosted", "register", "slugs",
