@@ -49,12 +49,24 @@ class Engine:
 # The engines' shared code (simulator/engines/common) is compiled on its own and first: each engine calls it as an
 # ordinary Python module, and it is built before any engine so an engine never runs beside a stale shared module.
 COMMON = Engine("common", "shared engine code", "simulator.engines.common", "a few seconds")
-ENGINES = {
-    "common": COMMON,
-    "r1": Engine("engine", "engine", "simulator.engines.r1", "about a minute"),
-    "realms": Engine("realms", "realms engine", "simulator.engines.realms", "a few minutes"),
-    "regions": Engine("regions", "regions engine", "simulator.engines.regions", "about a minute"),
-}
+
+
+def _registered() -> dict[str, Engine]:
+    """Every registered game whose engine package has a buildinfo.py (cards/games/registry.py `engine`)."""
+    sys.path.insert(0, str(ROOT))
+    from cards.games import registry
+
+    out = {}
+    for game in registry.games():
+        if isinstance(game.engine, str):
+            package = game.engine.partition(":")[0].rpartition(".")[0]   # "simulator.engines.r1.spec:SPEC"
+            engine = Engine(game.slug, f"{game.slug} engine", package, "a minute or more")
+            if (engine.folder / "buildinfo.py").is_file():
+                out[game.slug] = engine
+    return out
+
+
+ENGINES = {"common": COMMON, **_registered()}
 
 
 def _buildinfo(engine: Engine):

@@ -36,10 +36,11 @@ class UnknownGame(LookupError):
 
 
 def _resolve(hook):
-    """A hook given as "package.module:attribute" is imported on first use."""
+    """A hook given as "package.module:attribute" (or a whole "package.module") is imported on first use."""
     if isinstance(hook, str):
         module, _, attr = hook.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        imported = importlib.import_module(module)
+        return getattr(imported, attr) if attr else imported
     return hook
 
 
@@ -67,6 +68,10 @@ class Game:
     - `engine_modes`: simulation mode -> hook `(counts, cards, options) -> dict`.
     - `engine`: its rules engine's `EngineSpec` (simulator/engines/common/spec.py: how a game-blind tool starts,
       loads and counts its games); the engine itself has the shape of simulator/engines/common/protocol.py.
+      The native build's list of engines (scripts/build_native.py) comes from these.
+    - `runs`: the module that runs its simulations (`MODES`, `chunk_plan`, `run_chunk`, `merge`, `finalize`,
+      `request_key`: simulator/games/__init__.py `engine_for`); the simulation API's and command's games and
+      modes come from these.
     """
 
     slug: str
@@ -92,6 +97,7 @@ class Game:
     card_summary: Callable | str | None = None
     engine_modes: Mapping[str, Callable | str] = field(default_factory=dict)
     engine: Callable | str | None = None        # its rules engine's EngineSpec (simulator/engines/common/spec.py)
+    runs: Callable | str | None = None          # the module that runs its simulations (simulator/games/__init__.py)
     starters: Callable | str | None = None     # () -> [(name, decklist text)]
     data_files: Callable | str | None = None   # () -> [paths of the shipped card files]
     colors: Mapping[str | None, str] = field(default_factory=dict)  # identity slug -> #rrggbb
@@ -176,6 +182,7 @@ register(Game(
     parse_card_file="cards.cardfile:parse_card_file",
     card_to_json="cards.cardfile:card_to_json",
     engine="simulator.engines.r1.spec:SPEC",
+    runs="simulator.games.r1",
 ))
 
 
@@ -220,6 +227,7 @@ register(Game(
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
     engine="simulator.engines.realms.spec:SPEC",
+    runs="simulator.games.realms",
 ))
 
 register(Game(
@@ -233,6 +241,7 @@ register(Game(
     card_summary="cards.games.regions_hooks:card_summary",
     data_files="cards.games.regions_hooks:data_files",
     engine="simulator.engines.regions.spec:SPEC",
+    runs="simulator.games.regions",
 ))
 
 __all__ = ["DEFAULT", "Game", "Section", "UnknownGame", "entries", "games", "get", "hosted", "register", "slugs",
