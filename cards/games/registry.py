@@ -102,6 +102,10 @@ class Game:
     data_files: Callable | str | None = None   # () -> [paths of the shipped card files]
     colors: Mapping[str | None, str] = field(default_factory=dict)  # identity slug -> #rrggbb
     card_group: Callable | str | None = None   # card -> its identity slug (for colours and filters)
+    # the deck doctor (cards/games/doctor.py): `doctor(DoctorDeck) -> [Finding]`, the game's checks; and
+    # `doctor_samples(entries, deck_hash, games=True) -> [GameSample]`, the simulated games they read
+    doctor: Callable | str | None = None
+    doctor_samples: Callable | str | None = None
 
     def hook(self, name: str):
         """The named hook, resolved; raises NotImplementedError naming the game when it has none."""
@@ -183,6 +187,8 @@ register(Game(
     card_to_json="cards.cardfile:card_to_json",
     engine="simulator.engines.r1.spec:SPEC",
     runs="simulator.games.r1",
+    doctor="cards.games.r1.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:r1_samples",
 ))
 
 
@@ -228,6 +234,8 @@ register(Game(
     card_group="cards.games.realms_hooks:card_group",
     engine="simulator.engines.realms.spec:SPEC",
     runs="simulator.games.realms",
+    doctor="cards.games.realms.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:realms_samples",
 ))
 
 register(Game(

@@ -1,4 +1,4 @@
-"""Pages and API of the hosted games' simulations (issues 17, 18), at /<game>/simulate/… and /<game>/api/…:
+"""Pages and API of the hosted games' simulations, at /<game>/simulate/… and /<game>/api/…:
 
 - /realms/simulate/: goldfish or head-to-head of pasted (or starter) decklists; /regions/simulate/: strategy
   against strategy. A run goes to the Celery workers (simulator/games/services.py) and its page polls (htmx).
@@ -153,6 +153,9 @@ def run_page(request, game: str, pk: int):
                "charts": charts.charts_for(result) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
+    if result:
+        from simulator.views import run_doctor
+        context["doctor"] = run_doctor(run, request.user, game)
     if result and game == "regions":
         context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
         from simulator.engines.regions.replay import MAX_SAMPLE_GAMES
