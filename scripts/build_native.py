@@ -4,7 +4,8 @@ Each engine's sources stay plain Python and run as they are; the compiled module
 (docs/engine.md "Compiled build", docs/games/realms-engine.md and docs/games/regions.md, "Speed"). Each engine
 package has a `buildinfo.py` naming the modules it compiles; the package uses its compiled modules only when the hash
 of the sources they were built from (`native.txt` beside them) matches the sources on disk, so an edited engine never
-runs stale code: it falls back to the .py files until this is run again.
+runs stale code: it falls back to the .py files until this is run again. The engines are the registered games'
+(cards/games/registry.py `engine`) whose package has a buildinfo.py, plus simulator/engines/common.
 
     python -m scripts.build_native r1             # build when the sources changed since the last build
     python -m scripts.build_native realms --force # build anyway
