@@ -293,7 +293,7 @@ def playtest_decklists(request):
 @require_http_methods(["GET", "POST"])
 def playtest_new(request):
     from decks.pool import CardPool
-    from simulator import engine
+    from simulator.engines import r1 as engine
     from . import playtest
     from .models import PlaytestGame
     from .runner import SpecError

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from tests.browser.conftest import browser, page, shot  # noqa: F401  (shared Playwright fixtures)
 
-from .engine.helpers import CORE
+from .engines.r1.helpers import CORE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from simulator import engine, replay, runner
+from simulator import replay, runner
+from simulator.engines import r1 as engine
 
 pytestmark = pytest.mark.django_db
 
@@ -251,7 +252,7 @@ def test_a_step_inside_a_struggle_opens_in_the_sandbox_at_its_last_decision(clie
                                                                            winter_text):
     from decks.pool import CardPool
     from simulator import sandbox as sb
-    from simulator.engine.actions import parse_text
+    from simulator.engines.r1.actions import parse_text
     run = _run(camelot_text, winter_text)
     data = replay.replay_run_game(run.spec, 0)
     frames, log = data["frames"], [f["raw"][0] for f in data["frames"]]

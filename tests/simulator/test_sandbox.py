@@ -9,7 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 
-from .engine.helpers import CORE
+from .engines.r1.helpers import CORE
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,7 @@ def test_build_and_step_a_struggle_with_its_rules(client, core_db):
     data = json.loads(exported.content)
     assert data["actions"] == ["struggle combat", "defend core-098"]
     from decks.pool import CardPool
-    from simulator.engine.positions import judge
+    from simulator.engines.r1.positions import judge
     out = judge(data, CardPool.from_db())
     assert out["pending"]["options"] == _options(body)
     # undo goes back one action

@@ -17,6 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from simulator.engines.common.protocol import IllegalAction
+from simulator.engines.common.shuffle import fisher_yates
+
 from .cards import (
     N_EVENTS, GOLDFISH_LEADER, Ability, CardDef, CvMod, Deck, Sel, Static,
 )
@@ -355,10 +358,7 @@ class Game:
 
     def _shuffle(self, lst: list[int]) -> None:
         """Fisher–Yates on one random event's random.Random (results do not depend on the Python version)."""
-        rng = self._event_rng()
-        for i in range(len(lst) - 1, 0, -1):
-            j = int(rng.random() * (i + 1))
-            lst[i], lst[j] = lst[j], lst[i]
+        fisher_yates(self._event_rng(), lst)
 
     # =================================================================================================
     # steps

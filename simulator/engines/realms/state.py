@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from simulator.engines.common.protocol import IllegalAction  # noqa: F401  (re-exported: the engine's error)
+
 from .cards import (
     E_GRANT_TACTIC, E_MODIFY_CV, M_ALWAYS, M_CAN, M_CANNOT, M_NEVER, OP_ADD, OP_MUL, OP_SUB, ORD_AFTER, ORD_BEFORE,
     ORD_NORMAL, TACTIC_NAMES, TACTIC_ORDER, CardDef, CvMod, Eff,
@@ -115,10 +117,6 @@ S_REWARD_DISCARD: Final = 16
 S_REWARD_VP: Final = 17
 S_UNPAID_DISCARDS: Final = 18
 S_RESHUFFLES: Final = 19
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal at the pending decision (nothing changed)."""
 
 
 class PositionError(ValueError):

@@ -16,6 +16,9 @@ import base64
 import random
 import struct
 
+from simulator.engines.common.protocol import IllegalAction
+from simulator.engines.common.shuffle import fisher_yates
+
 from .cards import (
     CITIZEN, CONTEST, E_TRASH, HERO, PURCHASE, STRUCTURE, SUPPLIES, TACTIC, TYPE_NAMES, CardDef, CardSet, HeroDef,
 )

@@ -1,7 +1,7 @@
 """Players: a policy that plays a strategy (strategy.py) and a random policy.
 
 A policy answers `choose(view, decision)` with one of the decision's options (the protocol of
-simulator/engines/protocol.py). `act(view, decision)` is the same answer for the fast loop (`Game.play`, which hands
+simulator/engines/common/protocol.py). `act(view, decision)` is the same answer for the fast loop (`Game.play`, which hands
 each player its view and never lists options). A policy is given the player's view, never the game: the strategy
 policy reads only what its player may know (its own Hand and Pocket, the public board, counts), and the view refuses
 the rest; tests also check it by asking it the same decision on determinized games.

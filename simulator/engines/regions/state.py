@@ -2,8 +2,10 @@
 §4) and the small helpers the layers share. Imports nothing of the engine but `cards`."""
 from __future__ import annotations
 
-import random
 from typing import Any, TYPE_CHECKING
+
+from simulator.engines.common.protocol import IllegalAction  # noqa: F401  (re-exported)
+from simulator.engines.common.shuffle import fisher_yates  # noqa: F401  (re-exported)
 
 from .cards import (
     CardDef,
@@ -34,21 +36,9 @@ PHASE_KEYS = ("hero", "purchase", "position", "contest", "cleanup", "over")
 STEP_KEYS = ("start", "window", "pocket", "capacity")
 
 
-class IllegalAction(ValueError):
-    """An action that is not an option of the pending decision (the message lists the options)."""
-
-
 # the window of each phase and step (ST_WINDOW, ST_POCKET, ST_CAPACITY)
 _KINDS = (("hero", "hero", "hero", "hero"), ("purchase", "purchase", "pocket", "capacity"),
           ("position", "position", "position", "position"), ("contest", "contest", "contest", "contest"))
-
-
-def fisher_yates(rng: random.Random, items: list) -> None:
-    """STYLE §4: our own shuffle on rng.random(), so results do not depend on the Python version."""
-    rand = rng.random
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        items[i], items[j] = items[j], items[i]
 
 
 class Decision:

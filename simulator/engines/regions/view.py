@@ -168,20 +168,20 @@ class PlayerView:
                 fisher_yates(rng, rest)
                 g.deck[q] = rest + top
                 continue
-            pool = sorted(list(rest) + g.hand[q] + g.pocket[q], key=_card_index)
+            # this phase's purchases are public (003 §4.2): they stay in the Pocket, and only the rest is dealt
+            unseen_pocket = list(g.pocket[q])
+            known = []
+            for c in g.fresh[q]:
+                if c in unseen_pocket:
+                    unseen_pocket.remove(c)
+                    known.append(c)
+            g.fresh[q] = known
+            pool = sorted(list(rest) + g.hand[q] + unseen_pocket, key=_card_index)
             fisher_yates(rng, pool)
-            nh, npk = len(g.hand[q]), len(g.pocket[q])
+            nh, npk = len(g.hand[q]), len(unseen_pocket)
             g.hand[q] = pool[:nh]
-            g.pocket[q] = pool[nh:nh + npk]
+            g.pocket[q] = known + pool[nh:nh + npk]
             g.deck[q] = pool[nh + npk:] + top
-            if g.fresh[q]:   # purchases are public, but keep only those the dealt Pocket holds
-                left = list(g.pocket[q])
-                kept = []
-                for c in g.fresh[q]:
-                    if c in left:
-                        left.remove(c)
-                        kept.append(c)
-                g.fresh[q] = kept
         g.mdeck.sort(key=_card_index)
         fisher_yates(rng, g.mdeck)
         g.rng = random.Random(rng.getrandbits(64))
