@@ -189,6 +189,8 @@ def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_p
     roc_site/celery.py RedisUnackedHeartbeat). The settings are the defaults a deployment gets. Before, Redis
     took the 60 s timeout plus kombu's sweep every 100 s: 92 s for an 8,000-game run."""
     env = _env(e2e_db, broker, kill_mid_chunk=True)
+    # ROC_FAULT_SETTINGS="CELERY_VISIBILITY_TIMEOUT=60 ...": other broker settings, e.g. the old ones to compare
+    env.update(dict(kv.split("=", 1) for kv in os.environ.get("ROC_FAULT_SETTINGS", "").split()))
     text = CAMELOT_LIST.read_text(encoding="utf-8")
     worker = Worker(env, concurrency=2)
     second = None
