@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import runner
-from .access import can_own, ownerless, owns
+from .access import can_own
 from .games import engine_for  # a run's game: r1 (runner.py), realms or regions (simulator/games)
 from .deckinput import build_spec
 from .models import IN_FLIGHT, RunStatus, SimulationChunk, SimulationRun
@@ -83,12 +83,6 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
                       max_games=limits.max_games.get(mode), deck_name=deck_name, opponent_name=opponent_name)
     key = runner.request_key(spec)
     existing = _identical(SimulationRun, key, user, session_key)
-    if existing is not None and not owns(existing, user=user, keys=[session_key]) \
-            and (can_own(user, session_key) or not ownerless(existing)):
-        # another visitor's run (private to them, simulator/access.py): a finished one answers this request too,
-        # as a copy of its report owned by this visitor; theirs stays theirs
-        return run_copy(existing, user=user, session_key=session_key, deck_version=deck_version,
-                        opponent_version=opponent_version), False
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
             run_dispatch(existing)  # the queue was down last time: try again now
@@ -118,37 +112,16 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
 
 
 def _identical(model, key: str, user, session_key: str):
-    """The run that answers an identical request: this visitor's own (finished or not) if any, else anyone's
-    finished one (copied for them by run_copy); None if there is neither."""
+    """The stored run that answers an identical request: the requester's own (a user's, or an anonymous session's),
+    or, for a requester who can own nothing (an API client without a session), one that nobody owns. Another
+    owner's run is private to them (simulator/access.py): its report, deck names included, is not handed to
+    someone else, who gets a run of their own."""
     runs = model.objects.filter(request_key=key).exclude(status__in=(RunStatus.FAILED, "cancelled")) \
         .order_by("-created_at")
-    owner = _owner_filter(user, session_key)
     if can_own(user, session_key):
-        mine = runs.filter(**owner).first()
-    else:   # a requester who can own nothing (an API client without a session) gets a run that nobody owns
-        mine = runs.filter(user__isnull=True).exclude(session_key__startswith="o:") \
-            .exclude(session_key__startswith="s:").first()
-    return mine or runs.filter(status=RunStatus.DONE).first()
-
-
-def run_copy(run, *, user, session_key: str, **fields):
-    """A finished run's report under a new owner (a SimulationRun or TuningRun; a tuning run's stored units
-    too, which its cells' pages read), so the copy is private to that owner and the original stays private."""
-    model = type(run)
-    skip = {"id", "user", "session_key", "share_token", "created_at"}
-    values = {f.name: getattr(run, f.name) for f in model._meta.concrete_fields if f.name not in skip}
-    values.update({k: v for k, v in fields.items() if v is not None})
-    signed_in = user is not None and getattr(user, "is_authenticated", False)
-    with transaction.atomic():
-        copy = model.objects.create(user=user if signed_in else None, session_key="" if signed_in else session_key,
-                                    **values)
-        if model is not SimulationRun:
-            from .models import TuningUnit
-
-            TuningUnit.objects.bulk_create([
-                TuningUnit(run=copy, stage=u.stage, index=u.index, result=u.result, games=u.games,
-                           elapsed_s=u.elapsed_s) for u in TuningUnit.objects.filter(run=run)])
-    return copy
+        return runs.filter(**_owner_filter(user, session_key)).first()
+    return runs.filter(user__isnull=True).exclude(session_key__startswith="o:") \
+        .exclude(session_key__startswith="s:").first()
 
 
 def run_from_spec(spec: dict) -> SimulationRun:

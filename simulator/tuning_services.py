@@ -15,8 +15,7 @@ from django.utils import timezone
 
 from . import runner, tuning
 from .models import IN_FLIGHT, RunStatus, SimulationRun, TuningRun, TuningUnit
-from .access import can_own, ownerless, owns
-from .services import BrokerUnavailable, LimitExceeded, _identical, limits_for, run_copy
+from .services import BrokerUnavailable, LimitExceeded, _identical, limits_for
 from .tuning_input import build_tuning_spec
 
 log = logging.getLogger(__name__)
@@ -63,10 +62,7 @@ def tuning_request(*, kind, decks, gauntlet=None, games=None, seed=None, policy=
                             " Ask for fewer games, or fewer decks.")
     key = request_key(spec)
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    existing = _identical(TuningRun, key, user, session_key)
-    if existing is not None and not owns(existing, user=user, keys=[session_key]) \
-            and (can_own(user, session_key) or not ownerless(existing)):
-        return run_copy(existing, user=user, session_key=session_key, private=private or None), False
+    existing = _identical(TuningRun, key, user, session_key)   # simulator/services.py explains
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
             tuning_dispatch(existing)

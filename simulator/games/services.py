@@ -4,9 +4,8 @@ The run's game lives in its spec (`spec["game"]`), which simulator/games.engine_
 """
 from __future__ import annotations
 
-from simulator.access import can_own, ownerless, owns
 from simulator.models import IN_FLIGHT, RunStatus, SimulationRun
-from simulator.services import LimitExceeded, _identical, _owner_filter, limits_for, run_copy, run_dispatch
+from simulator.services import LimitExceeded, _identical, _owner_filter, limits_for, run_dispatch
 
 from . import engine_for
 
@@ -129,10 +128,7 @@ def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", 
     spec = build_game_spec(game, mode=mode, **kwargs)
     engine = engine_for(spec)
     key = engine.request_key(spec)
-    existing = _identical(SimulationRun, key, user, session_key)
-    if existing is not None and not owns(existing, user=user, keys=[session_key]) \
-            and (can_own(user, session_key) or not ownerless(existing)):
-        return run_copy(existing, user=user, session_key=session_key), False   # simulator/services.py explains
+    existing = _identical(SimulationRun, key, user, session_key)   # simulator/services.py explains
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
             run_dispatch(existing)

@@ -185,9 +185,9 @@ def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_p
     """SIGKILL to the worker's process group (main process and pool together) while chunk 0 is being
     computed, then a fresh worker. The killed worker's messages come back: on the filesystem broker from its
     in-flight folder as soon as another consumer sees it is dead (roc_site/celery.py); on RabbitMQ when its
-    connection drops; on Redis after the visibility timeout (20 s: live workers re-stamp what they hold,
-    roc_site/celery.py RedisUnackedHeartbeat). The settings are the defaults a deployment gets. Before, Redis
-    took the 60 s timeout plus kombu's sweep every 100 s: 92 s for an 8,000-game run."""
+    connection drops; on Redis once older than the visibility timeout (20 s: live workers re-stamp what they
+    hold, roc_site/celery.py RedisUnackedHeartbeat; a sweep every 2 s). The settings are the defaults a deployment
+    gets. Before, Redis took the 60 s timeout plus kombu's sweep every 100 s (docs/reliability.md, "Faults")."""
     env = _env(e2e_db, broker, kill_mid_chunk=True)
     # ROC_FAULT_SETTINGS="CELERY_VISIBILITY_TIMEOUT=60 ...": other broker settings, e.g. the old ones to compare
     env.update(dict(kv.split("=", 1) for kv in os.environ.get("ROC_FAULT_SETTINGS", "").split()))

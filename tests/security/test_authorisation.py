@@ -194,8 +194,12 @@ def test_the_same_request_as_a_private_run_gets_a_run_of_its_own(alice, bob, pri
     theirs, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=alice,
                                            deck_version=version, deck_name=deck.name)
     assert created
+    from simulator.models import SimulationRun
+
+    SimulationRun.objects.filter(pk=theirs.pk).update(status="done")   # finished or not, hers stays hers
     mine, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=bob)
     assert created and mine.pk != theirs.pk  # not Alice's run (it names her private deck)
+    assert mine.deck_version_id is None   # nothing of hers: the list he pasted, as his own run
     again, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=alice,
                                           deck_version=version)
     assert not created and again.pk in (theirs.pk, mine.pk)
