@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import secrets
 
+from django.db.models import Q
 from django.http import Http404
 
 from .models import SimulationRun, TuningRun
@@ -66,9 +67,10 @@ def limit_key(request, *, create: bool = False) -> str:
 
 
 def owns(run, *, user=None, keys=()) -> bool:
-    """Whether the signed-in `user`, or the anonymous visitor with owner `keys`, owns `run`."""
-    if user is not None and getattr(user, "is_authenticated", False):
-        return run.user_id == user.pk
+    """Whether the signed-in `user`, or the visitor with owner `keys` (their session's: a user keeps the runs
+    they made before logging in, since Django keeps the session's data then), owns `run`."""
+    if user is not None and getattr(user, "is_authenticated", False) and run.user_id == user.pk:
+        return True
     return run.user_id is None and bool(run.session_key) and run.session_key[:2] in ("o:", "s:") \
         and run.session_key in set(keys)
 
@@ -87,18 +89,19 @@ def request_owns(request, run) -> bool:
     return owns(run, user=getattr(request, "user", None), keys=_owner_keys(request))
 
 
-def owner_filter(request) -> dict | None:
+def owner_filter(request) -> Q | None:
     """Query filter for the runs this visitor owns (their lists); None if they can own none."""
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return {"user": user}
     keys = _owner_keys(request)
-    return {"user__isnull": True, "session_key__in": sorted(keys)} if keys else None
+    mine = Q(user__isnull=True, session_key__in=sorted(keys)) if keys else None
+    if user is not None and user.is_authenticated:
+        return Q(user=user) | mine if mine is not None else Q(user=user)
+    return mine
 
 
 def owned_runs(request, model=SimulationRun):
     owner = owner_filter(request)
-    return model.objects.filter(**owner) if owner is not None else model.objects.none()
+    return model.objects.filter(owner) if owner is not None else model.objects.none()
 
 
 def run_access(request, ref, *, model=SimulationRun, game: str | None = None, write: bool = False):
@@ -136,14 +139,13 @@ def set_shared(run, shared: bool) -> None:
     type(run).objects.filter(pk=run.pk).update(share_token=run.share_token)
 
 
-def share_url(request, run, path: str | None = None) -> str | None:
-    """The absolute shared link of `run` (or of `path`, one of its pages by id, turned into the token's)."""
+def share_url(request, run) -> str | None:
+    """The absolute shared link of `run`'s report, or None while it is not shared."""
     if not run.share_token:
         return None
-    if path is None:
-        saved, run.ref = getattr(run, "_ref", None), run.share_token
-        path = run.get_absolute_url()
-        run.ref = saved
+    saved, run.ref = getattr(run, "_ref", None), run.share_token
+    path = run.get_absolute_url()
+    run.ref = saved
     return request.build_absolute_uri(path)
 
 

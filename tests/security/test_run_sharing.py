@@ -186,3 +186,15 @@ def test_an_anonymous_api_client_cannot_list_or_cancel_anothers_tuning_run(monke
     assert a.get("/api/tuning/").json()["count"] == 0   # nothing is listed by address, not even one's own
     assert a.get(body["url"]).json()["status"] == "queued"
     assert TuningRun.objects.get().status == "queued"
+
+
+def test_runs_made_before_logging_in_stay_their_makers(alice, bob):
+    c = Client()
+    session = c.session
+    session["run_owner"] = "before-login"
+    session.save()
+    run = _sim(None, session_key="o:before-login")
+    c.force_login(alice)    # Django keeps the session's data when it rotates the key at log-in
+    assert c.get(_page(run)).status_code == 200
+    assert [r["id"] for r in c.get("/api/simulations/").json()["results"]] == [run.pk]
+    assert client_for(bob).get(_page(run)).status_code == 404
