@@ -40,6 +40,11 @@ def test_board_replay_of_a_versus_run(realms):
     assert c.get(f"/simulate/runs/{run.pk}/games/7/").status_code == 400     # the run played 2 games
     report = c.get(run.get_absolute_url()).content.decode()
     assert f"/simulate/runs/{run.pk}/games/0/" in report
+    from simulator.access import set_shared
+    assert Client().get(f"/simulate/runs/{run.pk}/games/1/?step=40").status_code == 404
+    set_shared(run, True)
+    shared = Client().get(f"/simulate/runs/{run.share_token}/games/1/?step=40").content.decode()
+    assert "step 41 /" in shared and f"/runs/{run.pk}/" not in shared
 
 
 def test_goldfish_board_replay(realms):

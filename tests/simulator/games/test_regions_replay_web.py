@@ -60,6 +60,12 @@ def test_replay_draws_the_board_at_each_step():
     assert c.get(url + "?game=6").status_code == 404
     report = c.get(run.get_absolute_url()).content.decode()
     assert "Sample games" in report and 'replay/?game=2"' in report
+    # shared: someone else opens the same steps by the token, every link on the page by the token too
+    from simulator.access import set_shared
+    assert Client().get(url + "?step=8").status_code == 404
+    set_shared(run, True)
+    shared = Client().get(f"/regions/simulate/runs/{run.share_token}/replay/?step=8").content.decode()
+    assert "step 9 / " in shared and f"/runs/{run.pk}/" not in shared and f"/runs/{run.share_token}/" in shared
 
 
 def test_search_player_through_the_form_and_the_api(inline_queue):
