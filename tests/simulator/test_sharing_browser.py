@@ -93,3 +93,28 @@ def test_share_without_javascript(live_server, browser, finished_run):  # noqa: 
     page.wait_for_selector("text=Only you can see this run")
     assert SimulationRun.objects.get(pk=run.pk).share_token is None
     ctx.close()
+
+
+def test_the_share_control_on_tuning_and_realms_reports(live_server, browser, transactional_db):  # noqa: F811
+    from simulator.models import SimulationRun, TuningRun
+
+    tuning = TuningRun.objects.create(kind="matrix", games=10, seed=1, engine_version="x", request_key="k", spec={},
+                                      status="queued", title="Meta matrix of 2 decks")
+    realms = SimulationRun.objects.create(mode="goldfish", games=10, seed=1, request_key="k", status="queued",
+                                          spec={"game": "realms"}, deck_name="Sunward")
+    for width in (1366, 390):
+        ctx = browser.new_context(viewport={"width": width, "height": 900})
+        own_runs(ctx, live_server.url, tuning, realms)
+        page = ctx.new_page()
+        page.set_default_timeout(15_000)
+        for name, run, pattern in (("tuning", tuning, r"/tune/runs/[\w-]{20,}/$"),
+                                   ("realms", realms, r"/realms/simulate/runs/[\w-]{20,}/$")):
+            page.goto(live_server.url + run.get_absolute_url())
+            page.click("#share-toggle")
+            page.wait_for_selector("#share-link")
+            assert re.search(pattern, page.get_attribute("#share-link", "href"))
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=f"var/screenshots/share-{name}-{width}.png")
+            page.click("#share-toggle")   # stop sharing again, for the next width
+            page.wait_for_selector("text=Only you can see this run")
+        ctx.close()
