@@ -11,6 +11,7 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from cards.games import registry
 from roc_site.schema import ObjectListSchema
 from roc_site.throttling import SimulationRateThrottle
 
@@ -35,7 +36,7 @@ def share_response(request, ref, model, to_json) -> Response:
 
 
 class RunCreateSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=["r1", "realms", "regions"], required=False,
+    game = serializers.ChoiceField(choices=[g.slug for g in registry.games() if g.has("runs")], required=False,
                                    help_text="the game (CONTRACTS §7), default r1; realms and regions runs are "
                                              "described in docs/games/simulations.md")
     mode = serializers.ChoiceField(choices=runner.MODES)

@@ -59,7 +59,7 @@ def deck_version_for(*, user, deck_id) -> tuple[object, str] | None:
 
 def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
     """(id, "name · faction") of the signed-in player's own decks, newest save first, for choosing one on the
-    simulate page (issue 19); nobody else's, and nothing for a visitor."""
+    simulate page; nobody else's, and nothing for a visitor."""
     from decks.selectors import deck_list_owned
 
     rows = deck_list_owned(user=user).values_list("pk", "name", "faction__name")[:limit]
@@ -67,7 +67,7 @@ def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
 
 
 def published_decklists(*, query: str = "", chosen=None, limit: int = 12) -> list[dict]:
-    """Published decklists for the playtest table's picker (issue 14): those titled like `query`, most liked first,
+    """Published decklists for the playtest table's picker: those titled like `query`, most liked first,
     with the one already `chosen` (a Decklist) kept at the top. Each: id, title, faction, whether it is one of the
     site's starter decks (published by its own account, `publishstarters`), author, likes, address."""
     from decks.selectors import decklists_titled

@@ -1,4 +1,4 @@
-"""Faults, end to end with real processes (issue 7, "Faults"): the broker stops and comes back, a whole worker
+"""Faults, end to end with real processes ("Faults"): the broker stops and comes back, a whole worker
 is killed mid-run. Reuses the simulator's broker-test helpers (a scratch SQLite database with the simulator's
 test cards, a real `celery worker` process) from tests/simulator/test_broker.py.
 

@@ -1,10 +1,10 @@
-"""Fixtures for the simulator tests (the engine's own tests live in tests/simulator/engine/)."""
+"""Fixtures for the simulator tests (the engine's own tests live in tests/simulator/engines/r1/)."""
 import random
 import types
 
 import pytest
 
-from simulator.engine import GameResult
+from simulator.engines.r1 import GameResult
 
 from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST, sim_cards
 

@@ -1,4 +1,4 @@
-"""The judge sandbox (issue 14): a built, pasted or uploaded position stepped with its options, the rules of
+"""The judge sandbox: a built, pasted or uploaded position stepped with its options, the rules of
 each step shown, the export loading again in the judge, and refused positions answered next to the field."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 
-from .engine.helpers import CORE
+from .engines.r1.helpers import CORE
 from tests.simulator.conftest import own
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_build_and_step_a_struggle_with_its_rules(client, core_db):
     data = json.loads(exported.content)
     assert data["actions"] == ["struggle combat", "defend core-098"]
     from decks.pool import CardPool
-    from simulator.engine.positions import judge
+    from simulator.engines.r1.positions import judge
     out = judge(data, CardPool.from_db())
     assert out["pending"]["options"] == _options(body)
     # undo goes back one action

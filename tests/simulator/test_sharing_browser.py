@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from tests.browser.conftest import browser, own_runs  # noqa: F401  (shared Playwright fixtures)
 
-from .engine.helpers import CORE
+from .engines.r1.helpers import CORE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
+from simulator.engines.common.protocol import IllegalAction
+from simulator.engines.common.shuffle import fisher_yates
+
 from .cards import (
     AF_HOST, AF_LEADER, AF_OPP, AF_SEL, AF_SELF, AF_YOU, C_ALL, C_ANY, C_BEHIND, C_CONTROLS, C_HAND_GTE,
     C_HAND_LTE, C_NOT, C_OPP_CONTROLS, C_RESERVE_GTE, C_TACTIC, C_TAKING_PART, C_VP_GTE, C_VP_LTE, C_ZONE,
@@ -138,10 +141,6 @@ S_REWARD_DISCARD: Final = 16
 S_REWARD_VP: Final = 17
 S_UNPAID_DISCARDS: Final = 18
 S_RESHUFFLES: Final = 19
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal at the pending decision (nothing changed)."""
 
 
 class PositionError(ValueError):
@@ -573,10 +572,7 @@ class Game:
 
     def _shuffle(self, lst: list[int]) -> None:
         """Fisher–Yates on one random event's random.Random (results do not depend on the Python version)."""
-        rng = self._event_rng()
-        for i in range(len(lst) - 1, 0, -1):
-            j = int(rng.random() * (i + 1))
-            lst[i], lst[j] = lst[j], lst[i]
+        fisher_yates(self._event_rng(), lst)
 
     # =================================================================================================
     # steps

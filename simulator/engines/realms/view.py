@@ -1,4 +1,4 @@
-"""What one player may know of a realms game (simulator/engines/protocol.py `view(p)`), and determinization.
+"""What one player may know of a realms game (simulator/engines/common/protocol.py `view(p)`), and determinization.
 
 A `PlayerView` is a read-only window on a live `Game` for player p: the public board (both Realms, VP, Reserves,
 discard piles, VP piles, annihilated cards), p's own hand, the sizes of everything else, and the engine's rule

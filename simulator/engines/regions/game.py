@@ -15,6 +15,9 @@ import random
 import struct
 from typing import Any
 
+from simulator.engines.common.protocol import IllegalAction
+from simulator.engines.common.shuffle import fisher_yates
+
 from .cards import (
     CITIZEN, CONTEST, E_DRAW, E_GOODS, E_MIGHT, E_RECOGNITION, E_STRIKE, E_TRASH, HERO, PHASE_NAMES, POSITION,
     PURCHASE, RECOGNITION, STRUCTURE, SUPPLIES, TACTIC, TYPE_NAMES, W_ALL, W_ANY, W_CHOOSE, W_HERE, Ability, CardDef,
@@ -43,21 +46,9 @@ PHASE_KEYS = ("hero", "purchase", "position", "contest", "cleanup", "over")
 STEP_KEYS = ("start", "window", "pocket", "capacity")
 
 
-class IllegalAction(ValueError):
-    """An action that is not an option of the pending decision (the message lists the options)."""
-
-
 # the window of each phase and step (ST_WINDOW, ST_POCKET, ST_CAPACITY)
 _KINDS = (("hero", "hero", "hero", "hero"), ("purchase", "purchase", "pocket", "capacity"),
           ("position", "position", "position", "position"), ("contest", "contest", "contest", "contest"))
-
-
-def fisher_yates(rng: random.Random, items: list) -> None:
-    """STYLE §4: our own shuffle on rng.random(), so results do not depend on the Python version."""
-    rand = rng.random
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        items[i], items[j] = items[j], items[i]
 
 
 class Decision:

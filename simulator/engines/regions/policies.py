@@ -1,7 +1,7 @@
 """Players: a policy that plays a strategy (strategy.py) and a random policy.
 
 A policy answers `choose(view, decision)` with one of the decision's options (the protocol of
-simulator/engines/protocol.py). `act(game, decision)` is the same answer for the fast loop (`Game.play`), which
+simulator/engines/common/protocol.py). `act(game, decision)` is the same answer for the fast loop (`Game.play`), which
 never lists options: `choose` is `act` on the game behind the view. The strategy policy reads only what its player
 may know (its own Hand and Pocket, the public board, counts); tests check this by asking it the same decision on
 determinized games.

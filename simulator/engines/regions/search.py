@@ -1,8 +1,8 @@
 """The search player of Heroes and Regions: determinized flat Monte Carlo over the engine's own actions, with a
 strategy as its default and its rollouts (docs/games/regions.md, "The search player").
 
-It plugs into the policy interface of issue 9 (simulator/engines/protocol.py) and reuses the game-agnostic layer
-of r1's search player, `simulator.engine.search.search_decision`: each iteration deals one *world* consistent
+It plugs into the policy interface (simulator/engines/common/protocol.py) and reuses the engines' shared
+game-agnostic search, `simulator.engines.common.search.search_decision`: each iteration deals one *world* consistent
 with what the player may know (`PlayerView.determinize`: the Market Deck order, the other players' Hands,
 Pockets and Decks pooled and dealt again, its own Deck order below the cards everyone knows are on top), plays
 every candidate in that same world (common random numbers), finishes the game with strategy rollouts and scores
@@ -166,7 +166,7 @@ class SearchPolicy:
 
     # the search ---------------------------------------------------------------------------------------------
     def _search(self, g: Game, d: Decision, cands: list) -> int:
-        from simulator.engine.search import search_decision
+        from simulator.engines.common.search import search_decision
 
         me = d.player
         seed = self.rng.getrandbits(48)

@@ -1,0 +1,209 @@
+"""What one player may know of a game (CONTRACTS §3 "Policies"): `PlayerView`, which policies receive instead of
+the game, and `determinize`, a game consistent with that knowledge for a search player.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import random
+
+from .cards import CardDef
+from .state import DECK, PUBLIC_ZONE, QDECK, IllegalAction, Struggle, fisher_yates
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class PlayerView:
+    """What player `player` may know of a game, read-only: the public zones (§3.1: fields, discard piles, dead
+    piles, used quests, active quests, faction and destiny cards, counters, emblems, exhaustion, pools,
+    Influence), its own hand and secret area, and only the sizes of the opponent's hand, secret area and both
+    decks (never a deck's order). Policies receive this instead of the Game.
+
+    The lists it exposes are the game's own (read them, never change them); `cdef` maps every card id to its
+    definition because the decklists are known, but which hidden zone a card is in is not: a hidden card's id
+    appears in no list of the view and `zone_of` answers -1 for it.
+
+    `determinize(rng)` gives a whole Game consistent with what the player knows, for a search player.
+    """
+
+    def __init__(self, g: Game, p: int):
+        self._g = g
+        self.player = p
+        self.opponent = 1 - p
+        self.cdef = g.cdef
+        self.owner = g.owner
+        self.field = g.field
+        self.discard = g.discard
+        self.dead = g.dead
+        self.qused = g.qused
+        self.out = g.out
+        self.exh = g.exh
+        self.emb = g.emb
+        self.cnt = g.cnt
+        self.ctrl = g.ctrl
+        self.pool = g.pool
+        self.infl = g.infl
+        self.quest = g.quest
+        self.faction_iid = g.faction_iid
+        self.destiny_iid = g.destiny_iid
+        self.goldfish = g.goldfish
+        self.has_abilities = g.has_abilities
+        self.my_hand = g.hand[p]
+        self.my_secret = g.secret[p]
+        self.my_deck: Any = g.decks[p]   # the player's own decklist (a Deck), not its order
+
+    # the state of the game --------------------------------------------------
+    @property
+    def round_no(self) -> int:
+        return self._g.round_no
+
+    @property
+    def phase(self) -> int:
+        return self._g.phase
+
+    @property
+    def active(self) -> int:
+        return self._g.active
+
+    @property
+    def first(self) -> int:
+        return self._g.first
+
+    @property
+    def authority(self) -> int:
+        return self._g.authority
+
+    @property
+    def struggle(self) -> Struggle | None:
+        return self._g.struggle
+
+    @property
+    def struggles_done(self) -> set:
+        """The struggle types the active player already initiated this turn (§5.4)."""
+        return self._g.struggles_done[self._g.active] if self._g.active >= 0 else set()
+
+    @property
+    def n_act(self) -> int:
+        """How many of the player's cards could take an action in a window (0: it can only pass)."""
+        return self._g.n_act[self.player]
+
+    def hand_count(self, q: int) -> int:
+        return len(self._g.hand[q])
+
+    def deck_count(self, q: int) -> int:
+        return len(self._g.deck[q])
+
+    def secret_count(self, q: int) -> int:
+        return len(self._g.secret[q])
+
+    def quest_deck_count(self, q: int) -> int:
+        return len(self._g.qdeck[q])
+
+    def zone_of(self, iid: int) -> int:
+        """The zone of a card (the ZONE constants), or -1 for a card in a zone this player cannot see."""
+        g = self._g
+        z = g.zone[iid]
+        if PUBLIC_ZONE[z] or (g.owner[iid] == self.player and z != DECK and z != QDECK):
+            return z
+        return -1
+
+    # characteristics (public for the cards the player can see) -------------
+    def power(self, iid: int) -> int:
+        return self._g.power(iid)
+
+    def kw(self, iid: int) -> int:
+        return self._g.kw(iid)
+
+    def kw_param(self, iid: int, bit: int) -> int:
+        return self._g.kw_param(iid, bit)
+
+    def has_rule(self, iid: int, rule: str) -> bool:
+        return self._g.has_rule(iid, rule)
+
+    def rule_active(self, rule: str) -> bool:
+        """Whether any static "cannot"/rule ability of that name is in force now (a cheap test before has_rule)."""
+        g = self._g
+        if not g.has_abilities:
+            return False
+        if g._statics_cache is None:
+            g._statics()
+        return rule in g._st_rule_by
+
+    def play_cost(self, p: int, iid: int) -> int:
+        return self._g.play_cost(p, iid)
+
+    def loyalty_surcharge(self, p: int, d: CardDef) -> int:
+        return self._g.loyalty_surcharge(p, d)
+
+    def quest_stat(self, p: int, stat: str) -> int:
+        return self._g.quest_stat(p, stat)
+
+    def authority_total(self, p: int) -> int:
+        return self._g.authority_total(p)
+
+    def influence(self, p: int) -> int:
+        return self._g.influence(p)
+
+    def struggle_totals(self, s: Struggle) -> tuple[int, int]:
+        return self._g.struggle_totals(s)
+
+    def target_candidates(self, sel: Any, src: int, ab: Any, is_deed: bool = False) -> list[int]:
+        """The cards an ability of the player's card `src` could target now, without the hidden ones."""
+        g = self._g
+        p = self.player
+        return [j for j in g._target_candidates(sel, p, src, ab, None, is_deed)
+                if PUBLIC_ZONE[g.zone[j]] or g.owner[j] == p]
+
+    def state_text(self) -> str:
+        """The game's state_text() with the opponent's hand hidden (only its size)."""
+        g = self._g
+        q = self.opponent
+        lines = g.state_text().split("\n")
+        hidden = ",".join("?" for _ in g.hand[q])
+        lines[1 + q] = lines[1 + q].replace(
+            "hand=[" + ",".join(g.cdef[i].code + ("*" if g.exh[i] else "") + ("!" * g.emb[i])
+                                for i in g.hand[q]) + "]", "hand=[" + hidden + "]", 1)
+        return "\n".join(lines)
+
+    # a search player's sample ------------------------------------------------
+    def unseen_groups(self) -> list[list[int]]:
+        """The card ids whose identity this player does not know, in groups that may be dealt among themselves:
+        its own deck (order only), and the opponent's draw cards in its hand, deck, secret area or facedown
+        opening board that have never been in a public zone."""
+        g = self._g
+        p = self.player
+        own = [i for i in g.deck[p]]
+        q = 1 - p
+        theirs = [i for z in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]) for i in z if not g.seen[i]]
+        return [own, theirs]
+
+    def determinize(self, rng: random.Random, tries: int = 20) -> Game:
+        """A Game consistent with what this player knows: the cards it has not seen are dealt again at random
+        (own deck order; the opponent's unseen hand, secret area and deck, from the opponent's decklist), the
+        game's recorded choices are replayed on that deal, and the random events after this point come from
+        `rng`. A deal on which a recorded choice is no longer legal is drawn again (`tries` times; then only the
+        decks are dealt again, then, as a last resort, the cards stay as they are). The result has no policies
+        and no log: drive it with legal_actions / apply_action / clone / returns."""
+        g = self._g
+        # only the decks' cards are dealt: a new game on the same decks has no tokens yet, and the replay of the
+        # recorded choices makes them again (§10)
+        groups = [[i for i in grp if i < g.printed] for grp in self.unseen_groups()]
+        base = list(g.card_map) if g.card_map is not None else list(range(g.printed))
+        for attempt in range(tries + 2):
+            cards = list(base)
+            if attempt < tries + 1:
+                if attempt == tries:   # only the decks: a card that was in a hand stays
+                    groups = [[i for i in grp if g.zone[i] == DECK] for grp in groups]
+                for grp in groups:
+                    dealt = list(grp)
+                    fisher_yates(rng, dealt)
+                    for i, j in zip(grp, dealt):
+                        cards[i] = base[j]
+            try:
+                out = g._replayed(g.history, cards, False)
+            except IllegalAction:
+                continue
+            out.reseed(int(rng.random() * 281474976710656))
+            return out
+        raise AssertionError("unreachable: the cards as they are always replay")
