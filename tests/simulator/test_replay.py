@@ -129,6 +129,7 @@ def test_the_reports_round_scores_are_the_replay_boards_with_glory(client, sim_d
     run, _ = services.run_request(mode="versus", text=camelot_text, opponent_text=winter_text, games=1, seed=3,
                                   dispatch=False)
     services.run_execute_here(run)
+    own(client, run)   # runs are private to their owner
     run.refresh_from_db()
     lines = run.result["sample_log"]["lines"]
     assert any(x.startswith("R1 ") and "§9.2 Glory" in x for x in lines)
