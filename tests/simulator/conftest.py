@@ -78,3 +78,15 @@ def fake_engine(monkeypatch):
     runner._prepared.clear()
     yield engine
     runner._prepared.clear()
+
+
+def own(client, run):
+    """Make `client` (an anonymous test client) the owner of `run`, as if its session had asked for it: runs are
+    private to their owner (simulator/access.py)."""
+    from simulator.access import SESSION_OWNER
+
+    session = client.session
+    session[SESSION_OWNER] = session.get(SESSION_OWNER) or "test-owner"
+    session.save()
+    type(run).objects.filter(pk=run.pk).update(user=None, session_key=f"o:{session[SESSION_OWNER]}")
+    return run

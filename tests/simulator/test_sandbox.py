@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from .engines.r1.helpers import CORE
+from tests.simulator.conftest import own
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +100,7 @@ def test_a_replay_step_opens_in_the_sandbox(client, sim_db, camelot_text, winter
     run, _ = services.run_request(mode="versus", text=camelot_text, opponent_text=winter_text, games=2, seed=11,
                                   dispatch=False)
     services.run_execute_here(run)
+    own(client, run)
     page = client.get(f"/simulate/runs/{run.pk}/games/0/?step=40").content.decode()
     link = html.unescape(re.search(r'href="([^"]+)" id="open-sandbox"', page).group(1))
     body = client.get(link).content.decode()
