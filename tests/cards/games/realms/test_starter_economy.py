@@ -10,9 +10,9 @@ When nothing can be played and the hand is full it plays its cheapest Warrior or
 discard it, the only way the rules leave to cycle a stuck hand (002 §12: "you may also discard on purpose").
 
 Measured (this test's figures, `.venv/bin/python -m pytest -q tests/cards/games/realms/test_starter_economy.py -s`):
-a Place on turn 1 in 99.5% of games for every starter; by turn 5, 4.7–6.0 Places and 3.8–5.6 Warriors on average
-(Deepwood the most, Ashen and Sunward the fewest); by turn 8, 5.7–8.0 Places; cards discarded unpaid: none, except
-0.44 a game for Tideholm, whose mercenaries eat Gold faster than a short-sighted player earns it.
+a Place on turn 1 in 99.5–100% of games for every starter; by turn 5, 4.6–6.2 Places and 4.3–6.0 Warriors on
+average (Deepwood the most Warriors, Sunward the fewest Places); by turn 8, 5.8–7.9 Places; cards discarded unpaid:
+none, except 0.48 a game for Tideholm, whose mercenaries eat Gold faster than a short-sighted player earns it.
 """
 from __future__ import annotations
 
