@@ -8,7 +8,8 @@ Every pair of players meets on a fixed schedule of deck pairs (the seven mirrors
 ordered pair of different starters, cycled), each deal played twice with the seats swapped, so neither the
 decks, the seat nor the first player favours one side; game i of a pairing has seed i. `--camelot N` adds the
 Camelot mirror of expert against greedy (the ladder's target). `--write` rewrites the "Policy ladder" section of
-docs/engine.md. Needs no database (the core set and the starters are read from cards/data/).
+docs/engine.md. Needs no database (the core set is read from cards/data/, the 2026 starters from
+tests/fixtures/starters_2026 as scripts/bench_engine.py reads them, so the figures stay comparable).
 
 Elo: the maximum-likelihood Bradley-Terry ratings of all the games (a draw counts half), scaled to Elo
 (400 log10) with greedy at 1500. Speed: self-play games per CPU-second over the starter mirrors.

@@ -6,7 +6,7 @@
     python -m scripts.policy_stats --speed                 # greedy-vs-greedy games per CPU-second (play_game)
     python -m scripts.policy_stats --instructions --games 49   # instructions per game (callgrind), load-free
 
-Every ordered pair of the seven starters (cards/data/starters, read as scripts/bench_engine.py reads them) is
+Every ordered pair of the seven 2026 starters (tests/fixtures/starters_2026, read as scripts/bench_engine.py reads them) is
 played `--games` times with seeds 0.., and policy A takes seat 0 in even seeds and seat 1 in odd ones, so each
 policy plays each deck from both seats. Needs no database.
 
