@@ -52,7 +52,7 @@ def starter_deck(stem: str) -> Deck:
                     + ", ".join(p.stem for p in starter_files()))
 
 
-def starter_decks(folder=None) -> dict[str, Deck]:
+def starter_decks(folder: str | Path | None = None) -> dict[str, Deck]:
     """The bundled starters by file name; `folder` reads the `*.txt` lists of another folder instead (the engine
     tests and the fingerprint read the frozen lists of tests/fixtures/starters_2026/realms, so that a rebalanced
     starter never changes the games they pin)."""
