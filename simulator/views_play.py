@@ -128,28 +128,24 @@ def sandbox(request):
         elif op == "load":
             upload = request.FILES.get("upload")
             if upload is not None:
-                try:
-                    text = upload.read(1_000_000).decode("utf-8")
-                except UnicodeDecodeError:
-                    raise sb.SandboxError("the uploaded file is not UTF-8 text") from None
+                if upload.size > sb.MAX_POSITION_BYTES:
+                    raise sb.SandboxError(f"the uploaded file is {upload.size:,} bytes; a position is at most "
+                                          f"{sb.MAX_POSITION_BYTES:,}")
+                text = upload.read()
             else:
                 text = request.POST.get("position", "")
             position = sb.parse(text)
         else:
             position = sb.parse(request.POST.get("start", ""))
-            try:
-                actions = json.loads(request.POST.get("actions") or "[]")
-            except ValueError:
-                actions = []
-            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                raise sb.SandboxError("actions: a list of action texts", field="action")
+            actions = sb.parse_actions(request.POST.get("actions") or "[]")
             if op == "step":
-                actions = actions + [request.POST.get("action", "")]
+                actions = actions + [sb.check_action(request.POST.get("action", ""), len(actions))]
             elif op == "undo":
                 actions = actions[:-1]
     except sb.SandboxError as exc:
         ctx.update({"error": str(exc), "error_field": exc.field})
         status = 400
+        position, actions = None, []   # nothing runs from a refused input
     if position is not None:
         try:
             g = sb.run(position, actions, CardPool.from_db())

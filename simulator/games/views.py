@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from roc_site.inputs import InputError, loads
 from simulator import selectors, services
 from simulator.run_json import anonymous_key, run_json
 from simulator.models import SimulationRun
@@ -269,9 +270,9 @@ def round_robin(games: int, seed: int) -> dict:
 # ---- the API --------------------------------------------------------------------------------------------------
 def _body(request) -> dict:
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise GameSpecError("Send a JSON object.") from None
+        data = loads(request.body or b"{}", field="", max_bytes=None)  # the body's size: InputGuardMiddleware
+    except InputError as exc:
+        raise GameSpecError(f"Send a JSON object: {str(exc).lstrip(': ')}") from None
     if not isinstance(data, dict):
         raise GameSpecError("Send a JSON object with mode and text.")
     return data
@@ -284,7 +285,8 @@ def api_create(request, game: str, data: dict):
         mode = data.get("mode")
         if not isinstance(mode, str):
             raise GameSpecError("mode: goldfish or versus")
-        for key in ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name"):
+        for key in ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name",
+                    "strategy", "opponent_strategy"):
             if data.get(key) is not None and not isinstance(data[key], str):
                 raise GameSpecError(f"{key}: a string")
         games, seed = data.get("games"), data.get("seed", 1)
