@@ -186,6 +186,9 @@ class InputGuardMiddleware:
         if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded",
                                                                   "multipart/form-data"):
             try:
+                # the raw body first (bounded above): the form is then parsed from it, and a view or DRF that
+                # reads request.body afterwards still can
+                request.body  # noqa: B018
                 fields, files = request.POST, request.FILES
             except RequestDataTooBig:
                 raise InputError(f"The form is too large: the limit is {limit:,} bytes besides files.",

@@ -78,17 +78,19 @@ def check_size(position: dict) -> None:
     for p, pl in enumerate(players[:2]):
         if not isinstance(pl, dict):
             continue
-        total = 0
+        sizes = {}
         for zone in (*ZONES, "out_of_game", "used_quests"):
             cards = pl.get(zone)
             if isinstance(cards, list):
-                total += len(cards)
+                sizes[zone] = len(cards)
                 if zone == "field":
-                    total += sum(len(c.get("attachments") or []) for c in cards
-                                 if isinstance(c, dict) and isinstance(c.get("attachments"), list))
+                    sizes[zone] += sum(len(c.get("attachments") or []) for c in cards
+                                       if isinstance(c, dict) and isinstance(c.get("attachments"), list))
+        total = sum(sizes.values())
         if total > MAX_DECK_CARDS:
-            raise SandboxError(f"player {p}: {total:,} cards; a player has at most {MAX_DECK_CARDS} in a position "
-                               "(every zone counted)", field="position")
+            biggest = max(sizes, key=sizes.get)   # named first, so the builder shows the message at that field
+            raise SandboxError(f"player {p}, {biggest}: {sizes[biggest]:,} cards, {total:,} in all zones; a player "
+                               f"has at most {MAX_DECK_CARDS} cards in a position", field="position")
 
 
 def parse(text: str | bytes) -> dict:
@@ -96,8 +98,8 @@ def parse(text: str | bytes) -> dict:
         raise SandboxError("paste a position (a JSON object, CONTRACTS §6), upload one, or build one below")
     try:
         data = loads(text, field="position", max_bytes=MAX_POSITION_BYTES)
-    except InputError as exc:
-        raise SandboxError(str(exc)) from None
+    except InputError as exc:   # shown next to the position field: the field's name would only repeat it
+        raise SandboxError(str(exc).removeprefix("position: ")) from None
     if not isinstance(data, dict):
         raise SandboxError("a position is a JSON object")
     return data
