@@ -11,7 +11,6 @@ import io
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from cards.game_views import card_rows, hosted_game, search
@@ -383,7 +382,6 @@ def _json_body(request) -> dict:
     return data
 
 
-@csrf_exempt  # no login and no side effect (CONTRACTS §4), like /api/decks/validate/
 def api_validate(request, game: str):
     """POST /<game>/api/decks/validate/ {"text": …, "format": …}: the validatedeck JSON (CONTRACTS §3, §7)."""
     spec = hosted_game(game)
@@ -406,7 +404,6 @@ def api_validate(request, game: str):
     return JsonResponse(spec.hook("check_text")(text, game_cards(spec.slug), fmt))
 
 
-@csrf_exempt  # no login and no side effect
 def api_hands(request, game: str):
     """POST /<game>/api/hands/ {"text": …, "groups": [{"query", "k"}], "turns", "plays_per_turn", "mulligan"}."""
     spec = hosted_game(game)

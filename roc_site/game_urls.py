@@ -1,11 +1,13 @@
 """The /<game>/ prefix (CONTRACTS §7): every hosted game of the registry (cards/games/registry.py) at
 /<game>/cards/, /<game>/decks/, /<game>/decklists/, /<game>/collection/, /<game>/hands/ and /<game>/api/…; the
-`game` converter accepts a registered game's slug on each request. /r1/… redirects to r1's own URLs."""
+`game` converter accepts a registered game's slug on each request. /r1/… redirects to r1's own URLs. The API views
+are served through DRF (roc_site/api_views.py): a token or the session, as on r1's API, CSRF checked for the session."""
 from django.urls import path, re_path, register_converter
 
 from cards import game_views as cv
 from cards.game_views import GameConverter
 from decks import game_views as dv
+from roc_site.api_views import drf_view
 
 register_converter(GameConverter, "game")
 
@@ -34,10 +36,10 @@ urlpatterns = [
     path("<game:game>/decklists/<int:pk>.png", dv.decklist_image, name="game-decklist-image"),
     path("<game:game>/collection/", dv.collection, name="game-collection"),
     path("<game:game>/hands/", dv.hands_page, name="game-hands"),
-    path("<game:game>/api/cards/", cv.api_cards, name="game-api-cards"),
-    path("<game:game>/api/cards/<slug:code>/", cv.api_card, name="game-api-card"),
-    path("<game:game>/api/decks/", dv.api_decks, name="game-api-decks"),
-    path("<game:game>/api/decks/validate/", dv.api_validate, name="game-api-validate"),
-    path("<game:game>/api/decklists/", dv.api_decklists, name="game-api-decklists"),
-    path("<game:game>/api/hands/", dv.api_hands, name="game-api-hands"),
+    path("<game:game>/api/cards/", drf_view(cv.api_cards), name="game-api-cards"),
+    path("<game:game>/api/cards/<slug:code>/", drf_view(cv.api_card), name="game-api-card"),
+    path("<game:game>/api/decks/", drf_view(dv.api_decks), name="game-api-decks"),
+    path("<game:game>/api/decks/validate/", drf_view(dv.api_validate, authenticate=False), name="game-api-validate"),
+    path("<game:game>/api/decklists/", drf_view(dv.api_decklists), name="game-api-decklists"),
+    path("<game:game>/api/hands/", drf_view(dv.api_hands, authenticate=False), name="game-api-hands"),
 ]

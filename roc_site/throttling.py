@@ -4,6 +4,8 @@ A signed-in user is counted by user id, an anonymous visitor by address (REMOTE_
 X-Forwarded-For when REST_FRAMEWORK["NUM_PROXIES"] says how many proxies to trust). Rates come from
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (`simulations_user`, `simulations_anon`), read on every request so a
 settings change takes effect without a restart of the class. Only starting a run counts; reading one does not.
+The hosted games' run API and pages (simulator/games/) and the regions round-robin's uncached requests count on
+the same counters.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 class SimulationRateThrottle(SimpleRateThrottle):
     scope = "simulations_anon"
+    counts_reads = False  # a GET that starts work (the regions round-robin) counts through page_throttle(reads=True)
 
     def __init__(self):  # the rate depends on who asks: chosen per request in allow_request
         pass
@@ -25,7 +28,7 @@ class SimulationRateThrottle(SimpleRateThrottle):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
     def allow_request(self, request, view):
-        if request.method in ("GET", "HEAD", "OPTIONS"):
+        if request.method in ("GET", "HEAD", "OPTIONS") and not self.counts_reads:
             return True
         self.scope = self._scope_for(request)
         self.rate = self.get_rate()
@@ -46,9 +49,11 @@ def simulation_wait_message(wait: float | None) -> str:
             "Simulations are limited per user (per address when not signed in).")
 
 
-def page_throttle(request) -> str | None:
-    """For plain Django views: None when the request may go ahead, else the message to show (answer 429)."""
+def page_throttle(request, *, reads: bool = False) -> str | None:
+    """For plain Django views: None when the request may go ahead, else the message to show (answer 429).
+    `reads`: count this request even if it is a GET (one that starts work on the workers)."""
     throttle = SimulationRateThrottle()
+    throttle.counts_reads = reads
     if throttle.allow_request(request, None):
         return None
     return simulation_wait_message(throttle.wait())

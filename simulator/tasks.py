@@ -149,3 +149,17 @@ def requeue_pending(limit: int = 200) -> int:
     if sent:
         log.info("requeued %d run(s) saved while the queue was down", sent)
     return sent
+
+
+# 400 games a pair is about 3 CPU-s in plain Python (docs/reliability.md) and took 13 s on a busy worker; the
+# default task limit (45 s) would cut it short on 2 shared cores at high load, where a process gets a tenth of one.
+# Past the Redis visibility timeout it may be computed twice, which is harmless (the same result is kept).
+@shared_task(name="simulator.regions_round_robin", acks_late=True, ignore_result=True, soft_time_limit=300,
+             time_limit=310)
+def regions_round_robin(games: int, seed: int) -> None:
+    """The regions round-robin for the web (simulator/games/round_robin.py): computed here, kept in the cache, so
+    the web process never plays its games."""
+    _fresh()
+    from .games import round_robin
+
+    round_robin.compute(games, seed)

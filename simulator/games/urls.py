@@ -3,6 +3,9 @@ from django.urls import path
 
 import roc_site.game_urls  # noqa: F401  (registers the <game:…> converter)
 
+from roc_site.api_views import drf_view
+from roc_site.throttling import SimulationRateThrottle
+
 from . import views
 
 urlpatterns = [
@@ -12,6 +15,8 @@ urlpatterns = [
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
-    path("<game:game>/api/simulations/", views.api_simulations, name="game-api-simulations"),
-    path("<game:game>/api/round-robin/", views.api_round_robin, name="game-api-round-robin"),
+    # served through DRF (roc_site/api_views.py): token or session, CSRF for the session, r1's run throttle
+    path("<game:game>/api/simulations/", drf_view(views.api_simulations, throttle_classes=[SimulationRateThrottle]),
+         name="game-api-simulations"),
+    path("<game:game>/api/round-robin/", drf_view(views.api_round_robin), name="game-api-round-robin"),
 ]

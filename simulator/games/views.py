@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 
-from django.core.cache import cache
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from roc_site.inputs import InputError, loads
+from roc_site.throttling import page_throttle
 from simulator import selectors, services
 from simulator.run_json import anonymous_key, run_json
 from simulator.models import SimulationRun
@@ -31,6 +30,10 @@ REALMS_POLICIES = ("greedy", "random", "expert")
 # the realms page's fast/strong choice (as r1's simulate page): the greedy player or the search player (search.py)
 REALMS_PLAYERS = {"fast": "greedy", "strong": "expert"}
 REGIONS_POLICIES = ("strategy", "random", "search", "search:8")  # search[:N]: simulator/engines/regions/search.py
+
+
+class Throttled(Exception):
+    """Too many runs started in the window (roc_site/throttling.py): the page answers 429 with the message."""
 
 
 def _game(game: str) -> str:
@@ -105,13 +108,18 @@ def simulate_page(request, game: str):
             form["policy"] = form["policy"] or REALMS_PLAYERS[form["player"]]
             if form["mode"] == "versus":
                 form["opponent_policy"] = form["opponent_policy"] or REALMS_PLAYERS[form["player"]]
+        throttled = page_throttle(request)  # the same per-user/per-address limit as the API and r1's page
         try:
+            if throttled:
+                raise Throttled(throttled)
             run, _ = game_run_request(
                 game, mode=form["mode"], text=form["text"], opponent_text=form["opponent"] or None,
                 games=_int(form["games"]), seed=_int(form["seed"], 1), policy=form["policy"] or None,
                 opponent_policy=form["opponent_policy"] or None, user=user, session_key=session_key,
                 deck_name=form["name"][:200], opponent_name=form["opponent_name"][:200])
             return redirect(run.get_absolute_url())
+        except Throttled as exc:
+            error, status = str(exc), 429
         except (GameSpecError, services.LimitExceeded) as exc:
             error, status = str(exc), 400
         except services.BrokerUnavailable as exc:
@@ -241,30 +249,22 @@ def round_robin_page(request, game: str):
         raise Http404("The round-robin is of regions strategies.")
     from cards.games import registry
 
+    from . import round_robin as rr_mod
+
     try:
-        games = max(10, min(int(request.GET.get("games", 100)), 400))
-        seed = int(request.GET.get("seed", 1))
+        games, seed = rr_mod.parse(request.GET)
+        games = max(10, games)
     except ValueError:
         games, seed = 100, 1
-    rr = round_robin(games, seed)
-    return render(request, "games/round_robin.html", {"game": registry.get(game), "rr": rr,
-                                                      "chart": charts.matrix_chart(rr), "games": games,
-                                                      "seed": seed,
+    context = {"game": registry.get(game), "games": games, "seed": seed}
+    try:
+        rr = rr_mod.get_or_start(request, games, seed)
+    except rr_mod.Busy as exc:  # computed on the workers: the page says so (and reloads while it is computed)
+        return render(request, "games/round_robin.html", {**context, "busy": str(exc), "status": exc.status},
+                      status=exc.status)
+    return render(request, "games/round_robin.html", {**context, "rr": rr, "chart": charts.matrix_chart(rr),
                                                       "rows": list(zip(rr["strategies"], rr["heroes"],
                                                                        rr["matrix"]))})
-
-
-def round_robin(games: int, seed: int) -> dict:
-    """Every shipped strategy against every other (simulator/engines/regions/sim.py), cached by engine version."""
-    from simulator.engines.regions import ENGINE_VERSION
-    from simulator.engines.regions.sim import round_robin as rr
-
-    key = f"regions-rr:{ENGINE_VERSION}:{games}:{seed}"
-    hit = cache.get(key)
-    if hit is None:
-        hit = rr(_regions_strategies(), games=games, seed=seed)
-        cache.set(key, hit, 24 * 3600)
-    return hit
 
 
 # ---- the API --------------------------------------------------------------------------------------------------
@@ -318,7 +318,6 @@ def game_run_json(run: SimulationRun, request) -> dict:
     return json.loads(json.dumps(body, default=str))
 
 
-@csrf_exempt
 def api_simulations(request, game: str):
     """/<game>/api/simulations/: POST a run; GET the visitor's runs of this game."""
     game = _game(game)
@@ -335,15 +334,20 @@ def api_simulations(request, game: str):
     return JsonResponse({"count": len(runs), "results": [game_run_json(r, request) for r in runs]})
 
 
-@csrf_exempt
 def api_round_robin(request, game: str):
+    """GET the round-robin matrix: 200 when computed, 202 {"detail"} while the workers compute it (ask again)."""
     if _game(game) != "regions":
         raise Http404("The round-robin is of regions strategies.")
+    from . import round_robin as rr_mod
+
     try:
-        games = int(request.GET.get("games", 100))
-        seed = int(request.GET.get("seed", 1))
-    except ValueError:
-        return JsonResponse({"detail": "games and seed are whole numbers"}, status=400)
-    if not 1 <= games <= 400:
-        return JsonResponse({"detail": "games: from 1 to 400 per pair"}, status=400)
-    return JsonResponse(round_robin(games, seed))
+        games, seed = rr_mod.parse(request.GET)
+        return JsonResponse(rr_mod.get_or_start(request, games, seed))
+    except ValueError as exc:
+        return JsonResponse({"detail": str(exc)}, status=400)
+    except rr_mod.Busy as exc:
+        detail = f"{exc} Ask again in a few seconds." if exc.status == 202 else str(exc)
+        response = JsonResponse({"detail": detail, "status": "computing" if exc.status == 202 else "refused",
+                                 "games_per_pair": games, "seed": seed}, status=exc.status)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
