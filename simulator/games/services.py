@@ -113,7 +113,8 @@ def run_from_game_spec(spec: dict) -> SimulationRun:
     return SimulationRun.objects.create(
         mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
         engine_version=spec["engine_version"], request_key=engine.request_key(spec), spec=spec,
-        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])), **_clipped(run_fields(spec)))
+        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
+        **_clipped(run_fields(spec)))
 
 
 MAX_SEED = 2**63 - 1   # the seed column is a signed 64-bit integer (as r1's runs: simulator/deckinput.py)

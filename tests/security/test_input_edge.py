@@ -238,7 +238,8 @@ def test_an_expert_budget_must_be_digits(policy):
     _refused(_post_json("/api/tuning/", json.dumps(body)), "after the colon goes the budget")
 
 
-@pytest.mark.parametrize("change, field", [({"round": 10**30}, "round: 10000"), ({"active_player": 7}, "active_player: 7"),
+@pytest.mark.parametrize("change, field", [({"round": 10**30}, "round: 10000"),
+                                           ({"active_player": 7}, "active_player: 7"),
                                            ({"phase": "quest", "active_player": 7}, "active_player: 7")])
 def test_a_sandbox_position_out_of_range_names_the_field(change, field):
     position = {"game": "r1", "round": 2, "phase": "confrontation",
