@@ -191,7 +191,7 @@ class InputGuardMiddleware:
                 request.body  # noqa: B018
                 fields, files = request.POST, request.FILES
             except RequestDataTooBig:
-                raise InputError(f"The form is too large: the limit is {limit:,} bytes besides files.",
+                raise InputError(f"Request body too large: the limit is {limit:,} bytes.",
                                  status=413) from None
             except (TooManyFieldsSent, TooManyFilesSent, MultiPartParserError) as exc:
                 raise InputError(f"The form could not be read: {exc}") from None
