@@ -644,7 +644,7 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
 
 
 
-# ---- publishing, decklists and the collection (issue 6) -------------------------------------------------------
+# ---- publishing, decklists and the collection -------------------------------------------------------
 DECKLIST_FILTER_LIMITS = {"faction": 16, "destiny": 32, "author": 150, "q": 500, "sort": 10}
 MAX_DECKLIST_CARDS = 20
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -756,7 +756,7 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
     def favourite(self, request, pk=None):
         return self._toggle(request, decklist_favourite)
 
-    # ---- comments (issue 19) --------------------------------------------------------------------------------
+    # ---- comments --------------------------------------------------------------------------------
     def _comment(self, comment_id):
         decklist = self.get_object()
         if not str(comment_id).isdigit() or len(str(comment_id)) > 18:

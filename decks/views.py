@@ -230,7 +230,7 @@ def deck_detail(request, pk: int):
 
 
 def _deck_tools(request, counts: dict[str, int], pool: CardPool, *, name: str) -> dict:
-    """What a deck's and a decklist's pages offer besides the list (issue 19): the list or an image grid
+    """What a deck's and a decklist's pages offer besides the list: the list or an image grid
     (`?view=images`), the text export to copy, and a sample hand — drawn here for `?hand=1` (no JavaScript),
     redrawn in the browser by static/js/deck-tools.js from `hand_deck`."""
     import random
@@ -473,7 +473,7 @@ def decklist_favourite_view(request, pk: int):
     return redirect(decklist.get_absolute_url())
 
 
-# ---- comments on a decklist (issue 19) ----------------------------------------------------------------------
+# ---- comments on a decklist ----------------------------------------------------------------------
 COMMENTS_PER_PAGE = 50
 
 
@@ -901,7 +901,7 @@ def card_browser(request):
     return response
 
 
-# ---- the whole account as one file (issue 7, "Data") ---------------------------------------------------------
+# ---- the whole account as one file ---------------------------------------------------------
 @login_required
 def account_archive(request):
     """Download every deck (every version) and the collection as one JSON file."""

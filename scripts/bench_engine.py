@@ -94,8 +94,8 @@ for i in range(n):
 def instructions(player: str = "greedy") -> dict | None:
     """Machine instructions per game under valgrind's callgrind: the same number on every run whatever else the
     machine is doing, so small speed-ups can be told from noise (games/s move ±20% with other people's load).
-    `player` plays the goldfish deck and both seats of greedy vs greedy (`"greedy-v1"`, the player before issue
-    13, measures the engine's own cost against the figures quoted before that issue). None when valgrind is not
+    `player` plays the goldfish deck and both seats of greedy vs greedy (`"greedy-v1"`, the older, simpler greedy
+    player, measures the engine's own cost apart from the player's, comparable with older figures). None when valgrind is not
     installed."""
     import shutil
     import subprocess

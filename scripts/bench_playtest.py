@@ -1,4 +1,4 @@
-"""Server time of each playtest decision against the greedy AI (issue 14): the person's action applied and the
+"""Server time of each playtest decision against the greedy AI: the person's action applied and the
 AI played to the person's next decision (simulator/playtest.py act), over whole games of the starter decks.
 
     python -m scripts.bench_playtest [--games N]      # prints median, 95th percentile and max in ms

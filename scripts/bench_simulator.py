@@ -1,4 +1,4 @@
-"""Simulator benchmarks (issue 5): exact hand probabilities, 100,000 hands with exact setups, goldfish games
+"""Simulator benchmarks: exact hand probabilities, 100,000 hands with exact setups, goldfish games
 through the queue with 1 and 2 worker processes, and a worker's memory through a long run.
 
 The deck is the core set's Camelot starter (cards/data/starters/camelot.txt). Queue runs use a scratch SQLite

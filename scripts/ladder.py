@@ -7,7 +7,7 @@ decks, mirror and cross matches, with win rates, 95% Wilson intervals, Elo ratin
 Every pair of players meets on a fixed schedule of deck pairs (the seven mirrors, then cross matches of every
 ordered pair of different starters, cycled), each deal played twice with the seats swapped, so neither the
 decks, the seat nor the first player favours one side; game i of a pairing has seed i. `--camelot N` adds the
-Camelot mirror of expert against greedy (the issue's target). `--write` rewrites the "Policy ladder" section of
+Camelot mirror of expert against greedy (the ladder's target). `--write` rewrites the "Policy ladder" section of
 docs/engine.md. Needs no database (the core set and the starters are read from cards/data/).
 
 Elo: the maximum-likelihood Bradley-Terry ratings of all the games (a draw counts half), scaled to Elo
@@ -222,7 +222,7 @@ def markdown(res: dict, rates: dict | None, command: str) -> str:
     cam = res["table"].get(("camelot",))
     if cam:
         lo, hi = wilson(*cam)
-        lines += ["", f"Target (issue 13), expert against the greedy player in the Camelot mirror: "
+        lines += ["", f"Target, expert against the greedy player in the Camelot mirror: "
                       f"**{100 * cam[0] / cam[1]:.1f}%** of {cam[1]} games (95% interval {100 * lo:.1f}–"
                       f"{100 * hi:.1f}%; target at least 60% with the lower bound above 50%)."]
     if not rates:

@@ -1,4 +1,4 @@
-"""Play statistics of the r1 policies over the starter round-robin (issue 13, "Measured, not claimed").
+"""Play statistics of the r1 policies over the starter round-robin ("Measured, not claimed").
 
     python -m scripts.policy_stats                         # greedy vs greedy, 5 games per ordered starter pair
     python -m scripts.policy_stats --a greedy-v1 --b greedy-v1 --games 5

@@ -1,4 +1,4 @@
-"""Simulation runs as data: what was asked, by whom, with which engine, and what came out (issue 5)."""
+"""Simulation runs as data: what was asked, by whom, with which engine, and what came out."""
 from django.conf import settings as django_settings
 from django.db import models
 
@@ -85,7 +85,7 @@ class SimulationChunk(models.Model):
 
 
 class TuningRun(models.Model):
-    """A compare, tune or matrix run (issue 15): a sequence of stages of units (simulator/tuning.py)."""
+    """A compare, tune or matrix run: a sequence of stages of units (simulator/tuning.py)."""
 
     KIND_CHOICES = [("compare", "Version against version"), ("tune", "Card swaps"), ("matrix", "Meta matrix")]
     CANCELLED = "cancelled"
@@ -147,4 +147,4 @@ class TuningUnit(models.Model):
     class Meta:
         ordering = ["run", "stage", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "stage", "index"], name="simulator_tuning_unit_once")]
-from .playtest_models import PlaytestFrame, PlaytestGame  # noqa: E402,F401  (the playtest table, issue 14)
+from .playtest_models import PlaytestFrame, PlaytestGame  # noqa: E402,F401  (the playtest table)

@@ -1,4 +1,4 @@
-"""The playtest table (issue 14): a person plays player 0 against an AI policy, one decision at a time. Who is
+"""The playtest table: a person plays player 0 against an AI policy, one decision at a time. Who is
 the first player at setup is the person's choice — themselves, the AI, or by the rules (§4: at random); from
 round 1's Quest phase on §5.1's Momentum decides. Player 0 is only the person's seat, not an advantage.
 

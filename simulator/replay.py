@@ -1,4 +1,4 @@
-"""Game replays (issue 14): any game of a simulation run played again from its run, index and seed, with a frame
+"""Game replays: any game of a simulation run played again from its run, index and seed, with a frame
 per event — the board as a player sees it, the log line in plain words and the rule it cites.
 
 Games are reproducible: `runner.run_chunk` gives game g of a run the g-th seed drawn from its chunk's
@@ -306,6 +306,22 @@ def _board_now(g, player: int = 0) -> dict | None:
         g._pcache = saved
 
 
+def _position_now(g) -> dict | None:
+    """The CONTRACTS §6 position of the game now, when one loaded from it goes on exactly from here: inside a
+    Kingdom or Confrontation turn (its start, a window of it, after a struggle), which is where a position is
+    taken. Anywhere else (a window of the Quest, Draw, Authority, Refresh or Toll phase, the end of a phase) a
+    position says "the start of this phase", and a game loaded from it would play the phase again from its start
+    (the Authority emblem's Influence a second time, the Refresh phase's readying after it): None there."""
+    from simulator.engine.game import CONFRONT_P, KINGDOM_P
+    from simulator.engine.positions import to_position
+    if g.phase not in (KINGDOM_P, CONFRONT_P) or g.active < 0:
+        return None
+    try:
+        return to_position(g)
+    except ValueError:
+        return None
+
+
 def _info(decision) -> int | None:
     info = decision.info
     return info if isinstance(info, int) and not isinstance(info, bool) else None
@@ -326,7 +342,6 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
     shortcut as one (`attack a b`, `defend none`) — what `sandbox.at_replay_step` replays from a base position."""
     from simulator import engine
     from simulator.engine.actions import action_text, names_for, option_texts
-    from simulator.engine.positions import to_position
 
     pols = [engine.make_policy(policies[0], _policy_seed(seed, 0)),
             engine.make_policy(policies[1], _policy_seed(seed, 1))]
@@ -344,26 +359,33 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
         prev = boards.get(n - 1)
         boards[n] = prev if b is not None and prev == b else b   # an unchanged board is kept once
 
-    def snap(actor=None, action=None):
+    def snap(actor=None, action=None, waits=None):
+        """Frames for the lines logged since the last call. `waits`: at a decision of the replay's player that a
+        game loaded here (the sandbox) waits at too, "window" (an action window: a position taken now opens
+        there) or "other" (any other decision of more than one option); None at the other points (the policies'
+        shortcuts, phase and struggle ends), where a loaded game would run on."""
         logs = g.logs or []
         new = logs[state["seen"]:]
+        here_pos = _position_now(g)
         if not new:
             if action is not None and frames and frames[-1]["action"] is None:
                 frames[-1]["actor"], frames[-1]["action"] = actor, action
-            if state["base"][1] < len(logs):   # the last position is older than the log: one now, if there is one
-                try:
-                    state["base"] = (to_position(g), len(logs), len(trail))
-                except ValueError:
-                    pass
+            if waits and frames and frames[-1]["log_index"] == len(logs) - 1:
+                # what happened since the last line without a line of its own (an attachment put on the host
+                # chosen after "plays ... for 1", a choice answered) shows on that line's step, up to the
+                # decision the sandbox would wait at: the board now, and the position now when it opens here
+                b = _board_now(g)
+                if b is not None:
+                    frames[-1]["board"] = b
+                frames[-1]["position"] = here_pos if waits == "window" else None
+            if here_pos is not None and state["base"][1] < len(logs):   # the last position is older than the log
+                state["base"] = (here_pos, len(logs), len(trail))
             return
         first = state["seen"]
         state["seen"] = len(logs)
         if len(frames) >= MAX_FRAMES:
             return
-        try:
-            pos = to_position(g)
-        except ValueError:
-            pos = None
+        pos = here_pos
         before = state["base"]
         if pos is not None:
             state["base"] = (pos, len(logs), len(trail))
@@ -371,18 +393,20 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
         nar = state["narrator"]
         for k, raw in enumerate(new):
             last = k == len(new) - 1
-            b = boards.get(first + k)
-            if b is None:   # no board from the log hook: the one now
-                here = here if here is not None else board_of(g.view(0))
-                b = here
+            # the last line before this point shows the board now: what its event did after the line was
+            # written (a card played is logged before it enters) is done by now
+            b = None if last else boards.get(first + k)
+            if b is None:   # the one now
+                here = here if here is not None else _board_now(g)
+                b = here if here is not None else boards.get(first + k)
             base = state["base"] if last else before
             if DECLARE_RE.search(raw):
                 state["struggles"] += 1
             frames.append({"board": b, "raw": [raw], "lines": [nar.line(raw)], "log_index": first + k,
                            "actor": actor if last else None, "action": action if last else None,
-                           "position": pos if last else None, "base_position": base[0], "base_log": base[1],
-                           "base_trail": base[2], "round": b["round"], "struggle_no": state["struggles"],
-                           "struggle_start": bool(DECLARE_RE.search(raw))})
+                           "position": pos if last and waits == "window" else None, "base_position": base[0],
+                           "base_log": base[1], "base_trail": base[2], "round": b["round"],
+                           "struggle_no": state["struggles"], "struggle_start": bool(DECLARE_RE.search(raw))})
 
     def on_choice(view, decision, a):
         try:
@@ -390,7 +414,7 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
             single = len(option_texts(g, decision)) == 1
         except Exception:
             text, single = None, False
-        snap(decision.player, text)
+        snap(decision.player, text, None if single else ("window" if decision.kind == "window" else "other"))
         if text is not None:
             trail.append({"n": len(g.logs), "kind": decision.kind, "player": decision.player,
                           "info": _info(decision), "text": text, "single": single})
@@ -443,37 +467,41 @@ def replay_run_game(spec: dict, index: int) -> dict:
     return out
 
 
-def summary(lines: list[str], names=("Deck", "Opponent"), cards: dict[str, str] | None = None) -> list[dict]:
-    """A game log read as a summary: [{"round": n, "score": [a, b], "events": [{"text", "rules"}]}] — who won
-    each struggle, attacking or defending, and by how much, Influence gained and moved, Authority, the end —
-    with the running score at the end of each round."""
+INFLUENCE_EVENT_RE = re.compile(r"player [01] gains \d+ Influence|\d+ Influence moves? from player|"
+                                r"\d+ Influence on |player [01] loses \d+ Influence")
+
+
+def summary(lines: list[str], names=("Deck", "Opponent"), cards: dict[str, str] | None = None,
+            influence: list | None = None) -> list[dict]:
+    """A game log read as a summary: [{"round": n, "score": [a, b] or None, "events": [{"text", "rules"}]}] —
+    who won each struggle, attacking or defending, and by how much, Influence gained and moved, Authority, the
+    end — with the score at the end of each round.
+
+    The score is `influence`, the game's Influence at the end of each round (GameResult.influence_by_round):
+    the engine's `influence(p)`, the very figure a replay's board shows (Influence on the faction card and on
+    units, §1.1). It is never added up from the log lines, which carry no running total of Influence placed on
+    units (Glory, §9.2) or gone with them; without `influence` (a run stored before its sample game kept it)
+    a round has no score."""
     rounds: list[dict] = []
     cur: dict | None = None
-    score = [0, 0]
     nar = Narrator(tuple(names), cards)
     for raw in lines:
         pl = nar.line(raw)
         rnd = pl["round"] if pl["round"] is not None else (cur["round"] if cur else 0)
         if cur is None or rnd != cur["round"]:
-            cur = {"round": rnd, "events": [], "score": list(score)}
+            score = None
+            if rnd == 0:
+                score = [0, 0]   # §4 setup: nobody has Influence yet
+            elif influence and rnd <= len(influence):
+                score = [int(x) for x in influence[rnd - 1]]
+            cur = {"round": rnd, "events": [], "score": score}
             rounds.append(cur)
         event = {"text": pl["text"], "rules": pl["rules"]}
         if "winner" in pl or re.search(r"S\.8 (\w+): .*no winner", raw):
             cur["events"].append(event)
             continue
-        m = re.search(r"player ([01]) gains (\d+) Influence \((\d+)\)", raw)
-        if m:
-            score[int(m.group(1))] = int(m.group(3))
-        m2 = re.search(r"(\d+) Influence moves? from player ([01]) to player ([01])", raw)
-        if m2:
-            score[int(m2.group(2))] -= int(m2.group(1))
-            score[int(m2.group(3))] += int(m2.group(1))
-        m3 = re.search(r"(\d+) Influence on ", raw)   # Glory (§9.2): Influence on a unit counts too
-        m4 = re.search(r"player ([01]) loses (\d+) Influence \((\d+) left\)", raw)
-        if m4:
-            score[int(m4.group(1))] = int(m4.group(3))
         low = raw.lower()
-        if m or m2 or m3 or m4 or "claims" in low or "wins" in low or "eliminat" in low or "tie" in low and "§5.5" in raw:
+        if INFLUENCE_EVENT_RE.search(raw) or "claims" in low or "wins" in low or "eliminat" in low \
+                or "tie" in low and "§5.5" in raw:
             cur["events"].append(event)
-        cur["score"] = [max(0, score[0]), max(0, score[1])]
     return rounds

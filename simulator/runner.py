@@ -32,7 +32,7 @@ DEFAULT_POLICY = "greedy"
 # share a run of thousands of games.
 SLOW_POLICIES = ("expert",)
 SLOW_CHUNK = 1
-# What the simulate page offers (issue 13): a fast player or a strong one, the same on both sides, with the
+# What the simulate page offers: a fast player or a strong one, the same on both sides, with the
 # CPU time per game measured on the compiled engine (docs/performance.md, "Policy ladder") for the run-time
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}
@@ -193,9 +193,12 @@ def run_chunk(spec: dict, index: int) -> dict:
                                       max_rounds=max_rounds, log=want_log, policies=(policy, opponent_policy))
             reports.add_versus_game(part, result)
             if want_log:
+                # influence_by_round: the score of the report's round-by-round summary, the figure the
+                # replay's board shows (the log lines alone do not add up to it)
                 part["sample_log"] = {"game": 0, "seed": game_seed, "first_player": result.first_player,
                                       "winner": result.winner, "reason": result.reason,
-                                      "lines": list(result.log or [])[:400]}
+                                      "lines": list(result.log or [])[:400],
+                                      "influence_by_round": [list(x) for x in result.influence_by_round]}
     return part
 
 

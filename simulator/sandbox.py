@@ -1,4 +1,4 @@
-"""The judge sandbox (issue 14): a CONTRACTS §6 position loaded, stepped one action text at a time, exported.
+"""The judge sandbox: a CONTRACTS §6 position loaded, stepped one action text at a time, exported.
 
 The sandbox's state is the position it started from plus the action texts applied since (exactly what the
 judge reads: a position's `"actions"` list), so it needs no storage and its export loads again in

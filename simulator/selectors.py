@@ -14,7 +14,7 @@ def run_get(pk) -> SimulationRun | None:
 
 
 def run_visible(run: SimulationRun, *, user, session_key: str = "") -> bool:
-    """Whether a visitor may see a run (issue 7, authorisation). A run of pasted lists is shared by its id, as
+    """Whether a visitor may see a run (authorisation). A run of pasted lists is shared by its id, as
     before. A run of a saved deck (or against one) shows that deck's name and cards, so it is visible only to
     whoever asked for it and to visitors who may read every saved deck it used (a private deck exists only for
     its owner); to anyone else it does not exist (404)."""
@@ -91,7 +91,7 @@ def deck_version_for(*, user, deck_id) -> tuple[object, str] | None:
 
 def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
     """(id, "name · faction") of the signed-in player's own decks, newest save first, for choosing one on the
-    simulate page (issue 19); nobody else's, and nothing for a visitor."""
+    simulate page; nobody else's, and nothing for a visitor."""
     from decks.selectors import deck_list_owned
 
     rows = deck_list_owned(user=user).values_list("pk", "name", "faction__name")[:limit]
@@ -99,7 +99,7 @@ def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
 
 
 def published_decklists(*, query: str = "", chosen=None, limit: int = 12) -> list[dict]:
-    """Published decklists for the playtest table's picker (issue 14): those titled like `query`, most liked first,
+    """Published decklists for the playtest table's picker: those titled like `query`, most liked first,
     with the one already `chosen` (a Decklist) kept at the top. Each: id, title, faction, whether it is one of the
     site's starter decks (published by its own account, `publishstarters`), author, likes, address."""
     from decks.selectors import decklists_titled

@@ -25,7 +25,7 @@ from .models import SimulationChunk
 
 log = logging.getLogger(__name__)
 
-# What one chunk may take (issue 19): a chunk is a few hundred games and takes about a second, so its time limit
+# What one chunk may take: a chunk is a few hundred games and takes about a second, so its time limit
 # is set from its size instead of one limit for every task. Measured worst over the starter decks, per game
 # (scripts/bench: compiled engine / plain Python): hands 0.07 / 0.10 ms, goldfish 0.97 / 2.6 ms, versus
 # 3.1 / 6.8 ms. The allowance is about 15 times the plain-Python figure, plus a fixed start-up allowance, so a
@@ -135,7 +135,7 @@ def requeue_pending(limit: int = 200) -> int:
 
     Sent by Celery beat every CELERY_REQUEUE_INTERVAL_S seconds (settings.CELERY_BEAT_SCHEDULE), so it only
     runs once the broker answers again; a run that is still being created (no error noted yet) is left alone.
-    Returns how many runs were sent. (Added for issue 7, faults: queued runs finish after the broker returns.)
+    Returns how many runs were sent. (So that queued runs finish after the broker returns from a fault.)
     """
     from .models import RunStatus, SimulationRun
 

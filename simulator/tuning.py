@@ -1,4 +1,4 @@
-"""Tuning decks (issue 15): version against version (`compare`), card swaps (`tune`) and a meta matrix (`matrix`).
+"""Tuning decks: version against version (`compare`), card swaps (`tune`) and a meta matrix (`matrix`).
 
 Like runner.py, everything here works on a JSON-able *spec* (the decks' card data included), so a Celery worker
 needs no catalogue look-up and gives the numbers the web process would. A tuning run is a sequence of *stages*;

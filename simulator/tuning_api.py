@@ -1,4 +1,4 @@
-"""`/api/tuning/` (issue 15): POST a compare, tune or matrix run (202 with `id` and `url`, like simulations),
+"""`/api/tuning/`: POST a compare, tune or matrix run (202 with `id` and `url`, like simulations),
 GET its status, progress and result, POST `/api/tuning/ID/cancel/` to stop it. Bad input: 400 `{"detail"}`."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pages of tuning runs (issue 15): /tune/ (compare, card swaps, meta matrix), /tune/runs/ID/ (live progress ->
+"""Pages of tuning runs: /tune/ (compare, card swaps, meta matrix), /tune/runs/ID/ (live progress ->
 report with charts), /tune/runs/ID/cancel/, /tune/runs/ID/cells/CELL/ (a matrix cell's or a comparison's
 opponent's games), /tune/runs/ID/cells/CELL/games/G/ (one game's replay), /tune/meta/
 (the nightly matrix of the most-liked decklists). Views only translate: the work is in tuning_services.py."""

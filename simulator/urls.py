@@ -7,7 +7,7 @@ urlpatterns = [
     path("simulate/", views.simulate, name="simulate"),
     path("simulate/runs/<int:pk>/", views.run_detail, name="run"),
     path("simulate/runs/<int:pk>/retry/", views.run_retry, name="retry"),
-    # watch, judge and play (issue 14; views_play.py)
+    # watch, judge and play (views_play.py)
     path("simulate/runs/<int:pk>/games/<int:index>/", views_play.replay_page, name="replay"),
     path("play/sandbox/", views_play.sandbox, name="sandbox"),
     path("play/decklists/", views_play.playtest_decklists, name="playtest_decklists"),
@@ -16,7 +16,7 @@ urlpatterns = [
     path("play/<str:token>/act/", views_play.playtest_act, name="playtest_act"),
     path("play/<str:token>/replay/", views_play.playtest_replay, name="playtest_replay"),
     path("simulate/charts.css", chart_views.charts_stylesheet, name="charts_css"),
-    # tuning (issue 15)
+    # tuning
     path("tune/", tuning_views.tune_page, name="tune"),
     path("tune/meta/", tuning_views.meta_page, name="tune_meta"),
     path("tune/runs/<int:pk>/", tuning_views.tuning_run, name="tuning_run"),

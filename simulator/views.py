@@ -58,7 +58,7 @@ def simulate(request):
     if picked_opp is not None:
         form["opponent"] = picked_opp.text
         form["mode"] = "versus"
-    # One of my saved decks as the opponent (?opponent_deck=ID, or the page's choice of my decks; issue 19)
+    # One of my saved decks as the opponent (?opponent_deck=ID, or the page's choice of my decks)
     opponent_id = request.GET.get("opponent_deck") or request.POST.get("opponent_deck") or ""
     opponent_version = opponent_found = None
     if opponent_id:
@@ -109,7 +109,7 @@ def simulate(request):
             if form["query"].strip():
                 settings["targets"] = [{"query": form["query"].strip(), "k": _int_or_none(form["query_k"]) or 1}]
         else:
-            # Fast or strong players (issue 13): the same policy plays both sides, so the win rate measures
+            # Fast or strong players: the same policy plays both sides, so the win rate measures
             # the decks, not a difference in play
             policy = runner.PLAYERS.get(form["player"], runner.DEFAULT_POLICY)
             settings["policy"] = policy
@@ -198,7 +198,7 @@ def _problems_summary(problems: list[str]) -> str:
 
 
 def _sample_game(run, result) -> dict:
-    """The report's sample game (issue 14): its log lines and the decks' short names, for the round-by-round
+    """The report's sample game: its log lines and the decks' short names, for the round-by-round
     summary. A head-to-head run keeps game 1's log; a goldfish run keeps none, so game 1 is replayed (it is
     reproducible, and the replay is cached: views_play._replayed)."""
     from . import replay
@@ -218,7 +218,7 @@ def _sample_game(run, result) -> dict:
                                                 exc_info=True)
             return {}
         return {"sample_lines": [x for f in data["frames"] for x in f["raw"]], "sample_names": names,
-                "sample_cards": data.get("cards") or {},
+                "sample_cards": data.get("cards") or {}, "sample_influence": data.get("influence_by_round"),
                 "sample_result": {"winner": data["winner"], "reason": data["reason"], "rounds": data["rounds"],
                                   "seed": data["seed"]}}
     return {}

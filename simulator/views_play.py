@@ -1,4 +1,4 @@
-"""Pages to watch, judge and play (issue 14): game replays, the judge sandbox and the playtest table.
+"""Pages to watch, judge and play: game replays, the judge sandbox and the playtest table.
 
 Views only translate (STYLE §8): they read the request, call simulator/replay.py, playtest.py and the engine's
 judge, and render. Boards are built from a PlayerView (replay.board_of): nothing hidden is sent to a page.
@@ -19,7 +19,7 @@ from .api import anonymous_key
 
 # ---------------------------------------------------------------- replays
 def _replayed(run, index: int) -> dict:
-    key = f"replay3:{run.pk}:{index}:{run.engine_version}"   # replay3: a board per event, the trail of decisions
+    key = f"replay4:{run.pk}:{index}:{run.engine_version}"   # replay4: a step's board is the one the sandbox opens at
     out = cache.get(key)
     if out is None:
         out = replay.replay_run_game(run.spec, index)

@@ -239,7 +239,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "requeue-pending-runs": {"task": "simulator.requeue_pending",
                              "schedule": float(os.environ.get("CELERY_REQUEUE_INTERVAL_S", "30"))},
-    # The meta matrix of the most-liked published decklists, once a night (issue 15; /tune/meta/).
+    # The meta matrix of the most-liked published decklists, once a night (/tune/meta/).
     "nightly-meta-matrix": {"task": "simulator.nightly_matrix",
                             "schedule": crontab(hour=int(os.environ.get("ROC_META_MATRIX_HOUR", "3")), minute=0)},
 }

@@ -23,7 +23,8 @@ SAN, and every printed text read back.
 CARD is the card's label (a position's `"id"`), else its code when no other card the decision can name has that
 code in a different state, else the code with its ordinal among that decision's cards of that code, in the
 order of its options (`core-020.2`).
-Copies alike (same code, zone, controller, exhaustion, emblems, counters, host) are one option. A listing of
+Copies alike (same code, zone, controller, exhaustion, emblems, counters, host; on the field also the same
+attachments, Power and keywords) are one option. A listing of
 several cards (`attack a b`) is one action: the engine's one-card decisions are answered in turn.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import STRUGGLE_TYPES
-from .game import CONTINUE, DONE, NO, PASS, YES, Decision, Game, IllegalAction
+from .game import CONTINUE, DONE, FIELD, NO, PASS, YES, Decision, Game, IllegalAction
 
 # the decisions answered one card at a time that a text answers with a whole listing: kind -> (verb, step)
 _LISTS = {"attackers": ("attack", "attacker"), "defenders": ("defend", "defender"), "kill_own": ("kill", "kill"),
@@ -41,8 +42,15 @@ _LISTS = {"attackers": ("attack", "attacker"), "defenders": ("defend", "defender
 
 
 def _alike_key(g: Game, iid: int) -> tuple:
+    # on the field, what a card bears and what modifies it count too: a Hound with a Crown attached (Power 3)
+    # and a bare one (Power 2) are two options, so "attack hound.2" names the same card in every game laid
+    # out alike (a sandbox opened from a replay step) instead of whichever copy comes first
+    more: tuple = ()
+    if g.zone[iid] == FIELD:
+        atts = tuple(sorted(_alike_key(g, a) for a, h in g.host.items() if h == iid)) if g.host else ()
+        more = (atts, g.power(iid) if g.cdef[iid].is_unit else 0, g.kw(iid))
     return (g.cdef[iid].code, g.zone[iid], g.ctrl[iid], g.exh[iid], g.emb[iid], g.cnt[iid], g.host.get(iid, -1),
-            len(g.dups.get(iid, ())))
+            len(g.dups.get(iid, ())), more)
 
 
 def _cards_of(dec: Decision) -> list[int]:

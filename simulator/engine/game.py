@@ -196,21 +196,46 @@ class Game(Phases):
             g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
                      max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
         g.log_hook = log_hook
-        g._replay = history
-        g._rpos = 0
+        g._replay_choices(history, self.reseeds)
+        return g
+
+    def reseed(self, seed: int) -> None:
+        """Draw the random events from here on from `seed` (PlayerView.determinize: a world's own future).
+        The point is recorded with the seed, so that clone() and determinize(), which replay the game from its
+        own seed, seed again at the same point: a copy made after further random events then draws them as
+        this game did (otherwise the copy shuffles, discards at random, etc. from the old stream and its
+        recorded choices stop being legal)."""
+        self.rng.seed(seed)
+        self.reseeds.append((len(self.history), seed))
+
+    def _replay_choices(self, history: list, reseeds: list) -> None:
+        """Run this new, unstarted game through the choices of `history` (IllegalAction when one no longer
+        applies), seeding its random stream again wherever `reseeds` says the recorded game was (reseed)."""
+        self._replay = history
+        self._rpos = 0
         n = len(history)
-        gen = g._gen
+        gen = self._gen
+        k = 0
+        at = reseeds[0][0] if reseeds else n + 1
         try:
             dec: Decision = next(gen)
-            while g._rpos < n:
-                a = history[g._rpos]
+            while True:
+                # a reseed took place while the game waited at a decision, after `at` recorded choices; the
+                # replay waits at the same decision when it has consumed as many
+                while self._rpos >= at:
+                    self.rng.seed(reseeds[k][1])
+                    self.reseeds.append(reseeds[k])
+                    k += 1
+                    at = reseeds[k][0] if k < len(reseeds) else n + 1
+                if self._rpos >= n:
+                    break
+                a = history[self._rpos]
                 if type(a) is not tuple or a not in dec.options:
                     raise IllegalAction(f"replay: {a!r} is not an option of {dec!r}")
-                g._rpos += 1
-                g.history.append(a)
+                self._rpos += 1
+                self.history.append(a)
                 dec = gen.send(a)
-            g.pending = dec
+            self.pending = dec
         except StopIteration:
-            g.pending = None
-        g._replay = None
-        return g
+            self.pending = None
+        self._replay = None

@@ -3,9 +3,9 @@ judge's run over one (`judge`, behind `python manage.py judge`).
 
 A position is taken at the start of a phase (§5), for Kingdom and Confrontation at the start of the active
 player's turn (Kingdom: after collecting wealth, §5.3), or in a Confrontation turn after a struggle ends
-(`"struggles_made"`, §5.4). What a position does not hold: lasting effects and limits of the round in progress
-("until the end of the round", "once per round"), delayed effects, type changes; a game saved with any of them
-loads without them.
+(`"struggles_made"`, §5.4). A field card's entry also holds its lasting effects still running (§8.9: Power, a
+keyword, control that goes back; `"lasting"`). What a position does not hold: limits of the round in progress
+("once per round"), delayed effects, type changes; a game saved with any of them loads without them.
 """
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from typing import Any
 from cards.games.r1.facts import DRAW_TYPES
 
 from .actions import action_text, apply_text, option_texts
-from .cards import STRUGGLE_TYPES, CardDef, Deck, DeckError
+from .abilities import DURATIONS
+from .cards import KEYWORD_NAMES, STRUGGLE_TYPES, CardDef, Deck, DeckError, parse_keyword
 from .game import (
     CONFRONT_P, DEAD, DECK, DESTINY, DISCARD, DUP, FACTION, FIELD, HAND, KINGDOM_P, OUT, PHASES, PUBLIC_ZONE,
     QDECK, QUEST, QUSED, SECRET, Game, IllegalAction,
@@ -43,6 +44,7 @@ def to_position(g: Game) -> dict:
         raise ValueError("a position is taken at the start of a phase or turn, or after a struggle: not inside one")
     if g.round_no < 1 or not 0 <= g.phase < 7:
         raise ValueError("a position is taken from round 1 on (after §4 setup)")
+    lasting = _lasting_of(g)
     players: list[dict[str, Any]] = []
     for p in (0, 1):
         if p == 1 and g.goldfish:
@@ -57,6 +59,8 @@ def to_position(g: Game) -> dict:
                 e["id"] = g.labels[i]
             e.update({"exhausted": bool(g.exh[i]), "emblems": g.emb[i], "influence": g.cnt[i],
                       "duplicates": len(g.dups.get(i, ())), "owner": g.owner[i], "attachments": []})
+            if i in lasting:
+                e["lasting"] = lasting[i]
             for a in [a for q in (p, 1 - p) for a in g.field[q] if g.host.get(a) == i]:
                 ae: dict[str, Any] = {"card": g.cdef[a].code}
                 if a in g.labels:
@@ -69,6 +73,8 @@ def to_position(g: Game) -> dict:
                     ae["owner"] = g.owner[a]
                 if g.ctrl[a] != p:
                     ae["controller"] = g.ctrl[a]
+                if a in lasting:
+                    ae["lasting"] = lasting[a]
                 e["attachments"].append(ae)
             field.append(e)
         players.append({
@@ -94,6 +100,48 @@ def to_position(g: Game) -> dict:
     if g.phase == CONFRONT_P and g.active >= 0 and g.struggles_done[g.active]:
         pos["struggles_made"] = [STRUGGLE_TYPES[t] for t in sorted(g.struggles_done[g.active])]
     return pos
+
+
+def _lasting_of(g: Game) -> dict[int, list[dict]]:
+    """card -> its lasting effects (§8.9) still running, as a position writes them on the card's entry: Power
+    (`{"power": 2, "until": "round"}`), a keyword (`{"keyword": "Ravage (2)", "until": "phase"}`), control that
+    goes back (`{"returns_to": 0, "until": "round"}`, §3.2). A type change (§2.2) is not written."""
+    out: dict[int, list[dict]] = {}
+    for until, kind, who, value in g.lasting:
+        if kind == "power":
+            e: dict[str, Any] = {"power": value, "until": until}
+        elif kind == "keyword":
+            bit, param = value
+            e = {"keyword": KEYWORD_NAMES[bit] + (f" ({param})" if param is not None else ""), "until": until}
+        elif kind == "control":
+            e = {"returns_to": value, "until": until}
+        else:
+            continue
+        out.setdefault(who, []).append(e)
+    return out
+
+
+def _read_lasting(raw: Any, where: str) -> list[tuple]:
+    """A field entry's "lasting" list as (until, kind, value) (kind as in Game.lasting); PositionError else."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise PositionError(f"{where} lasting: a list of effects")
+    out = []
+    for x in raw:
+        if not isinstance(x, dict) or x.get("until") not in DURATIONS or len(x) != 2:
+            raise PositionError(f"{where} lasting: {x!r} is not one effect with an \"until\" of "
+                                f"{', '.join(sorted(DURATIONS))}")
+        if "power" in x and isinstance(x["power"], int) and not isinstance(x["power"], bool):
+            out.append((x["until"], "power", x["power"]))
+        elif "keyword" in x and parse_keyword(str(x["keyword"]))[0]:
+            out.append((x["until"], "keyword", parse_keyword(str(x["keyword"]))))
+        elif "returns_to" in x and x["returns_to"] in (0, 1) and not isinstance(x["returns_to"], bool):
+            out.append((x["until"], "control", x["returns_to"]))
+        else:
+            raise PositionError(f"{where} lasting: {x!r} (one of \"power\": N, \"keyword\": \"Ravage (2)\", "
+                                "\"returns_to\": 0 or 1, with its \"until\")")
+    return out
 
 
 # ---------------------------------------------------------------- loading
@@ -256,7 +304,7 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
                     "emb": _count(e.get("emblems"), f"player {p}, field: {code} emblems"),
                     "cnt": _count(e.get("influence"), f"player {p}, field: {code} influence"),
                     "dups": _count(e.get("duplicates"), f"player {p}, field: {code} duplicates"),
-                    "atts": []}
+                    "atts": [], "lasting": _read_lasting(e.get("lasting"), f"player {p}, field: {code}")}
             if d.unique:
                 if d.name in names:
                     raise PositionError(f"player {p}, field: {code} ({d.name}) is unique and player {p} already "
@@ -283,7 +331,10 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
                 ac = _Card(ad, alab, FIELD, a_ctrl, {"exh": 1 if ae.get("exhausted") else 0,
                                                      "emb": _count(ae.get("emblems"), f"player {p}, field: "
                                                                    f"{ad.code} emblems"),
-                                                     "cnt": 0, "host": c})
+                                                     "cnt": 0, "host": c,
+                                                     "lasting": _read_lasting(ae.get("lasting"),
+                                                                              f"player {p}, field: {ad.code} on "
+                                                                              f"{code}")})
                 own[a_owner]["draw"].append(ac)
                 info["atts"].append(ac)
 
@@ -352,6 +403,12 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
                 g.cnt[j] = c.info["cnt"]
                 if c is not e_card:
                     g.host[j] = i
+                for until, kind, value in c.info["lasting"]:   # §8.9: as the effects that made them left them
+                    if kind == "power":
+                        g.pmod[j] = g.pmod.get(j, 0) + value
+                    elif kind == "keyword":
+                        g.kgrant.setdefault(j, []).append((value[0], value[1], until))
+                    g.lasting.append((until, kind, j, value))
     for p in (0, 1):
         if decks[p] is None:
             continue

@@ -67,28 +67,12 @@ def forget(g: Any) -> None:
     _ORIGINS.pop(id(g), None)
 
 
-def _from_origin(position: dict, catalogue: Any, history: list) -> Any:
-    """The position loaded again with the choices of `history` replayed (the engine's own replay loop)."""
-    from .game import IllegalAction
+def _from_origin(position: dict, catalogue: Any, history: list, reseeds: list = ()) -> Any:
+    """The position loaded again with the choices of `history` replayed (the engine's own replay loop), its
+    random stream seeded again where `reseeds` says (Game.reseed)."""
     from .positions import from_position
     g = from_position(position, catalogue, advance=False)
-    g._replay = history
-    g._rpos = 0
-    n = len(history)
-    gen = g._gen
-    try:
-        dec = next(gen)
-        while g._rpos < n:
-            a = history[g._rpos]
-            if type(a) is not tuple or a not in dec.options:
-                raise IllegalAction(f"replay: {a!r} is not an option of {dec!r}")
-            g._rpos += 1
-            g.history.append(a)
-            dec = gen.send(a)
-        g.pending = dec
-    except StopIteration:
-        g.pending = None
-    g._replay = None
+    g._replay_choices(history, list(reseeds))
     _remember(g, position, catalogue)
     return g
 
@@ -97,7 +81,7 @@ def copy_game(g: Any) -> Any:
     """g.clone(), also for a game loaded with load_position."""
     o = _ORIGINS.get(id(g))
     if o is not None and o[0] is g and getattr(g, "origin", None) is None:
-        return _from_origin(o[1], o[2], list(g.history))
+        return _from_origin(o[1], o[2], list(g.history), g.reseeds)
     return g.clone()
 
 
@@ -142,10 +126,10 @@ def world_of(view: Any, rng: random.Random) -> Any:
     for attempt in range(11):
         pos = _dealt_position(o[1], view.player, rng) if attempt < 10 else o[1]
         try:
-            w = _from_origin(pos, o[2], list(g.history))
+            w = _from_origin(pos, o[2], list(g.history), g.reseeds)
         except (IllegalAction, ValueError):
             continue
-        w.rng.seed(int(rng.random() * 281474976710656))   # the random events from here on: this world's own
+        w.reseed(int(rng.random() * 281474976710656))   # the random events from here on: this world's own
         return w
     raise AssertionError("unreachable: the position as it is always replays")
 

@@ -247,6 +247,8 @@ class State:
         # is 4 + player, a declaration is the list [player, card, ...].
         self.history: list[Any] = []
         self._replay: list[Any] | None = None   # while replaying a history (clone, determinize)
+        # (choices made, seed): where the random stream was seeded again (Game.reseed), for the replays
+        self.reseeds: list[tuple[int, int]] = []
         self._rpos = 0
         # §6.2 counters per player and struggle type, for the struggles that player initiated: initiated, won
         # (as the attacker), unopposed (S.10), defended (the defending player declared at least one defender,

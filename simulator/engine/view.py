@@ -204,6 +204,6 @@ class PlayerView:
                 out = g._replayed(g.history, cards, False)
             except IllegalAction:
                 continue
-            out.rng.seed(int(rng.random() * 281474976710656))
+            out.reseed(int(rng.random() * 281474976710656))
             return out
         raise AssertionError("unreachable: the cards as they are always replay")

@@ -1,4 +1,4 @@
-"""Simulation runs of the hosted games (realms, regions) on the same run machinery as r1 (issues 17, 18).
+"""Simulation runs of the hosted games (realms, regions) on the same run machinery as r1.
 
 A run's spec names its game (`spec["game"]`; none means r1). `engine_for(spec)` gives the module that runs it,
 with the interface simulator/runner.py has for r1: `chunk_plan(mode, games, settings)`, `run_chunk(spec, index)`,

@@ -1,5 +1,5 @@
 """`simulate FILE --game realms --mode goldfish|versus` and `simulate STRATEGY --game regions --mode versus
---opponent STRATEGY` (CONTRACTS §3, §7; issues 17, 18): in-process by default, `--queue` through the Celery
+--opponent STRATEGY` (CONTRACTS §3, §7): in-process by default, `--queue` through the Celery
 workers (the same chunks and seeds, so the same JSON except `elapsed_s`)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The realms board in the replay viewer (issue 17, the viewer of issue 10): /simulate/runs/ID/games/N/?step=S for a
+"""The realms board in the replay viewer (r1's viewer): /simulate/runs/ID/games/N/?step=S for a
 realms run. Game N of the run is played again from its seed (simulator/engines/realms/replay.py) and each decision is
 a step: the board (Leaders, the Settlements on their grid, Borderlands and Strike Force with CV and Equipment,
 Reserves, the VP race), the log lines since the last step and the choice made there. Keyboard: ← → step,

@@ -1,4 +1,4 @@
-"""The replay of a regions run's sample game on a board of five Regions (issue 18): /regions/simulate/runs/ID/replay/.
+"""The replay of a regions run's sample game on a board of five Regions: /regions/simulate/runs/ID/replay/.
 
 The run keeps game 0 as its seed, first player and log; simulator/engines/regions/replay.py plays it again with
 the run's strategies and policies and records the board at every decision. This page shows one step:

@@ -1,4 +1,4 @@
-"""Writes for the hosted games' runs (issues 17, 18): build a spec from decklist text or strategy text, create a
+"""Writes for the hosted games' runs: build a spec from decklist text or strategy text, create a
 SimulationRun for it (deduplicated, under the same per-user limits as r1) and dispatch it to the same Celery tasks.
 The run's game lives in its spec (`spec["game"]`), which simulator/games.engine_for reads.
 """

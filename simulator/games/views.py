@@ -1,4 +1,4 @@
-"""Pages and API of the hosted games' simulations (issues 17, 18), at /<game>/simulate/… and /<game>/api/…:
+"""Pages and API of the hosted games' simulations, at /<game>/simulate/… and /<game>/api/…:
 
 - /realms/simulate/: goldfish or head-to-head of pasted (or starter) decklists; /regions/simulate/: strategy
   against strategy. A run goes to the Celery workers (simulator/games/services.py) and its page polls (htmx).

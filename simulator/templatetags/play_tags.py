@@ -14,11 +14,12 @@ def index(seq, i):
 
 
 @register.simple_tag
-def game_summary(lines, first_name, second_name, cards=None):
-    """The sample log as a game summary (simulator/replay.py summary)."""
+def game_summary(lines, first_name, second_name, cards=None, influence=None):
+    """The sample log as a game summary (simulator/replay.py summary); `influence`, the game's Influence at the end
+    of each round, gives each round its score."""
     from simulator.replay import summary
     return summary(list(lines or []), (first_name or "The deck", second_name or "The opponent"),
-                   cards if isinstance(cards, dict) else None)
+                   cards if isinstance(cards, dict) else None, influence if isinstance(influence, list) else None)
 
 
 @register.filter

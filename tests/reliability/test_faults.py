@@ -1,4 +1,4 @@
-"""Faults, end to end with real processes (issue 7, "Faults"): the broker stops and comes back, a whole worker
+"""Faults, end to end with real processes ("Faults"): the broker stops and comes back, a whole worker
 is killed mid-run. Reuses the simulator's broker-test helpers (a scratch SQLite database with the simulator's
 test cards, a real `celery worker` process) from tests/simulator/test_broker.py.
 
@@ -179,7 +179,7 @@ def test_a_whole_worker_killed_mid_run_then_restarted_loses_nothing(e2e_db, in_p
     computed, then a fresh worker. The killed worker's messages come back: on the filesystem broker from its
     in-flight folder as soon as another consumer sees it is dead (roc_site/celery.py); on RabbitMQ when its
     connection drops; on Redis after the visibility timeout. The settings are the defaults a deployment gets
-    (issue 19: with the old default of 960 s the run stood still for 16 minutes after the restart): a chunk's
+    (with the old default of 960 s the run stood still for 16 minutes after the restart): a chunk's
     time limit follows its size, the visibility timeout is a minute, and the run resumes within about that."""
     env = _env(e2e_db, broker, kill_mid_chunk=True)
     text = CAMELOT_LIST.read_text(encoding="utf-8")

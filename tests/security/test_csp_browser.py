@@ -112,7 +112,7 @@ def test_htmx_works_under_the_policy(live_server, watched):
 
 
 def test_the_api_docs_list_the_operations_under_the_policy(live_server, watched):
-    """Issue 19: /api/docs/ (the footer's "API" link) was blank: Swagger UI came from a CDN and its inline start-up
+    """Regression: /api/docs/ (the footer's "API" link) was blank: Swagger UI came from a CDN and its inline start-up
     script was blocked by the site's own policy. Now the page loads only from the site and lists every operation."""
     page, console = watched
     outside: list[str] = []

@@ -1,4 +1,4 @@
-"""End to end through a real broker and a real `celery -A roc_site worker` process (issue 5, "Celery").
+"""End to end through a real broker and a real `celery -A roc_site worker` process ("Celery").
 
 Each test gets its own SQLite file and var/ folder (the worker is another process, so it cannot see the test
 database), loads the simulator's test cards there, starts a worker on the broker under test, runs

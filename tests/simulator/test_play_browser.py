@@ -1,4 +1,4 @@
-"""Replays, the playtest table and the judge sandbox in Debian's Chromium (issue 14): stepping a replay with the
+"""Replays, the playtest table and the judge sandbox in Debian's Chromium: stepping a replay with the
 keyboard, building a position and stepping a struggle in the sandbox, a whole game against the greedy AI through
 clicks only, and resuming it after a reload. Screenshots at 1366 and 390 px under var/screenshots/."""
 from __future__ import annotations

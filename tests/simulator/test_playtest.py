@@ -1,4 +1,4 @@
-"""The playtest table (issue 14): a person plays player 0 through action texts against the greedy AI; the game
+"""The playtest table: a person plays player 0 through action texts against the greedy AI; the game
 is saved (decks, seed, history) and resumes from the database alone; hidden cards never reach the page."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Choosing the players of a run (issue 13, CONTRACTS §3): `simulate --policy/--opponent-policy`, the versus
+"""Choosing the players of a run (CONTRACTS §3): `simulate --policy/--opponent-policy`, the versus
 JSON's `policies` and `struggles`, the same through the queue, the API and the simulate page."""
 import json
 

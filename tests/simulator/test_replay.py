@@ -1,4 +1,4 @@
-"""Replays (issue 14): game g of a run is the game the run played (same seed, same outcome), the page steps
+"""Replays: game g of a run is the game the run played (same seed, same outcome), the page steps
 through it by event, struggle and round, and the report links its sample game to it."""
 from __future__ import annotations
 
@@ -90,22 +90,48 @@ def test_the_report_links_its_sample_game_and_reads_like_a_summary(client, sim_d
     assert client.get(f'/simulate/runs/{gold.pk}/games/0/').status_code == 200
 
 
-def test_summary_keeps_a_running_score():
+def test_summary_scores_each_round_with_the_games_influence():
     lines = ["R1 §6.2 S.3 player 1 declares a Guile struggle with Court Spy",
              "R1 Confrontation S.8 Guile: 1 vs 0, attacker wins, margin 1",
              "R1 §6.2 S.10 unopposed: player 1 gains 1 Influence (1)",
              "R2 §6.1 Faith spoils: 1 Influence moves from player 1 to player 0"]
-    rounds = replay.summary(lines, ("A", "B"))
+    rounds = replay.summary(lines, ("A", "B"), influence=[[0, 1], [1, 0]])
     assert rounds[0]["score"] == [0, 1] and rounds[1]["score"] == [1, 0]
     assert rounds[0]["events"][0]["text"] == "B wins the Guile struggle 1–0, attacking (margin 1)"
+    # never added up from the lines: without the game's figures a round has no score
+    assert [r["score"] for r in replay.summary(lines, ("A", "B"))] == [None, None]
 
 
-def test_summary_counts_influence_lost_to_a_card():
+def test_summary_lists_influence_lost_to_a_card():
     lines = ["R1 §6.2 S.10 unopposed: player 0 gains 3 Influence (3)",
              "R2 §1.1 Betrayal: player 0 loses 2 Influence (1 left)"]
-    rounds = replay.summary(lines, ("A", "B"))
+    rounds = replay.summary(lines, ("A", "B"), influence=[[3, 0], [1, 0]])
     assert rounds[0]["score"] == [3, 0] and rounds[1]["score"] == [1, 0]
     assert len(rounds[1]["events"]) == 1
+
+
+def _end_of_round(frames: list[dict], rnd: int) -> list[int]:
+    last = [f for f in frames if f["round"] == rnd][-1]
+    return [p["influence"] for p in last["board"]["players"]]
+
+
+def test_the_reports_round_scores_are_the_replay_boards_with_glory(client, sim_db, camelot_text, winter_text):
+    """Glory (§9.2) puts Influence on a unit: it counts (§1.1), the replay's board shows it, and so does the
+    report's summary. Run seed 3's game 1 has Glory in round 1."""
+    from simulator import services
+
+    run, _ = services.run_request(mode="versus", text=camelot_text, opponent_text=winter_text, games=1, seed=3,
+                                  dispatch=False)
+    services.run_execute_here(run)
+    run.refresh_from_db()
+    lines = run.result["sample_log"]["lines"]
+    assert any(x.startswith("R1 ") and "§9.2 Glory" in x for x in lines)
+    frames = replay.replay_run_game(run.spec, 0)["frames"]
+    body = client.get(run.get_absolute_url()).content.decode()
+    heads = re.findall(r"<h3>Round (\d+) <small class=\"muted\">— .*? (\d+), .*? (\d+)</small></h3>", body)
+    assert len(heads) >= 2
+    for rnd, a, b in heads:
+        assert [int(a), int(b)] == _end_of_round(frames, int(rnd)), f"round {rnd}"
 
 
 def test_the_playtest_log_speaks_to_you():

@@ -232,7 +232,7 @@ def test_prepared_decks_are_rebuilt_after_their_budget_and_the_numbers_do_not_ch
                                          ("versus", 300)])
 def test_each_chunk_is_sent_with_a_time_limit_from_its_size_under_the_visibility_timeout(
         sim_db, camelot_text, winter_text, monkeypatch, django_user_model, mode, games):
-    """Issue 19: every task had 900 s, so on Redis a killed worker's chunks came back only after 960 s. Each chunk
+    """Regression: every task had 900 s, so on Redis a killed worker's chunks came back only after 960 s. Each chunk
     now carries limits from its size, and the largest a signed-in user may ask for stays under a minute."""
     from simulator import tasks
 

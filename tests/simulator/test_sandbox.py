@@ -1,4 +1,4 @@
-"""The judge sandbox (issue 14): a built, pasted or uploaded position stepped with its options, the rules of
+"""The judge sandbox: a built, pasted or uploaded position stepped with its options, the rules of
 each step shown, the export loading again in the judge, and refused positions answered next to the field."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Tuning (issue 15): compare, tune and matrix — commands, services (the workers' path), API and pages.
+"""Tuning: compare, tune and matrix — commands, services (the workers' path), API and pages.
 
-The planted answers of the issue: a deck with three copies of a card that can never be played (cost "–", no way to
+The planted answers (known to be right): a deck with three copies of a card that can never be played (cost "–", no way to
 reveal it) is told to cut it; swapping in a strictly better card (same cost and icons, more Power) shows a positive
 delta whose interval excludes 0; a matrix of a deck against itself is 50% within its interval.
 """

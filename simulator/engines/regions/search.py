@@ -1,7 +1,7 @@
 """The search player of Heroes and Regions: determinized flat Monte Carlo over the engine's own actions, with a
 strategy as its default and its rollouts (docs/games/regions.md, "The search player").
 
-It plugs into the policy interface of issue 9 (simulator/engines/protocol.py) and reuses the game-agnostic layer
+It plugs into the shared policy interface (simulator/engines/protocol.py) and reuses the game-agnostic layer
 of r1's search player, `simulator.engine.search.search_decision`: each iteration deals one *world* consistent
 with what the player may know (`PlayerView.determinize`: the Market Deck order, the other players' Hands,
 Pockets and Decks pooled and dealt again, its own Deck order below the cards everyone knows are on top), plays

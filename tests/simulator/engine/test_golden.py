@@ -43,8 +43,8 @@ GOLDEN_OPENING = [
 def test_golden_transcript_seed_2026():
     a, b = decks()
     r = play_game(a, b, seed=2026, log=True)
-    assert ENGINE_VERSION == "r1-engine-10"
-    # issue 13's greedy player: player 1 makes player 0 go first (§5.1), player 0 keeps its Walls home as
+    assert ENGINE_VERSION == "r1-engine-11"
+    # the fixed greedy player (not greedy-v1): player 1 makes player 0 go first (§5.1), player 0 keeps its Walls home as
     # defenders and chump-defends the 12-Power attack (S.10: no unopposed Influence)
     assert (r.winner, r.reason, r.rounds, r.first_player) == (1, "influence", 9, 0)
     assert r.influence_by_round == [[1, 0], [1, 1], [1, 2], [1, 3], [3, 4], [3, 6], [3, 9], [5, 12], [4, 15]]

@@ -1,4 +1,4 @@
-"""The fixed greedy player (issue 13) against greedy-v1 on constructed positions: each test is a situation where
+"""The fixed greedy player against greedy-v1 on constructed positions: each test is a situation where
 one of greedy-v1's blind spots shows, and checks both what the fixed player does and that greedy-v1 did not."""
 from simulator.engine import build_deck
 from simulator.engine.game import GUILE, KINGDOM_P, Decision

@@ -251,3 +251,35 @@ def test_the_judge_consumes_an_action_naming_a_single_option_decision():
         assert any("S.8 Combat: 7 vs 4" in line for line in r["log"]), r["log"]
     assert any("the only option: taken by itself" in line for line in alone["log"])
     assert not any("attack u7 (the only option" in line for line in named["log"])
+
+
+def test_a_position_keeps_the_lasting_effects_still_running():
+    """§8.9: +2 Power and a keyword until the end of the round, and control until then (§3.2), are written on the
+    card's entry and loaded again; they expire when the round ends, as in the game they came from."""
+    from simulator.engine.cards import KW_RAVAGE
+
+    from .helpers import card, catalogue, position, side
+    knight = card("lasting-knight", power=2)
+    pos = position(side(field=[{"card": "lasting-knight", "id": "k",
+                                "lasting": [{"power": 2, "until": "round"},
+                                            {"keyword": "Ravage (1)", "until": "round"}]},
+                               {"card": "lasting-knight", "id": "k2", "owner": 1,
+                                "lasting": [{"returns_to": 1, "until": "round"}]}]),
+                   phase="kingdom")
+    cat = catalogue(knight)
+    g = from_position(pos, cat, advance=False)
+    k = next(i for i, lab in g.labels.items() if lab == "k")
+    assert g.power(k) == 4 and g.kw_param(k, KW_RAVAGE) == 1
+    out = to_position(g)
+    assert out["players"][0]["field"][0]["lasting"] == [{"power": 2, "until": "round"},
+                                                         {"keyword": "Ravage (1)", "until": "round"}]
+    assert out["players"][0]["field"][1]["lasting"] == [{"returns_to": 1, "until": "round"}]
+    assert from_position(out, cat, advance=False).power(k) == 4
+    # the round ends: the effects expire and the borrowed Knight goes back to player 1
+    g._expire("round")
+    k2 = next(i for i, lab in g.labels.items() if lab == "k2")
+    assert g.power(k) == 2 and g.ctrl[k2] == 1 and "lasting" not in to_position(g)["players"][0]["field"][0]
+    for bad in ([{"power": "x", "until": "round"}], [{"power": 1}], [{"power": 1, "until": "turn"}],
+                [{"keyword": "Flying", "until": "round"}], {"power": 1}):
+        with pytest.raises(PositionError, match="player 0, field: lasting-knight lasting"):
+            from_position(position(side(field=[{"card": "lasting-knight", "lasting": bad}])), cat)

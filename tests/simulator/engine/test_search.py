@@ -136,7 +136,7 @@ def eleven():
 
 def test_a_world_is_dealt_after_tokens_were_created(eleven):
     # The Eleven create tokens (§10): a token's id is past the decks' cards, and the world the search deals
-    # must still be a game on the same decks with the same public state (issue 13: expert stopped ladder games)
+    # must still be a game on the same decks with the same public state (expert once stopped ladder games)
     from simulator.engine.game import Game
     from simulator.engine.search import world_of
 

@@ -1,4 +1,4 @@
-"""The realms report and the regions strategy editor in Debian's Chromium at 1366 and 390 px (issues 17, 18): the
+"""The realms report and the regions strategy editor in Debian's Chromium at 1366 and 390 px: the
 report's charts and tables fit the page, the editor shows a parse error with line and column as one types and
 clears it when fixed. Screenshots in var/screenshots/."""
 from __future__ import annotations

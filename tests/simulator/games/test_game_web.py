@@ -1,4 +1,4 @@
-"""The hosted games' simulations on the web (issues 17, 18): the API (POST a run, its status and result, bad input
+"""The hosted games' simulations on the web: the API (POST a run, its status and result, bad input
 400 {"detail"} storing nothing), the pages (form, report with charts, replay, the regions strategy editor's live
 parse with line and column, the round-robin, the regions card gallery)."""
 import json

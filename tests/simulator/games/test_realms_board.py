@@ -1,4 +1,4 @@
-"""The realms board in the replay viewer and the strong player on the realms pages (issue 17):
+"""The realms board in the replay viewer and the strong player on the realms pages:
 /simulate/runs/ID/games/N/?step=S draws the board of a realms run's game; a bad game is a 400 page; the page's
 fast/strong choice and the API accept the search player."""
 import pytest

@@ -1,4 +1,4 @@
-"""The realms board in the replay viewer, in Debian's Chromium at 1366 and 390 px (issue 17): both Realms drawn (the
+"""The realms board in the replay viewer, in Debian's Chromium at 1366 and 390 px: both Realms drawn (the
 Settlement grid, Borderlands, Strike Force), the VP track, stepping by keyboard changes the step and its address,
 nothing wider than the page. Screenshots in var/screenshots/realms-board-*.png."""
 from __future__ import annotations

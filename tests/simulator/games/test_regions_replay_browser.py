@@ -1,4 +1,4 @@
-"""The regions replay on a board of five Regions in Debian's Chromium at 1366 and 390 px (issue 18): the board fits
+"""The regions replay on a board of five Regions in Debian's Chromium at 1366 and 390 px: the board fits
 the page, the keys step (→ ←) and turn (PageDown) with the address following, and a step's address opens that
 step. Screenshots in var/screenshots/regions-board-*.png."""
 from __future__ import annotations

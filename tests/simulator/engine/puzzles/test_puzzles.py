@@ -1,4 +1,4 @@
-"""Puzzles (issue 13): positions (CONTRACTS §6) where one decision is right, and the search player `expert` must
+"""Puzzles: positions (CONTRACTS §6) where one decision is right, and the search player `expert` must
 find it. Each JSON file holds the position (with the actions that lead to the decision), the player to move,
 the right answer(s) as action texts, and why.
 
