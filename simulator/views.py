@@ -224,6 +224,16 @@ def _sample_game(run, result) -> dict:
     return {}
 
 
+def run_doctor(run, user, game: str | None = None) -> dict | None:
+    """The deck doctor's reading of a run's deck (decks/doctor.py), for its report; a finished versus run of the
+    deck is among the stored games it reads."""
+    from cards.games import registry
+    from decks.doctor import diagnose_counts, for_page
+    if not run.deck_counts or not registry.get(game).has("doctor"):
+        return None
+    return for_page(diagnose_counts(run.deck_counts, game_slug=game, user=user, name=run.deck_name))
+
+
 @vary_on_headers("HX-Request")
 def run_detail(request, pk: int):
     run = selectors.run_get(pk)
@@ -238,6 +248,7 @@ def run_detail(request, pk: int):
         context["uncertainty"] = uncertainty_statement(result)
         context["first_rows"] = first_player_rows(result, run)
         context.update(_sample_game(run, result))
+        context["doctor"] = run_doctor(run, request.user)
     template = "simulator/run_body.html" if getattr(request, "htmx", False) else "simulator/run.html"
     return render(request, template, context)
 

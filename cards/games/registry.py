@@ -93,6 +93,10 @@ class Game:
     data_files: Callable | str | None = None   # () -> [paths of the shipped card files]
     colors: Mapping[str | None, str] = field(default_factory=dict)  # identity slug -> #rrggbb
     card_group: Callable | str | None = None   # card -> its identity slug (for colours and filters)
+    # the deck doctor (cards/games/doctor.py): `doctor(DoctorDeck) -> [Finding]`, the game's checks; and
+    # `doctor_samples(entries, deck_hash, games=True) -> [GameSample]`, the simulated games they read
+    doctor: Callable | str | None = None
+    doctor_samples: Callable | str | None = None
 
     def hook(self, name: str):
         """The named hook, resolved; raises NotImplementedError naming the game when it has none."""
@@ -172,6 +176,8 @@ register(Game(
               Section("Attachments", ("attachment",)), Section("Deeds", ("deed",))),
     parse_card_file="cards.cardfile:parse_card_file",
     card_to_json="cards.cardfile:card_to_json",
+    doctor="cards.games.r1.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:r1_samples",
 ))
 
 
@@ -215,6 +221,8 @@ register(Game(
     colors={"sunward": "#b3362b", "deepwood": "#3e7a37", "ashen": "#5e3b7e", "tideholm": "#1f6a8a",
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
+    doctor="cards.games.realms.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:realms_samples",
 ))
 
 register(Game(

@@ -154,6 +154,9 @@ def run_page(request, game: str, pk: int):
                "charts": charts.charts_for(result) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
+    if result:
+        from simulator.views import run_doctor
+        context["doctor"] = run_doctor(run, request.user, game)
     if result and game == "regions":
         context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
         from simulator.engines.regions.replay import MAX_SAMPLE_GAMES

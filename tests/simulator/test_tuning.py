@@ -421,3 +421,35 @@ def test_pages_answer_a_repeat_from_the_stored_run_and_cancel_for_its_owner(clie
     run.refresh_from_db()
     assert run.status == "cancelled"
     assert "cancelled" in client.get(run.get_absolute_url()).content.decode()
+
+
+OLD_CAMELOT = (ROOT / "tests" / "decks" / "data" / "camelot_old.txt").read_text(encoding="utf-8")
+
+
+def test_goldfish_swaps_never_cut_a_card_only_an_opponent_makes_playable_and_each_says_why():
+    """The deck doctor's distinction (docs/decks.md, needs_opponent): against the goldfish nothing defends, is
+    targeted or discards, so Arthur Pendragon (his text adds Power) and Trial by Combat (a struggle trick) are
+    never played there; the goldfish cannot judge them, so the search never offers to cut them."""
+    from simulator.tuning_input import build_tuning_spec
+
+    spec = build_tuning_spec(kind="tune", decks=[("c", OLD_CAMELOT)], target="goldfish", budget=10_000)
+    done = _profiled(spec)
+    codes = {c["name"]: c["code"] for c, _ in spec["decks"][0]["entries"]}
+    apart = {r["name"]: r for r in tuning.opponent_only_cards(spec, done)}
+    assert {"Arthur Pendragon", "Trial by Combat"} <= set(apart)
+    assert "struggle" in apart["Trial by Combat"]["opponent_only"]
+    ranked = {r["code"] for r in tuning.cut_ranking(spec, done)}
+    assert codes["Arthur Pendragon"] not in ranked and codes["Trial by Combat"] not in ranked
+    for swap in tuning.candidates(spec, done):
+        assert not {codes["Arthur Pendragon"], codes["Trial by Combat"]} & set(swap["out"])
+    result = tuning._finalize_tune(spec, done)
+    assert not {"Arthur Pendragon", "Trial by Combat"} & {d["name"] for d in result["dead_weight"]}
+    assert {"Arthur Pendragon", "Trial by Combat"} <= {d["name"] for d in result["opponent_only"]}
+    for s in result["swaps"]:
+        cut = s["out"][0]["name"]
+        assert s["why"].startswith(f"In {tuning.profile_games(spec)} goldfish games ") and cut in s["why"]
+        assert "played" in s["why"] and s["in"][0]["name"] in s["why"]
+    # against a real gauntlet they are judged like any other card
+    rate = build_tuning_spec(kind="tune", decks=[("c", OLD_CAMELOT)], target="winrate", budget=10_000)
+    assert codes["Trial by Combat"] in {r["code"] for r in tuning.cut_ranking(rate, [[]])}
+    assert tuning.opponent_only_cards(rate, [[]]) == []
