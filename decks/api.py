@@ -688,7 +688,7 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                                "rule, evidence and suggestions (from your collection when signed in). No login; "
                                "a line that names no card is a 400 naming the line.")
     @action(detail=False, methods=["post"], permission_classes=[permissions.AllowAny], authentication_classes=[],
-            parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
+            parser_classes=[SafeJSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
     def doctor(self, request):
         """`manage.py doctor --json` for posted decklist text."""
         from .doctor import DoctorInputError, diagnose_text

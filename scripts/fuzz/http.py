@@ -49,6 +49,7 @@ SLOTS: tuple[Slot, ...] = (
     # the decks API (DRF)
     Slot("validate.text", "POST", "/api/decks/validate/", "json", '{"text": @}', json_due=True),
     Slot("validate.body", "POST", "/api/decks/validate/", "json", "@", json_due=True),
+    Slot("doctor.text", "POST", "/api/decks/doctor/", "json", '{"text": @}', json_due=True),
     Slot("decks.name", "POST", "/api/decks/", "json", '{"name": @, "text": "1x core-004"}', True, True),
     Slot("decks.cards", "POST", "/api/decks/", "json", '{"name": "x", "cards": {"core-004": @}}', True, True),
     Slot("decks.card_key", "POST", "/api/decks/", "json", '{"name": "x", "cards": {@: 1}}', True, True),
