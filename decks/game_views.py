@@ -295,7 +295,7 @@ def decklists(request, game: str):
     if card:
         lists = [d for d in lists if card in d.cards]
     cards = {c["code"]: c for c in game_cards(spec.slug)}
-    groups = [g for g in spec.colors if g]
+    groups = [g for g in spec.group_colors(cards.values()) if g]
     return render(request, "games/decklists.html", {
         "game": spec, "decklists": lists[:100], "group": group, "card": card, "author": author, "groups": groups,
         "card_name": cards.get(card, {}).get("name")})

@@ -22,7 +22,7 @@ def main(paths: list[str]) -> None:
     from cards.games.r1 import doctor as r1_doctor
     from decks.doctor import diagnose_text
     from simulator import doctor_sample
-    from simulator.engine import ENGINE_BUILD
+    from simulator.engines.r1 import ENGINE_BUILD
 
     print(f"engine build: {ENGINE_BUILD}")
     cold, warm = [], []

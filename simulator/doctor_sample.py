@@ -26,7 +26,7 @@ _lock = threading.Lock()
 
 
 def _goldfish(entries: list[tuple[dict, int]]) -> GameSample:
-    from simulator.engine import build_deck, play_game
+    from simulator.engines.r1 import build_deck, play_game
 
     deck = build_deck(entries)
     played: dict[str, int] = {}
@@ -69,7 +69,7 @@ def _cached(key: str, build) -> GameSample | None:
 
 def goldfish_sample(entries: list[tuple[dict, int]]) -> GameSample | None:
     """The cached goldfish sample of a deck that can play a game (one faction, quests and draw cards), else None."""
-    from simulator.engine import ENGINE_VERSION, DeckError
+    from simulator.engines.r1 import ENGINE_VERSION, DeckError
     from simulator.runner import deck_data_hash
 
     types = [c.get("type") for c, _ in entries]

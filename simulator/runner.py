@@ -56,9 +56,9 @@ class SpecError(ValueError):
 
 
 def engine_module():
-    """simulator.engine, or EngineUnavailable when it cannot be imported."""
+    """simulator.engines.r1, or EngineUnavailable when it cannot be imported."""
     try:
-        from simulator import engine
+        from simulator.engines import r1 as engine
     except Exception as exc:  # a half-written engine must not take the hands report down with it
         raise EngineUnavailable(f"The rules engine cannot be loaded ({exc}); goldfish and head-to-head "
                                 "simulations are not available.") from exc

@@ -106,4 +106,7 @@ def replay_page(request, run, game_spec):
                   "prev_turn": link(prev_turn), "next_turn": link(next_turn)},
         "actor": names[step["player"]] if step["player"] is not None and step["player"] < 2 else None,
     }
+    from simulator.views_play import replay_share_context
+    context.update(replay_share_context(request, run, lambda ref: f"/regions/simulate/runs/{ref}/replay/?game={k}"
+                                                                  f"&step={at}"))
     return render(request, "games/regions/replay.html", context)

@@ -76,6 +76,9 @@ def _finished_runs() -> list[str]:
         services.run_execute_here(run)
         run.refresh_from_db()
         assert run.status == "done", run.error
+        from simulator.access import set_shared
+        set_shared(run, True)   # runs are private to their owner: the report is visited by its shared link
+        run.ref = run.share_token
         urls.append(run.get_absolute_url())
     return urls
 

@@ -189,7 +189,7 @@ def test_a_sandbox_position_with_5000_cards_is_refused_at_once():
 def test_naming_the_copies_of_one_code_is_linear():
     """names_for over 6,000 copies of one code, each in its own state: a list's `in` and `index` made this
     quadratic (about 36 million steps, seconds); a dict keeps it to milliseconds."""
-    from simulator.engine.actions import names_for
+    from simulator.engines.r1.actions import names_for
 
     n = 6000
     g = SimpleNamespace(cdef=[SimpleNamespace(code="core-004")] * n, zone=[1] * n, ctrl=[0] * n,

@@ -27,6 +27,9 @@ def _finished(mode: str, games: int) -> str:
     services.run_execute_here(run)
     run.refresh_from_db()
     assert run.status == "done", run.error
+    from simulator.access import set_shared
+    set_shared(run, True)   # runs are private to their owner: the report is visited by its shared link
+    run.ref = run.share_token
     return run.get_absolute_url()
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import browser  # noqa: F401  (shared Playwright fixtures)
+from tests.browser.conftest import browser, own_runs  # noqa: F401  (shared Playwright fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[3] / "var" / "screenshots"
@@ -28,6 +28,7 @@ def test_board_replay_fits_and_steps_with_keys(live_server, browser):  # noqa: F
     url = live_server.url + run.get_absolute_url() + "replay/"
     for width in (1366, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
+        own_runs(context, live_server.url, run)
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.goto(url + "?step=40")
