@@ -127,7 +127,7 @@ def _read_lasting(raw: Any, where: str) -> list[tuple]:
         return []
     if not isinstance(raw, list):
         raise PositionError(f"{where} lasting: a list of effects")
-    out = []
+    out: list[tuple] = []
     for x in raw:
         if not isinstance(x, dict) or x.get("until") not in DURATIONS or len(x) != 2:
             raise PositionError(f"{where} lasting: {x!r} is not one effect with an \"until\" of "
