@@ -1,0 +1,45 @@
+"""What a visitor reads on the pages: no template comment leaks into a page, card lists do not use the comma that
+card names contain, chart legends are whole, the API root lists every endpoint, the favicon is served."""
+import re
+
+import pytest
+
+from tests.conftest import STARTERS_DIR
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_deck_editor_shows_no_template_comment(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("editor", password="x-long-password"))
+    r = client.get("/decks/new/")
+    page = r.content.decode()
+    assert r.status_code == 200 and 'id="browser-form"' in page
+    assert "{#" not in page and "#}" not in page and "only from the filter buttons" not in page
+
+
+@pytest.fixture
+def hands_run():
+    from simulator import services
+
+    # Arthur alone at 4 copies (a draft over the limit, as people paste them): his chart line is named after him
+    text = (STARTERS_DIR / "camelot.txt").read_text().replace("2x Arthur Pendragon", "4x Arthur Pendragon")
+    run, _ = services.run_request(mode="hands", text=text, games=200, seed=4, dispatch=False)
+    services.run_execute_here(run)
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    return run
+
+
+def test_the_hands_report_separates_cards_by_a_mark_no_card_name_holds(client, hands_run):
+    html = client.get(f"/simulate/runs/{hands_run.pk}/").content.decode()
+    best = re.search(r"<h3>Best hands</h3><ol>(.*?)</ol>", html, re.S).group(1)
+    hands = re.findall(r"<li>(.*?) → places", best)
+    assert hands and all(len(h.split(" · ")) == 7 for h in hands), hands   # 7 cards, each whole
+    assert "Arthur Pendragon, The Once and Future King" in html
+
+
+def test_hand_chart_legends_are_not_cut(client, hands_run):
+    html = client.get(f"/simulate/runs/{hands_run.pk}/").content.decode()
+    legends = re.findall(r'class="legend reactive activate-serie">.*?<text[^>]*>([^<]*)</text>', html)
+    assert legends and not any(t.endswith("…") for t in legends), legends
+    assert any("Arthur Pendragon, The Once and Future King" in t for t in legends), legends
