@@ -29,3 +29,12 @@ def rules(request):
 
     body, toc = rulebook.rendered()
     return render(request, "rules.html", {"rules_html": body, "toc": toc})
+
+
+def favicon(request):
+    """/favicon.ico, which browsers and feed readers ask for whatever the page's <link rel="icon"> says: the site's
+    icon (static/favicon.svg, under its hashed name in production)."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.http import HttpResponsePermanentRedirect
+
+    return HttpResponsePermanentRedirect(staticfiles_storage.url("favicon.svg"))

@@ -43,3 +43,29 @@ def test_hand_chart_legends_are_not_cut(client, hands_run):
     legends = re.findall(r'class="legend reactive activate-serie">.*?<text[^>]*>([^<]*)</text>', html)
     assert legends and not any(t.endswith("…") for t in legends), legends
     assert any("Arthur Pendragon, The Once and Future King" in t for t in legends), legends
+
+
+def test_search_chips_follow_the_typed_query(client):
+    html = client.get("/cards/", {"q": "f:camelot t:unit c<=2"}).content.decode()
+    active = re.findall(r'<a href="[^"]*" class="chip[^"]*active"[^>]*>([^<]*)</a>', html)
+    assert "All factions" not in active and "All types" not in active, active
+    assert "Camelot" in " ".join(active) and "Units" in active, active
+    plain = client.get("/cards/", {"q": "c<=2"}).content.decode()
+    active = re.findall(r'<a href="[^"]*" class="chip[^"]*active"[^>]*>([^<]*)</a>', plain)
+    assert {"All factions", "All types"} <= set(active), active
+
+
+def test_the_api_root_lists_every_top_level_endpoint(client):
+    body = client.get("/api/", HTTP_ACCEPT="application/json").json()
+    for name in ("cards", "decks", "decklists", "collection", "validate", "simulations", "tuning", "docs"):
+        assert name in body, body
+    for name, url in body.items():
+        assert url.startswith("http://testserver/api/"), (name, url)
+    assert client.get(body["validate"]).status_code == 405   # POST only: it exists
+
+
+def test_the_favicon_is_served(client):
+    r = client.get("/favicon.ico")
+    assert r.status_code == 301
+    icon = client.get(r["Location"])
+    assert icon.status_code == 200 and b"<svg" in b"".join(icon.streaming_content if icon.streaming else [icon.content])
