@@ -69,3 +69,20 @@ def test_the_favicon_is_served(client):
     assert r.status_code == 301
     icon = client.get(r["Location"])
     assert icon.status_code == 200 and b"<svg" in b"".join(icon.streaming_content if icon.streaming else [icon.content])
+
+
+@pytest.fixture
+def realms_cards(capsys):
+    from django.core.management import call_command
+
+    from cards.games.realms import SET_FILE
+
+    call_command("loadcards", str(SET_FILE), verbosity=0)
+    capsys.readouterr()
+
+
+def test_the_realms_editor_reads_naturally_and_has_minus_buttons(client, realms_cards):
+    html = client.get("/realms/decks/new/", {"starter": "The Sunward Throne"}).content.decode()
+    h1 = re.search(r"<h1>(.*?)</h1>", html).group(1)
+    assert h1.startswith("New deck — ") and "New The" not in h1, h1
+    assert html.count('name="remove"') >= 5 and "Remove one " in html   # a − for every card in the list
