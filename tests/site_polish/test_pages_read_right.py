@@ -86,3 +86,11 @@ def test_the_realms_editor_reads_naturally_and_has_minus_buttons(client, realms_
     h1 = re.search(r"<h1>(.*?)</h1>", html).group(1)
     assert h1.startswith("New deck — ") and "New The" not in h1, h1
     assert html.count('name="remove"') >= 5 and "Remove one " in html   # a − for every card in the list
+
+
+def test_the_readme_says_how_to_change_the_port_and_that_the_first_run_compiles():
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    assert "PORT=8080 make run" in readme and "five minutes" in readme
+    assert "${PORT:-8000}" in (ROOT / "scripts" / "run.sh").read_text()   # the variable the README names
