@@ -94,3 +94,29 @@ def test_the_readme_says_how_to_change_the_port_and_that_the_first_run_compiles(
     readme = (ROOT / "README.md").read_text()
     assert "PORT=8080 make run" in readme and "five minutes" in readme
     assert "${PORT:-8000}" in (ROOT / "scripts" / "run.sh").read_text()   # the variable the README names
+
+
+def test_one_way_of_writing_a_rate():
+    from simulator.templatetags.simulator_tags import ci_pct, points, points_ci, rate_ci
+
+    assert rate_ci(0.95, (0.938, 0.964)) == "95.0% (93.8–96.4%)"
+    assert ci_pct([0.5, 0.625]) == "50.0–62.5%"
+    assert points(0.032) == "+3.2 points" and points_ci((-0.01, 0.074)) == "−1.0 to +7.4 points"
+
+
+@pytest.mark.parametrize("game", ["realms", "regions"])
+def test_the_hosted_games_reports_write_the_interval_in_percentages(client, realms_cards, game):
+    from cards.games.realms import STARTERS_DIR as REALMS_STARTERS
+    from simulator import services
+    from simulator.engines.regions import STRATEGY_DIR
+    from simulator.games.services import game_run_request
+
+    if game == "realms":
+        a, b = (REALMS_STARTERS / "sunward.txt").read_text(), (REALMS_STARTERS / "deepwood.txt").read_text()
+    else:
+        a, b = (STRATEGY_DIR / "big-money.txt").read_text(), (STRATEGY_DIR / "wide-board.txt").read_text()
+    run, _ = game_run_request(game, mode="versus", text=a, opponent_text=b, games=6, seed=2, dispatch=False)
+    services.run_execute_here(run)
+    html = client.get(f"/{game}/simulate/runs/{run.pk}/").content.decode()
+    assert re.search(r"won <strong>\d+\.\d%</strong> .*95% interval \d+\.\d–\d+\.\d%\)", html), html
+    assert not re.search(r"\b0\.\d{2,3}–[01]\.\d{2,3}", html)
