@@ -17,9 +17,11 @@ def games_context(request) -> dict:
     except registry.UnknownGame:
         game = registry.get(None)
     from simulator.games import GAMES as SIMULATED   # the hosted games with simulation pages (/<game>/simulate/)
+    from simulator.games import STRATEGY_GAMES
 
     return {"site_games": registry.games(), "current_game": game,
-            "game_prefix": "" if game.builtin else f"/{game.slug}", "game_simulates": game.slug in SIMULATED}
+            "game_prefix": "" if game.builtin else f"/{game.slug}", "game_simulates": game.slug in SIMULATED,
+            "game_strategies": game.slug in STRATEGY_GAMES}
 
 
 def rules(request):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import ModuleType
 
 GAMES = ("realms", "regions")
+STRATEGY_GAMES = ("regions",)   # played by written strategies: the strategy editor and the round robin
 
 
 def game_of(spec: dict | None) -> str:

@@ -263,7 +263,7 @@ def round_robin_page(request, game: str):
         return render(request, "games/round_robin.html", {**context, "busy": str(exc), "status": exc.status},
                       status=exc.status)
     return render(request, "games/round_robin.html", {**context, "rr": rr, "chart": charts.matrix_chart(rr),
-                                                      "rows": list(zip(rr["strategies"], rr["heroes"],
+                                                      "rows": list(zip(rr["strategies"], [_hero_name(h) for h in rr["heroes"]],
                                                                        rr["matrix"]))})
 
 

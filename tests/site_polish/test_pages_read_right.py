@@ -120,3 +120,19 @@ def test_the_hosted_games_reports_write_the_interval_in_percentages(client, real
     html = client.get(f"/{game}/simulate/runs/{run.pk}/").content.decode()
     assert re.search(r"won <strong>\d+\.\d%</strong> .*95% interval \d+\.\d–\d+\.\d%\)", html), html
     assert not re.search(r"\b0\.\d{2,3}–[01]\.\d{2,3}", html)
+
+
+def test_the_regions_menu_links_strategies_and_round_robin(client):
+    html = client.get("/regions/").content.decode()
+    assert 'href="/regions/strategies/">Strategies</a>' in html and 'href="/regions/round-robin/">Round-robin</a>' in html
+    assert "/regions/strategies/" not in client.get("/realms/").content.decode()
+
+
+def test_the_round_robin_names_heroes_not_codes(client, monkeypatch):
+    from simulator import tasks
+
+    monkeypatch.setattr(tasks.regions_round_robin, "apply_async", lambda args, **kw: tasks.regions_round_robin(*args))
+    html = client.get("/regions/round-robin/?games=10&seed=3").content.decode()
+    heroes = re.findall(r'<th scope="row">[^<]*<span class="muted">\(([^)]*)\)</span>', html)
+    assert len(heroes) == 5 and not any(re.fullmatch(r"hr-\d+", h) for h in heroes), heroes
+    assert re.search(r"\d+\.\d% <span class=\"muted\">\(\d+\.\d–\d+\.\d%\)</span>", html)   # a rate, in percentages
