@@ -4,7 +4,9 @@ import re
 
 import pytest
 
-from tests.conftest import STARTERS_DIR
+from tests.conftest import ROOT, STARTERS_DIR
+
+ROOT_TEMPLATES = ROOT / "templates"
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +138,22 @@ def test_the_round_robin_names_heroes_not_codes(client, monkeypatch):
     heroes = re.findall(r'<th scope="row">[^<]*<span class="muted">\(([^)]*)\)</span>', html)
     assert len(heroes) == 5 and not any(re.fullmatch(r"hr-\d+", h) for h in heroes), heroes
     assert re.search(r"\d+\.\d% <span class=\"muted\">\(\d+\.\d–\d+\.\d%\)</span>", html)   # a rate, in percentages
+
+
+@pytest.mark.parametrize("url", ["/", "/realms/", "/regions/", "/regions/strategies/", "/realms/cards/"])
+def test_no_developer_speak(client, realms_cards, url):
+    html = client.get(url).content.decode()
+    for phrase in (r"\b00[0-3]_", r"cards? loaded", r"\(rules ", r"docs/[\w/]+\.md", r"in the repository"):
+        assert not re.search(phrase, html), (url, phrase)
+
+
+def test_tuning_pages_say_no_repository_path_nor_their_kind_twice():
+    from django.template.loader import render_to_string
+
+    from simulator.models import TuningRun
+
+    body = (ROOT_TEMPLATES / "simulator" / "tuning_body.html").read_text()
+    assert "docs/tuning.md" not in body and "in the repository" not in body
+    run = TuningRun(pk=7, kind="tune", title="Card swaps for Camelot (versus)", status="done", games=10)
+    h1 = re.search(r"<h1>(.*?)</h1>", render_to_string("simulator/tuning_run.html", {"run": run, "result": None}))
+    assert h1 and h1.group(1).count("Card swaps") == 1, h1 and h1.group(1)
