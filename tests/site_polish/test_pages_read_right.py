@@ -157,3 +157,23 @@ def test_tuning_pages_say_no_repository_path_nor_their_kind_twice():
     run = TuningRun(pk=7, kind="tune", title="Card swaps for Camelot (versus)", status="done", games=10)
     h1 = re.search(r"<h1>(.*?)</h1>", render_to_string("simulator/tuning_run.html", {"run": run, "result": None}))
     assert h1 and h1.group(1).count("Card swaps") == 1, h1 and h1.group(1)
+
+
+def test_the_tune_tables_scroll_in_their_own_box_with_a_hint():
+    """On a phone the comparison table and the meta matrix scroll inside a box that says so (static/css: the
+    hint shows below 900 px); the page itself never scrolls sideways (tests/simulator/test_tuning_browser.py)."""
+    from django.template.loader import render_to_string
+
+    from simulator.models import TuningRun
+
+    run = TuningRun(pk=3, kind="compare", title="A against B", status="done", games=10)
+    row = {"opponent": "Winter", "games": 10, "a_win_rate": 0.6, "b_win_rate": 0.5, "delta": 0.1, "ci95": [-0.1, 0.3]}
+    result = {"kind": "compare", "a": {"name": "A"}, "b": {"name": "B"}, "opponents": [row],
+              "overall": {**row, "opponent": "all"}}
+    html = render_to_string("simulator/tuning_compare.html", {"run": run, "result": result})
+    assert re.search(r'class="scroll-hint"[^>]*>[^<]*sideways[^<]*</p>\s*<div class="table-scroll[^"]*"[^>]*>'
+                     r'<table class="sim-table"><caption>Win rate', html), html
+    assert "+10.0 points" in html and "−10.0 to +30.0 points" in html and "60.0%" in html
+    matrix = (ROOT_TEMPLATES / "simulator" / "tuning_matrix.html").read_text()
+    assert re.search(r'class="scroll-hint"[^>]*>[^<]*sideways[^<]*</p>\s*<div class="table-scroll[^"]*"[^>]*>'
+                     r'<table class="sim-table tune-matrix">', matrix)
