@@ -34,3 +34,20 @@ def test_the_playtest_tracks_names_are_whole(live_server, browser, core_cards, w
         pg.locator(".play-track").screenshot(path=f"var/screenshots/polish-track-{width}.png")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_changed_pages_fit_the_screen(live_server, browser, core_cards, width):  # noqa: F811
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        pg = ctx.new_page()
+        for name, url in (("regions", "/regions/"), ("search", "/cards/?q=f%3Acamelot+t%3Aunit+c%3C%3D2"),
+                          ("strategies", "/regions/strategies/"), ("api", "/api/")):
+            pg.goto(live_server.url + url)
+            pg.screenshot(path=f"var/screenshots/polish-{name}-{width}.png", full_page=False)
+            wide = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert wide <= 1, (url, wide)
+        pg.goto(live_server.url + "/regions/")
+        assert pg.locator("nav >> text=Round-robin").count() >= 1 or pg.locator("text=Round-robin").count() >= 1
+    finally:
+        ctx.close()
