@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP) engine regions-engine realms-engine
 
 # The rules engine compiled to C with mypyc (scripts/build_engine.py, i.e. scripts/build_native.py r1; about a minute, then only when
-# simulator/engine changes). Without it the same engine runs as plain Python, about 2.5 times slower.
+# simulator/engines/r1 changes). Without it the same engine runs as plain Python, about 2.5 times slower.
 # On CI (CI=true) a failed build fails: the compiled engine is never silently replaced by the plain one.
 engine: $(STAMP)
 	@if [ "$${CI:-}" = "true" ]; then $(PY) -m scripts.build_engine; \
@@ -77,4 +77,4 @@ bench: load-core
 
 clean:
 	rm -rf var/ $(VENV) staticfiles/ build/
-	rm -f simulator/engine/*.so simulator/engine/native.txt
+	rm -f simulator/engines/r1/*.so simulator/engines/r1/native.txt simulator/engines/common/*.so simulator/engines/common/native.txt

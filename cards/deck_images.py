@@ -1,4 +1,4 @@
-"""A deck as one image for sharing (issue 6, "A deck image for sharing"), sized for Open Graph (1200x630 or taller).
+"""A deck as one image for sharing, sized for Open Graph (1200x630 or taller).
 
     png = render_deck_image(faction_card, destiny, quests, [(card, 3), (other, 2), ...], title="Knights of Summer")
     png = render_deck_image_from_counts({"core-001": 1, "core-002": 3, ...}, pool, title="Knights of Summer")

@@ -186,7 +186,7 @@ def game_css(request, game: str):
     """/<game>/game.css: the game's identity colours as classes (.group-SLUG), from its registry entry."""
     spec = hosted_game(game)
     lines = []
-    for slug, color in spec.colors.items():
+    for slug, color in spec.group_colors(game_cards(spec.slug)).items():
         name = slug or "general"
         lines.append(f".group-{name}{{--group:{color}}} .group-dot.group-{name}{{background:{color}}}")
     return HttpResponse("\n".join(lines) + "\n", content_type="text/css")

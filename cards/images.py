@@ -1,4 +1,4 @@
-"""Card images rendered from card data with Pillow (issue 2, "Card images").
+"""Card images rendered from card data with Pillow.
 
 Two layers:
 

@@ -1,4 +1,4 @@
-"""Validation of card illustration uploads (issue 2, "Bad input": an invalid image).
+"""Validation of card illustration uploads (bad input: an invalid image).
 
 `validate_illustration(upload, card_label=...)` reads an uploaded file and either returns a re-encoded,
 metadata-free image ready to store, or raises `IllustrationError` naming the card and the problem. Nothing is

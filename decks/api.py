@@ -119,6 +119,39 @@ class DetailSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class DoctorSuggestionSerializer(serializers.Serializer):
+    add = serializers.CharField(allow_null=True, help_text="a card to add (from the pool, or your collection)")
+    remove = serializers.CharField(allow_null=True, help_text="a card of the deck to cut")
+    why = serializers.CharField(help_text="the reason, in a sentence")
+
+
+class DoctorFindingSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="undefended_icon, dead_card, needs_opponent, cost_curve, setup_budget, "
+                                           "loyalty_surcharge, restricted_cards, draw_size (docs/decks.md), or a "
+                                           "legality error code (CONTRACTS §3)")
+    rule = serializers.CharField(help_text="the rulebook section it rests on")
+    message = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    evidence = serializers.DictField(help_text="exact probabilities and figures from simulated games")
+    suggestions = DoctorSuggestionSerializer(many=True)
+    severity = serializers.ChoiceField(choices=["error", "warning", "info"])
+
+
+class DoctorSampleSerializer(serializers.Serializer):
+    source = serializers.CharField(help_text="goldfish or versus")
+    games = serializers.IntegerField()
+    mean_rounds = serializers.FloatField(allow_null=True)
+    note = serializers.CharField()
+
+
+class DoctorReportSerializer(serializers.Serializer):
+    """The object `manage.py doctor --json` prints (CONTRACTS §3)."""
+
+    deck = serializers.DictField(help_text="name, game, hash, legal, cards and the deck's identity")
+    findings = DoctorFindingSerializer(many=True)
+    samples = DoctorSampleSerializer(many=True, help_text="the simulated games the findings read")
+
+
 class ValidateRequestSerializer(serializers.Serializer):
     text = serializers.CharField(allow_blank=True, trim_whitespace=False,
                                  help_text=f"Decklist text (CONTRACTS §2), at most {MAX_TEXT_CHARS:,} characters")
@@ -251,6 +284,27 @@ def _problems_detail(exc: DeckInputError) -> dict:
     if exc.problems:
         data["problems"] = [p.to_json() for p in exc.problems]
     return data
+
+
+def _posted_decklist(request) -> tuple:
+    """(the request's data, its decklist text) for the endpoints that read posted text (validate, doctor): JSON
+    `{"text": ...}`, a form, or the raw text/plain body; a 400 saying what to send otherwise."""
+    try:
+        data = request.data
+    except UnsupportedMediaType as e:
+        raise ValidationError({"detail": f"Send the decklist as JSON {{\"text\": \"...\"}} or as text/plain, "
+                                         f"not {str(request.content_type)[:60]}."}) from e
+    if not hasattr(data, "get"):
+        raise ValidationError({"detail": 'Send a JSON object {"text": "..."}.'})
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ValidationError({"detail": 'The field "text" (the decklist, as a string) is required.'})
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValidationError({"detail": f"The decklist is too long: {len(text):,} characters, "
+                                         f"at most {MAX_TEXT_CHARS:,}."})
+    if "\x00" in text:
+        raise ValidationError({"detail": "The decklist contains binary data (NUL bytes), not text."})
+    return data, text
 
 
 def _fmt_from_request(data):
@@ -598,21 +652,7 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
             parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
     def validate(self, request):
         """The verdict of `validatedeck --json` for posted decklist text."""
-        try:
-            data = request.data
-        except UnsupportedMediaType as e:
-            raise ValidationError({"detail": f"Send the decklist as JSON {{\"text\": \"...\"}} or as text/plain, "
-                                             f"not {str(request.content_type)[:60]}."}) from e
-        if not hasattr(data, "get"):
-            raise ValidationError({"detail": 'Send a JSON object {"text": "..."}.'})
-        text = data.get("text")
-        if not isinstance(text, str):
-            raise ValidationError({"detail": 'The field "text" (the decklist, as a string) is required.'})
-        if len(text) > MAX_TEXT_CHARS:
-            raise ValidationError({"detail": f"The decklist is too long: {len(text):,} characters, "
-                                             f"at most {MAX_TEXT_CHARS:,}."})
-        if "\x00" in text:
-            raise ValidationError({"detail": "The decklist contains binary data (NUL bytes), not text."})
+        data, text = _posted_decklist(request)
         game = data.get("game") or request.query_params.get("game")
         if game and game != "r1":
             return self._validate_other_game(game, text, data)
@@ -637,10 +677,35 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
             raise ValidationError({"detail": f'"format" must be one of {", ".join(game.formats)} for {game.slug}.'})
         return Response(game.hook("check_text")(text, game_cards(game.slug), fmt))
 
+    @extend_schema(request=ValidateRequestSerializer,
+                   responses={200: DoctorReportSerializer, 400: DetailSerializer},
+                   parameters=[OpenApiParameter("game", str, description="the game (CONTRACTS §7); default r1")],
+                   description="The deck doctor (CONTRACTS §3 `doctor`) for posted decklist text: findings with their "
+                               "rule, evidence and suggestions (from your collection when signed in). No login; "
+                               "a line that names no card is a 400 naming the line.")
+    @action(detail=False, methods=["post"], permission_classes=[permissions.AllowAny], authentication_classes=[],
+            parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
+    def doctor(self, request):
+        """`manage.py doctor --json` for posted decklist text."""
+        from .doctor import DoctorInputError, diagnose_text
+
+        data, text = _posted_decklist(request)
+        game = data.get("game") or request.query_params.get("game") or None
+        if game is not None and not isinstance(game, str):
+            raise ValidationError({"detail": '"game" must be the slug of a game, e.g. "realms".'})
+        # Anonymous as validation is (no authentication class, so no CSRF check on a read); a signed-in visitor's
+        # session still says whose collection the suggestions come from.
+        from django.contrib.auth import get_user
+        user = get_user(request._request)
+        try:
+            return Response(diagnose_text(text, game_slug=game, user=user))
+        except DoctorInputError as e:
+            raise ValidationError({"detail": str(e)}) from None
 
 
 
-# ---- publishing, decklists and the collection (issue 6) -------------------------------------------------------
+
+# ---- publishing, decklists and the collection -------------------------------------------------------
 DECKLIST_FILTER_LIMITS = {"faction": 16, "destiny": 32, "author": 150, "q": 500, "sort": 10}
 MAX_DECKLIST_CARDS = 20
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -752,7 +817,7 @@ class DecklistViewSet(viewsets.ReadOnlyModelViewSet):
     def favourite(self, request, pk=None):
         return self._toggle(request, decklist_favourite)
 
-    # ---- comments (issue 19) --------------------------------------------------------------------------------
+    # ---- comments --------------------------------------------------------------------------------
     def _comment(self, comment_id):
         decklist = self.get_object()
         if not str(comment_id).isdigit() or len(str(comment_id)) > 18:

@@ -1,4 +1,4 @@
-"""A player's whole account as one JSON file (issue 7, "Data"): every deck with every version, the collection, the
+"""A player's whole account as one JSON file: every deck with every version, the collection, the
 decklists they published and the decklists they liked or marked as favourite.
 
 Pure: no database. `read_archive` checks a whole file before anything is saved and lists every problem with the

@@ -1,4 +1,4 @@
-"""A player's collection as data (issue 6): CSV in and out, and what a deck needs beyond it. Pure: no database.
+"""A player's collection as data: CSV in and out, and what a deck needs beyond it. Pure: no database.
 
 CSV read: a header naming a card column (`code`, `card`, `name` or `title`) and a count column (`count`,
 `quantity`, `qty`, `copies` or `owned`); without a header, two columns `card,count`. Cards are matched like

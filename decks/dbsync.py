@@ -1,7 +1,7 @@
 """Database triggers that keep `DecklistCard.published_at` and `DecklistCard.faction` equal to their decklist's
 ("copies"), and `DecklistTally` equal to the number of decklists per faction ("tally").
 
-The copies let "newest decklists holding card X" be one index range (issue 7); the triggers make them correct
+The copies let "newest decklists holding card X" be one index range; the triggers make them correct
 whoever writes — the publish service, a data migration, the admin, raw SQL, Django's SET_NULL when a faction is
 deleted — on PostgreSQL and on SQLite:
 

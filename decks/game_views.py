@@ -43,7 +43,8 @@ def _owned(request, spec) -> dict[str, int]:
                 .values_list("card_code", "count"))
 
 
-def deck_view(spec, counts: dict[str, int], cards: list[dict], fmt: str, *, owned: dict | None = None) -> dict:
+def deck_view(spec, counts: dict[str, int], cards: list[dict], fmt: str, *, owned: dict | None = None,
+              user=None) -> dict:
     """What the editor's live panel and the deck pages show: the verdict, the identity and the cards by section."""
     by_code = {c["code"]: c for c in cards}
     verdict = spec.hook("check_deck")(counts, cards, fmt)
@@ -59,7 +60,11 @@ def deck_view(spec, counts: dict[str, int], cards: list[dict], fmt: str, *, owne
         rows.sort(key=lambda r: (r["card"].get("cost") or 0, r["card"]["name"]))
     identity = spec.hook("identity")(counts, cards) if spec.has("identity") else {}
     label = identity.get("affiliation_name") or identity.get("group") or ""
-    return {"verdict": verdict, "identity": identity, "identity_label": label, "fmt": fmt,
+    doctor = None
+    if spec.has("doctor") and counts:   # the deck doctor's reading (decks/doctor.py), suggestions from `user`'s cards
+        from .doctor import diagnose_counts, for_page
+        doctor = for_page(diagnose_counts(counts, game_slug=spec.slug, cards=cards, user=user, fmt=fmt))
+    return {"verdict": verdict, "identity": identity, "identity_label": label, "fmt": fmt, "doctor": doctor,
             "total": sum(counts.values()),
             "sections": [(label, rows, sum(r["count"] for r in rows)) for label, rows in sections.items() if rows]}
 
@@ -73,7 +78,7 @@ def _live_context(request, spec, text: str, fmt: str) -> dict:
     cards = game_cards(spec.slug)
     verdict = spec.hook("check_text")(text, cards, fmt)
     counts, _problems = spec.hook("parse_decklist")(text, cards)
-    ctx = deck_view(spec, counts, cards, fmt, owned=_owned(request, spec))
+    ctx = deck_view(spec, counts, cards, fmt, owned=_owned(request, spec), user=request.user)
     ctx["verdict"] = verdict  # the text's verdict: its unreadable lines come first
     return {"game": spec, **ctx, "fmt": fmt, "editing": True}
 
@@ -196,7 +201,7 @@ def deck_detail(request, game: str, pk: int):
     spec = hosted_game(game)
     deck = visible_deck(request, spec, pk)
     cards = game_cards(spec.slug)
-    ctx = deck_view(spec, deck.cards, cards, deck.fmt, owned=_owned(request, spec))
+    ctx = deck_view(spec, deck.cards, cards, deck.fmt, owned=_owned(request, spec), user=request.user)
     return render(request, "games/deck_detail.html", {
         "game": spec, "deck": deck, **ctx, "text": spec.hook("export_decklist")(deck.cards, cards, deck.name),
         "hands": _hands_rows(spec, deck.cards, cards), "versions": deck.versions.all()[:20],
@@ -290,7 +295,7 @@ def decklists(request, game: str):
     if card:
         lists = [d for d in lists if card in d.cards]
     cards = {c["code"]: c for c in game_cards(spec.slug)}
-    groups = [g for g in spec.colors if g]
+    groups = [g for g in spec.group_colors(cards.values()) if g]
     return render(request, "games/decklists.html", {
         "game": spec, "decklists": lists[:100], "group": group, "card": card, "author": author, "groups": groups,
         "card_name": cards.get(card, {}).get("name")})

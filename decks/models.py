@@ -127,7 +127,7 @@ class DeckVersion(models.Model):
 
 
 class CollectionCard(models.Model):
-    """How many copies of a card a player owns (issue 6). Keyed by code, like DeckCard."""
+    """How many copies of a card a player owns. Keyed by code, like DeckCard."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection")
     card_code = models.CharField(max_length=32)
@@ -161,7 +161,7 @@ class DecklistQuerySet(models.QuerySet):
 
 
 class Decklist(models.Model):
-    """A published, immutable snapshot of a deck (issue 6): public, with a readable URL /decklists/ID-slug/.
+    """A published, immutable snapshot of a deck: public, with a readable URL /decklists/ID-slug/.
 
     Re-publishing the same deck makes a new Decklist whose `previous` is the last one; a deck copied from a
     decklist and then published links back through `derived_from`."""
@@ -208,7 +208,7 @@ class DecklistCard(models.Model):
 
     `published_at` and `faction` are copies of the decklist's, so that "the newest lists holding X" (of one faction,
     in a date range) is one range of the index (card_code, -published_at, -decklist, faction) and counting them
-    reads that index only (issue 7). The database keeps the copies equal (migration 0005): a trigger fills them in
+    reads that index only. The database keeps the copies equal (migration 0005): a trigger fills them in
     whenever a row is inserted, and another rewrites them whenever a decklist's `published_at` or `faction`
     changes (a re-dated list, a faction deleted → NULL); deleting a decklist deletes its rows. On SQLite, rebuilding
     either table in a later migration drops these triggers: re-create them there (`decks.dbsync`); the tests in
@@ -233,7 +233,7 @@ class DecklistCard(models.Model):
 
 class DecklistTally(models.Model):
     """How many decklists there are per faction (`faction_key` = the faction's id, 0 for none), so that the
-    browser's pager need not count 1,000,000 rows (issue 7). Kept by database triggers on `decks_decklist`
+    browser's pager need not count 1,000,000 rows. Kept by database triggers on `decks_decklist`
     (decks/dbsync.py): +1 per list inserted, -1 per list deleted, moved when a list's faction changes; a truncate
     empties it. A faction with no row has no lists. Never written by Django code."""
 

@@ -70,7 +70,7 @@ def version_changes(old: dict[str, int] | None, new: dict[str, int]) -> dict[str
     return {"added": added, "removed": removed}
 
 
-# ---- collection (issue 6) ------------------------------------------------------------------------------------
+# ---- collection ------------------------------------------------------------------------------------
 def collection_counts(*, user) -> dict[str, int]:
     if not user.is_authenticated:
         return {}
@@ -92,7 +92,7 @@ def deck_buildability(*, deck_counts: dict[str, int], user) -> dict:
     return {"buildable": not missing, "missing": missing}
 
 
-# ---- published decklists (issue 6) ---------------------------------------------------------------------------
+# ---- published decklists ---------------------------------------------------------------------------
 DECKLIST_SORTS = {"date": ("-published_at", "-id"), "likes": ("-like_count", "-published_at", "-id")}
 DRIVER_PROBE_ROWS = 10_000  # with several cards, the list is driven by the rarest, counted up to this many rows
 
@@ -123,7 +123,7 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
     `favourites_of`: only that user's favourites. Raises DecklistFilterError (a ValueError) for an unknown sort,
     faction or destiny, `until` before `since` or a NUL character; SearchError for a bad query.
 
-    How it stays fast at 1,000,000 lists (issue 7, docs/performance.md): the faction and destiny are resolved to
+    How it stays fast at 1,000,000 lists (docs/performance.md): the faction and destiny are resolved to
     ids first, so the (faction, -published_at) index applies; with cards, the rarest card's rows drive the query
     along the index (card_code, -published_at, -decklist, faction) — newest first, faction and dates checked in
     the index — so the newest 50 lists holding X are one index range, and the count reads that index only; with
@@ -207,7 +207,7 @@ def decklist_search(*, faction: str | None = None, destiny: str | None = None, c
 
 def decklists_titled(*, query: str = "", limit: int = 12) -> list[Decklist]:
     """Published decklists whose title holds `query` (any case; all of them with no query), most liked first,
-    then newest, for a picker (the playtest table's AI deck, issue 14). Owner and faction come with them."""
+    then newest, for a picker (the playtest table's AI deck). Owner and faction come with them."""
     qs = Decklist.objects.select_related("owner", "faction")
     query = (query or "").strip()
     if query:
@@ -230,7 +230,7 @@ def decklists_with_card(*, code: str, limit: int = 8) -> tuple[list[Decklist], i
     return list(qs[:limit]), qs.count()
 
 
-# ---- comments on published decklists (issue 19) -------------------------------------------------------------
+# ---- comments on published decklists -------------------------------------------------------------
 def comment_can_moderate(*, comment, user) -> bool:
     """Hide a comment: the decklist's author and staff."""
     return bool(user is not None and user.is_authenticated

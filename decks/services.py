@@ -301,7 +301,7 @@ def format_deactivate_all() -> int:
     return Format.objects.filter(active=True).update(active=False)
 
 
-# ---- collection (issue 6) ------------------------------------------------------------------------------------
+# ---- collection ------------------------------------------------------------------------------------
 @transaction.atomic
 def collection_set(*, user, counts: Mapping[str, int], replace: bool = False,
                    pool: CardPool | None = None) -> dict[str, int]:
@@ -359,7 +359,7 @@ def collection_import_csv(*, user, text: str, replace: bool = True, pool: CardPo
     return collection_set(user=user, counts=parsed.counts, replace=replace, pool=pool)
 
 
-# ---- published decklists (issue 6) ---------------------------------------------------------------------------
+# ---- published decklists ---------------------------------------------------------------------------
 @transaction.atomic
 def decklist_publish(*, deck: Deck, title: str, description: str = "", pool: CardPool | None = None,
                      fmt: FormatRules | None = None) -> Decklist:
@@ -419,7 +419,7 @@ def decklist_favourite(*, decklist: Decklist, user, on: bool = True) -> Decklist
     return _toggle(DecklistFavourite, "favourite_count", decklist=decklist, user=user, on=on)
 
 
-# ---- the whole account as one file (issue 7, "Data") --------------------------------------------------------------
+# ---- the whole account as one file --------------------------------------------------------------
 def account_export(*, user) -> dict:
     """Every deck of the user (deleted ones too, flagged) with every version, and their collection, as one JSON-able
     object that `account_import` reads back. Nothing a user saved is left out."""
@@ -446,7 +446,7 @@ def account_export(*, user) -> dict:
                  .values_list("decklist_id", flat=True))
     favourites = list(DecklistFavourite.objects.filter(user=user).order_by("created_at", "id")
                       .values_list("decklist_id", flat=True))
-    # Comments on decklists (issue 19): in the file so that nothing written is lost; an import does not post them
+    # Comments on decklists: in the file so that nothing written is lost; an import does not post them
     # again (they answer other players' decklists on the site they were written on).
     comments = [{"decklist": c.decklist_id, "decklist_title": c.decklist.title, "body": c.body,
                  "created_at": c.created_at.isoformat(), "hidden": c.hidden_at is not None}
@@ -572,7 +572,7 @@ def _import_marks(user, ids, model, counter: str) -> tuple[int, int]:
     return len(new), len([pk for pk in ids if pk not in existing])
 
 
-# ---- comments on published decklists (issue 19) -------------------------------------------------------------
+# ---- comments on published decklists -------------------------------------------------------------
 MAX_COMMENT_CHARS = 5_000
 
 
@@ -632,7 +632,7 @@ def comment_delete(*, comment: DecklistComment, by) -> None:
     comment.delete()
 
 
-# ---- the starter decks as published decklists (issue 19) ------------------------------------------------------
+# ---- the starter decks as published decklists ------------------------------------------------------
 STARTER_ACCOUNT = "ReignOfKingsDB"
 STARTER_TAG = "starter"
 

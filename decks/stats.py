@@ -153,7 +153,7 @@ CURVE_TOP = 6  # the key-figures curve: costs 0 to 5 one by one, then "6+"
 
 
 def deck_key_figures(counts: Mapping[str, int], pool: CardPool) -> dict:
-    """What a decklist's tile in the browser shows (issue 19): draw cards by type, quests, and the cost curve of
+    """What a decklist's tile in the browser shows: draw cards by type, quests, and the cost curve of
     the draw deck at the cost to play in this deck (§9.3) in buckets 0…5 and 6+, with X and – apart (§2.5).
 
     >>> pool = CardPool.from_cards([{"code": "f", "name": "Camelot", "type": "faction", "faction": "camelot"},

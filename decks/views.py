@@ -226,11 +226,20 @@ def deck_detail(request, pk: int):
     }
     context["charts"] = deck_charts(context["stats"])
     context.update(_deck_tools(request, counts, pool, name=deck.name))
+    context["doctor"] = _doctor(counts, user=request.user, name=deck.name)
     return render(request, "decks/detail.html", context)
 
 
+def _doctor(counts: dict[str, int], *, user=None, name: str = "") -> dict | None:
+    """The deck doctor's reading for a page (decks/doctor.py), or None for an empty deck."""
+    from .doctor import diagnose_counts, for_page
+    if not counts:
+        return None
+    return for_page(diagnose_counts(counts, user=user, name=name))
+
+
 def _deck_tools(request, counts: dict[str, int], pool: CardPool, *, name: str) -> dict:
-    """What a deck's and a decklist's pages offer besides the list (issue 19): the list or an image grid
+    """What a deck's and a decklist's pages offer besides the list: the list or an image grid
     (`?view=images`), the text export to copy, and a sample hand — drawn here for `?hand=1` (no JavaScript),
     redrawn in the browser by static/js/deck-tools.js from `hand_deck`."""
     import random
@@ -473,7 +482,7 @@ def decklist_favourite_view(request, pk: int):
     return redirect(decklist.get_absolute_url())
 
 
-# ---- comments on a decklist (issue 19) ----------------------------------------------------------------------
+# ---- comments on a decklist ----------------------------------------------------------------------
 COMMENTS_PER_PAGE = 50
 
 
@@ -667,7 +676,7 @@ def _editor_context(request, *, deck: Deck | None, text: str, name: str, notes: 
     from cards.models import Card
 
     pool = CardPool.from_db()
-    live = _live_context(text, pool)
+    live = _live_context(text, pool, request.user)
     menu = dict(live["identity"])
     for kind, _, _ in IDENTITY_KINDS:
         chosen = (menus or {}).get(kind, "")
@@ -831,11 +840,12 @@ def deck_check_fragment(request):
     try:
         text = _with_identity(text, request.POST, pool)
     except DeckInputError as e:  # the menus and the list disagree: what Save would answer, shown live
-        return render(request, "decks/_live.html", _live_context(text, pool) | {"identity_error": e.message})
-    return render(request, "decks/_live.html", _live_context(text, pool))
+        return render(request, "decks/_live.html", _live_context(text, pool, request.user)
+                      | {"identity_error": e.message})
+    return render(request, "decks/_live.html", _live_context(text, pool, request.user))
 
 
-def _live_context(text: str, pool: CardPool) -> dict:
+def _live_context(text: str, pool: CardPool, user=None) -> dict:
     """The editor's live side: verdict with fixes, the list grouped by type (effective costs, problems inline),
     statistics as charts and the opening-hand odds, all from the text being edited."""
     counts = parse_decklist(text, pool).counts
@@ -845,7 +855,9 @@ def _live_context(text: str, pool: CardPool) -> dict:
     return {"verdict": verdict, "stats": stats, "charts": deck_charts(stats), "editable": True,
             "groups": _grouped(counts, pool, verdict.get("faction"), verdict),
             # What the Faction and Destiny menus show: the list's one card of each kind (none when 0 or 2+).
-            "identity": {kind: codes[0] if len(codes) == 1 else "" for kind, codes in found.items()}}
+            "identity": {kind: codes[0] if len(codes) == 1 else "" for kind, codes in found.items()},
+            # the deck doctor on the lines that read (the verdict above names the others)
+            "doctor": _doctor(counts, user=user)}
 
 
 @require_POST
@@ -901,7 +913,7 @@ def card_browser(request):
     return response
 
 
-# ---- the whole account as one file (issue 7, "Data") ---------------------------------------------------------
+# ---- the whole account as one file ---------------------------------------------------------
 @login_required
 def account_archive(request):
     """Download every deck (every version) and the collection as one JSON file."""

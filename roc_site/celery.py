@@ -37,7 +37,7 @@ from pathlib import Path
 from queue import Empty
 
 from billiard.pool import Pool as _BilliardPool
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.concurrency import prefork
 from kombu.transport import filesystem as _filesystem
 from kombu.transport import virtual as _virtual
@@ -275,3 +275,62 @@ class FilesystemTransport(_filesystem.Transport):
     """kombu's filesystem transport with atomic writes and durable in-flight messages (see the top)."""
 
     Channel = FilesystemChannel
+
+
+# ---- Redis: keep a live worker's messages from being handed out again ----------------------------------------
+class RedisUnackedHeartbeat(bootsteps.StartStopStep):
+    """A consumer bootstep that re-stamps, every CELERY_UNACKED_HEARTBEAT_S seconds, the Redis messages this
+    worker holds unacknowledged (running, reserved or waiting for their ETA).
+
+    Why: on Redis a message taken by a worker is kept in a sorted set of unacknowledged messages, scored by
+    when it was delivered; any consumer's periodic sweep puts back in the queue those older than the
+    visibility timeout. That timeout is the only way a killed worker's chunks come back, so it bounds how long
+    a run stands still — but it also had to exceed the longest chunk (58 s), or a chunk still being computed
+    was handed to a second worker. With this heartbeat a live worker's messages never age, so the timeout only
+    has to outlast a few missed heartbeats (settings: 20 s, heartbeat 5 s), and the chunks keep their time
+    limits. A dead worker stops stamping, and its messages are back within the timeout plus one sweep
+    (docs/reliability.md, "Faults"). `XX` stamps only messages still in the set: one acknowledged or restored
+    meanwhile is not brought back. RabbitMQ needs none of this: it requeues when the connection drops.
+    """
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+    label = "RedisUnackedHeartbeat"
+
+    def __init__(self, c, **kwargs):
+        super().__init__(c, **kwargs)
+        self.tref = None
+
+    def start(self, c):
+        from django.conf import settings
+
+        interval = float(getattr(settings, "CELERY_UNACKED_HEARTBEAT_S", 0) or 0)
+        channel = getattr(c.task_consumer, "channel", None)
+        if interval <= 0 or not hasattr(getattr(channel, "qos", None), "unacked_index_key"):
+            return  # not the Redis transport
+        self.tref = c.timer.call_repeatedly(interval, heartbeat, (channel,), priority=10)
+
+    def stop(self, c):
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+    shutdown = stop
+
+
+def heartbeat(channel) -> int:
+    """Stamp now on the unacknowledged messages `channel` holds (kombu's Redis QoS); returns how many."""
+    qos = channel.qos
+    held = [tag for tag in list(qos._delivered) if tag not in qos._dirty]  # _dirty: acknowledged, not flushed
+    if not held:
+        return 0
+    now = time.time()
+    try:
+        with channel.conn_or_acquire() as client:
+            client.zadd(qos.unacked_index_key, {tag: now for tag in held}, xx=True)
+    except Exception:  # noqa: BLE001 - a broker hiccup: the next beat tries again; the consumer must not die
+        log.warning("could not stamp %d unacknowledged message(s) on Redis", len(held), exc_info=True)
+        return 0
+    return len(held)
+
+
+app.steps["consumer"].add(RedisUnackedHeartbeat)

@@ -1,4 +1,4 @@
-"""The rulebook on the site (/rules/, issue 14): the r1 rulebook's text, shipped with the site as a data file
+"""The rulebook on the site (/rules/): the r1 rulebook's text, shipped with the site as a data file
 (roc_site/rulebooks/r1.txt, a copy of the source document 000_de752e3fb48c5cba.txt), rendered to HTML with an
 anchor per numbered section, so every rule a page cites (§6.2, S.8, Appendix A) is a link to its text.
 

@@ -1,5 +1,5 @@
 """Deck legality and decklist text, in-process with the cards preloaded (no database: the pure functions);
-then "published decklists containing card X" on PostgreSQL with many decklists (the plan for issue 7).
+then "published decklists containing card X" on PostgreSQL with many decklists (the plan of docs/performance.md).
 
 The pool is the core set (cards/data/core.json) and the decks are the seven starter decks
 (cards/data/starters/*.txt), each 60-61 draw cards + faction + destiny + 7 quests.
@@ -220,7 +220,7 @@ def _pg_section() -> list[str]:
         f"cards ({data['rows']:,} `DecklistCard` rows, filled in {data['fill_s']:.0f} s); card X is in "
         f"{data['matching']:,} of them. Median of {PG_RUNS} runs after one warm-up, through Django (what a view "
         "pays) and as the server's own execution time (EXPLAIN ANALYZE).",
-        "Target (issue 7): under 50 ms with 1,000,000 decklists.",
+        "Target: under 50 ms with 1,000,000 decklists.",
         "",
         "| query | median | min | max |",
         "| --- | ---: | ---: | ---: |",
@@ -255,7 +255,7 @@ def main() -> str:
         "`.venv/bin/python -m scripts.bench decks` — in-process, cards preloaded in a `CardPool` (no database);",
         f"the {data['decks']} starter decks ({min(data['sizes'])}–{max(data['sizes'])} draw cards each) against the "
         f"core set ({data['cards']} cards). Median of {RUNS} runs of {INNER} passes over every deck; time per call.",
-        "Target (issue 3): validating a 60-card deck under 1 ms.",
+        "Target: validating a 60-card deck under 1 ms.",
         "",
         "| operation | median per call | min | max |",
         "| --- | ---: | ---: | ---: |",

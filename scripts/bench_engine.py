@@ -1,4 +1,4 @@
-"""Benchmark of the rules engine (simulator/engine): games per second on one core with the starter decks.
+"""Benchmark of the rules engine (simulator/engines/r1): games per second on one core with the starter decks.
 
 `python -m scripts.bench engine` rewrites this section of docs/performance.md. Needs no database: the core set
 and the starter decklists are read straight from cards/data/.
@@ -21,7 +21,7 @@ VERSUS_GAMES = 147   # 3 x every ordered pair of the 7 starters
 
 def starter_decks() -> dict:
     sys.path.insert(0, str(ROOT))
-    from simulator.engine import build_deck
+    from simulator.engines.r1 import build_deck
 
     cards = json.loads((ROOT / "cards" / "data" / "core.json").read_text(encoding="utf-8"))["cards"]
     names = {}
@@ -48,7 +48,7 @@ def _rate(fn, games: int) -> tuple[float, float]:
 
 
 def measure() -> dict:
-    from simulator.engine import ENGINE_BUILD, ENGINE_VERSION, play_game
+    from simulator.engines.r1 import ENGINE_BUILD, ENGINE_VERSION, play_game
 
     decks = starter_decks()
     names = sorted(decks)
@@ -76,7 +76,7 @@ _IR_SCRIPT = r"""
 import sys
 sys.path.insert(0, sys.argv[3])
 from scripts.bench_engine import starter_decks
-from simulator.engine import play_game
+from simulator.engines.r1 import play_game
 decks = starter_decks(); names = sorted(decks)
 pairs = [(a, b) for a in names for b in names]
 mode, n, pol = sys.argv[1], int(sys.argv[2]), (sys.argv[4], sys.argv[4])
@@ -94,8 +94,8 @@ for i in range(n):
 def instructions(player: str = "greedy") -> dict | None:
     """Machine instructions per game under valgrind's callgrind: the same number on every run whatever else the
     machine is doing, so small speed-ups can be told from noise (games/s move ±20% with other people's load).
-    `player` plays the goldfish deck and both seats of greedy vs greedy (`"greedy-v1"`, the player before issue
-    13, measures the engine's own cost against the figures quoted before that issue). None when valgrind is not
+    `player` plays the goldfish deck and both seats of greedy vs greedy (`"greedy-v1"`, the older, simpler greedy
+    player, measures the engine's own cost apart from the player's, comparable with older figures). None when valgrind is not
     installed."""
     import shutil
     import subprocess
@@ -130,7 +130,7 @@ def fingerprint(pairs_games: int = 98) -> dict:
     many goldfish games; `logs` over their logs. A change that only rewords log lines keeps `games`."""
     import hashlib
 
-    from simulator.engine import Game, _policy_seed, make_policy, result_of
+    from simulator.engines.r1 import Game, _policy_seed, make_policy, result_of
 
     decks = starter_decks()
     names = sorted(decks)
@@ -185,7 +185,7 @@ def main() -> str:
                  f"| greedy vs greedy, same engine as plain Python | {pv['games']} | {pv['cpu']:.0f} | "
                  f"{pv['wall']:.0f} | |\n")
     return (
-        "## Rules engine (simulator/engine)\n\n"
+        "## Rules engine (simulator/engines/r1)\n\n"
         "`python -m scripts.bench engine` — complete games on one core with the starter decks "
         f"({m['decks']} decks, engine {m['version']}, {build}); medians of {RUNS} runs; machine load average "
         f"{m['load']:.1f} when it started (2 cores). Games/s per CPU-second is the figure the brief's targets refer "

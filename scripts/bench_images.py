@@ -1,4 +1,4 @@
-"""Benchmark: card images and the deck image (issue 2 "Card images", issue 6 "A deck image for sharing").
+"""Benchmark: card images and the deck image (the deck image is the one shared on Open Graph).
 
 `python -m scripts.bench images` — renders the loaded catalogue's cards into a temporary cache directory and
 measures: a cold render (drawing + PNG encoding), a request served from the disk cache, a 304 revalidation, and

@@ -11,7 +11,7 @@ missing), or is `private` (a scratch cluster of our own on another port, dropped
       .venv/bin/python -m scripts.bench_load --write-doc --doc "$OLDPWD/docs/performance.md"
 
 Per database, one gunicorn serves every run:
-- closed loop (what issue 7 literally asks: 50 saturating connections): the card search API with one query
+- closed loop (the target as stated: 50 saturating connections): the card search API with one query
   (`search`) and with the ten typical queries of the cards benchmark round-robin (`search-mix`),
   BENCH_LOAD_RUNS times each (default 3), then a card page, a decklist page and deck validation once each;
 - paced (50 connections offering 300 requests/s on a fixed schedule): `search` and `search-mix`,
@@ -136,7 +136,7 @@ def _summary(results: list[tuple[str, list[dict]]]) -> str:
                     said.append(f"{db} {what} {'met' if _meets(r) else 'missed'} ({r['rps']:.0f} requests/s, "
                                 f"p95 {r['p95'] / 1000:.1f} ms)")
         parts.append(f"{mode}: " + "; ".join(said) + ".")
-    return "**Verdict (issue 7: card search p95 < 50 ms and ≥ 300 requests/s, zero errors).** " + " ".join(parts)
+    return "**Verdict (target: card search p95 < 50 ms and ≥ 300 requests/s, zero errors).** " + " ".join(parts)
 
 
 def _measure(databases) -> str:
@@ -200,7 +200,7 @@ def _measure(databases) -> str:
         "## Load test (gunicorn + wrk)\n\n"
         "`.venv/bin/python -m scripts.bench_load --write-doc` (SQLite) or "
         "`BENCH_LOAD_PG_URL=private .venv/bin/python -m scripts.bench_load --write-doc` (SQLite, then a scratch "
-        "PostgreSQL cluster); `make load` runs the four targets of the issue once (`scripts/load/run.py`). "
+        "PostgreSQL cluster); `make load` runs the four load targets once (`scripts/load/run.py`). "
         "gunicorn with `roc_site/gunicorn.conf.py` and the production settings "
         f"({first['gunicorn_workers']} gthread workers × {first['gunicorn_threads']} threads, DEBUG off, "
         "whitenoise, security middleware, the card API cache of `cards/cache.py` in each worker's memory) on "
@@ -209,7 +209,7 @@ def _measure(databases) -> str:
         "wrk's own CPU use counts against the server's. Errors = connection/read/write errors, timeouts over "
         f"5 s, and any answer not 2xx/3xx. Run {started}–{time.strftime('%H:%M UTC', time.gmtime())}"
         + (f", {os.environ['BENCH_LOAD_SOURCE']}" if os.environ.get("BENCH_LOAD_SOURCE") else "") + ".\n\n"
-        "How to read it. *Closed loop* is what the issue asks literally: wrk keeps all 50 connections busy, so "
+        "How to read it. *Closed loop* is the target taken literally: wrk keeps all 50 connections busy, so "
         "the server is saturated and the mean latency is 50 ÷ throughput (Little's law) whatever the code does "
         "(at 300 requests/s it is 167 ms; a p95 under 50 ms needs well over 1,000 requests/s). The requests/s "
         f"column is the capacity. *Paced* is the same 50 connections offering {RATE} requests/s on a fixed "

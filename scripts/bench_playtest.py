@@ -1,4 +1,4 @@
-"""Server time of each playtest decision against the greedy AI (issue 14): the person's action applied and the
+"""Server time of each playtest decision against the greedy AI: the person's action applied and the
 AI played to the person's next decision (simulator/playtest.py act), over whole games of the starter decks.
 
     python -m scripts.bench_playtest [--games N]      # prints median, 95th percentile and max in ms
@@ -29,9 +29,10 @@ def main(argv=None) -> int:
     import django
     django.setup()
     from decks.pool import CardPool
-    from simulator import engine, playtest
+    from simulator import playtest
+    from simulator.engines import r1 as engine
     from simulator.deckinput import read_deck
-    from simulator.engine.actions import option_texts
+    from simulator.engines.r1.actions import option_texts
     if args.http:
         return http(args.games)
     pool = CardPool.from_cards(json.loads((ROOT / "cards/data/core.json").read_text())["cards"])
@@ -65,7 +66,7 @@ def http(games: int) -> int:
     import re
     from django.test import Client
     from django.test.utils import setup_test_environment
-    from simulator import engine
+    from simulator.engines import r1 as engine
     setup_test_environment()
     times, cpu = [], []
     for k in range(games):

@@ -181,7 +181,7 @@ def _r1_goldfish_rate() -> float | None:
     """r1's engine, same machine, same moment: 350 goldfish games (scripts/bench_engine.py's starters)."""
     try:
         from scripts.bench_engine import starter_decks as r1_decks
-        from simulator.engine import play_game as r1_play
+        from simulator.engines.r1 import play_game as r1_play
     except Exception:   # noqa: BLE001 - the calibration is optional
         return None
     decks = r1_decks()
@@ -196,7 +196,7 @@ def main() -> str:
     """The docs/performance.md section (scripts/bench.py calls this)."""
     import statistics
     import simulator.engines.realms as realms
-    from simulator.engine import ENGINE_BUILD as R1_BUILD
+    from simulator.engines.r1 import ENGINE_BUILD as R1_BUILD
     runs = []
     r1 = []
     loads = []

@@ -6,7 +6,7 @@ shipped baseline strategies, and machine instructions per game under valgrind's 
     python -m scripts.bench_regions --ir-only  # just the instruction counts (quick, deterministic)
 
 `make bench` (scripts/bench.py) also runs it. Needs no database: the set and the strategies are read from the
-repository. The target (issue 18) is 1,000 two-player games per CPU-second with the baseline bots.
+repository. The target is 1,000 two-player games per CPU-second with the baseline bots.
 """
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ def main() -> str:
         "instructions per game |\n"
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
         + table + "\n"
-        + f"Target (issue 18): {TARGET:,} two-player games per CPU-second with the baseline bots; the best build "
+        + f"Target: {TARGET:,} two-player games per CPU-second with the baseline bots; the best build "
         f"{met} it. Both builds play identical games (tests/simulator/engines/regions/test_native_build.py).\n"
     )
 

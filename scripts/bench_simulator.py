@@ -1,4 +1,4 @@
-"""Simulator benchmarks (issue 5): exact hand probabilities, 100,000 hands with exact setups, goldfish games
+"""Simulator benchmarks: exact hand probabilities, 100,000 hands with exact setups, goldfish games
 through the queue with 1 and 2 worker processes, and a worker's memory through a long run.
 
 The deck is the core set's Camelot starter (cards/data/starters/camelot.txt). Queue runs use a scratch SQLite
@@ -69,7 +69,7 @@ def bench_exact(draw) -> tuple[float, int]:
 
 
 def bench_hands(draw, faction) -> dict:
-    from simulator.engine.setup import SetupSolver
+    from simulator.engines.r1.setup import SetupSolver
     from simulator.hands import HandsDeck, MulliganPolicy, hands_chunk
 
     cards = [c for c, _ in draw]
@@ -380,7 +380,7 @@ def main() -> str:
     import django
 
     django.setup()
-    from simulator.engine import ENGINE_VERSION
+    from simulator.engines.r1 import ENGINE_VERSION
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip() or "?"

@@ -1,4 +1,4 @@
-"""Timing a card-swap search (issue 15) on 1 and 2 Celery workers: wall time, the workers' CPU time, the games
+"""Timing a card-swap search on 1 and 2 Celery workers: wall time, the workers' CPU time, the games
 spent, and the machine's load average (the figures in docs/performance.md, "Tuning").
 
     DATABASE_URL=... CELERY_BROKER_URL=redis://... python -m scripts.bench_tune [--deck FILE] [--target T]

@@ -1,4 +1,4 @@
-"""Compile the rules engine (simulator/engine/) to C with mypyc: `make install` runs it. Same as `python -m scripts.build_native r1`.
+"""Compile the rules engine (simulator/engines/r1/) to C with mypyc: `make install` runs it. Same as `python -m scripts.build_native r1`.
 
     python -m scripts.build_engine            # build when the sources changed since the last build
     python -m scripts.build_engine --force    # build anyway

@@ -4,11 +4,13 @@ Each engine's sources stay plain Python and run as they are; the compiled module
 (docs/engine.md "Compiled build", docs/games/realms-engine.md and docs/games/regions.md, "Speed"). Each engine
 package has a `buildinfo.py` naming the modules it compiles; the package uses its compiled modules only when the hash
 of the sources they were built from (`native.txt` beside them) matches the sources on disk, so an edited engine never
-runs stale code: it falls back to the .py files until this is run again.
+runs stale code: it falls back to the .py files until this is run again. The engines are the registered games'
+(cards/games/registry.py `engine`) whose package has a buildinfo.py, plus simulator/engines/common.
 
     python -m scripts.build_native r1             # build when the sources changed since the last build
     python -m scripts.build_native realms --force # build anyway
     python -m scripts.build_native regions --clean  # remove the compiled modules (it then runs as plain Python)
+    python -m scripts.build_native common         # the engines' shared code alone (every engine's build does it first)
 
 `python -m scripts.build_engine`, `scripts.build_realms` and `scripts.build_regions` are the same for one engine.
 A failed build (no C compiler, say) removes any half-built modules, says why, and exits 1; the site and the tests
@@ -45,11 +47,27 @@ class Engine:
         return f"{self.package}.native"   # mypyc's shared runtime library: native__mypyc.*.so in the package
 
 
-ENGINES = {
-    "r1": Engine("engine", "engine", "simulator.engine", "about a minute"),
-    "realms": Engine("realms", "realms engine", "simulator.engines.realms", "a few minutes"),
-    "regions": Engine("regions", "regions engine", "simulator.engines.regions", "about a minute"),
-}
+# The engines' shared code (simulator/engines/common) is compiled on its own and first: each engine calls it as an
+# ordinary Python module, and it is built before any engine so an engine never runs beside a stale shared module.
+COMMON = Engine("common", "shared engine code", "simulator.engines.common", "a few seconds")
+
+
+def _registered() -> dict[str, Engine]:
+    """Every registered game whose engine package has a buildinfo.py (cards/games/registry.py `engine`)."""
+    sys.path.insert(0, str(ROOT))
+    from cards.games import registry
+
+    out = {}
+    for game in registry.games():
+        if isinstance(game.engine, str):
+            package = game.engine.partition(":")[0].rpartition(".")[0]   # "simulator.engines.r1.spec:SPEC"
+            engine = Engine(game.slug, f"{game.slug} engine", package, "a minute or more")
+            if (engine.folder / "buildinfo.py").is_file():
+                out[game.slug] = engine
+    return out
+
+
+ENGINES = {"common": COMMON, **_registered()}
 
 
 def _buildinfo(engine: Engine):
@@ -135,6 +153,10 @@ def main(argv: list[str] | None = None, engine: str | None = None) -> int:
         clean(which)
         print(f"{which.label}: compiled modules removed")
         return 0
+    if which is not COMMON:
+        status = build(COMMON, force=args.force)
+        if status:
+            return status
     return build(which, force=args.force)
 
 

@@ -7,7 +7,7 @@ decks, mirror and cross matches, with win rates, 95% Wilson intervals, Elo ratin
 Every pair of players meets on a fixed schedule of deck pairs (the seven mirrors, then cross matches of every
 ordered pair of different starters, cycled), each deal played twice with the seats swapped, so neither the
 decks, the seat nor the first player favours one side; game i of a pairing has seed i. `--camelot N` adds the
-Camelot mirror of expert against greedy (the issue's target). `--write` rewrites the "Policy ladder" section of
+Camelot mirror of expert against greedy (the ladder's target). `--write` rewrites the "Policy ladder" section of
 docs/engine.md. Needs no database (the core set and the starters are read from cards/data/).
 
 Elo: the maximum-likelihood Bradley-Terry ratings of all the games (a draw counts half), scaled to Elo
@@ -56,7 +56,7 @@ def schedule(n: int, names: list[str]) -> list[tuple[str, str, int]]:
 def _play(job: tuple) -> tuple:
     """One game: (pA, pB, deck for pA, deck for pB, swap, seed) -> (score for pA, cpu seconds)."""
     pa, pb, da, db, swap, seed = job
-    from simulator.engine import play_game
+    from simulator.engines.r1 import play_game
     decks = _decks()
     c0 = time.process_time()
     if swap:
@@ -100,8 +100,8 @@ def elo(results: dict, players: list[str], anchor: str = "greedy") -> dict:
 
 
 def run(games: int, expert_games: int, camelot: int, workers: int, policies: list[str]) -> dict:
-    from simulator.engine import ENGINE_BUILD
-    from simulator.engine.policies import POLICIES
+    from simulator.engines.r1 import ENGINE_BUILD
+    from simulator.engines.r1.policies import POLICIES
     names = sorted(_decks())
     policies = [p for p in policies if p.partition(":")[0] in POLICIES]
     pairs = [(a, b) for i, a in enumerate(policies) for b in policies[i + 1:]]
@@ -154,7 +154,7 @@ def run(games: int, expert_games: int, camelot: int, workers: int, policies: lis
 def from_logs(paths: list[str], workers: int) -> dict:
     """The ladder's results rebuilt from LADDER_LOG files (runs done in parts, or stopped early)."""
     import ast
-    from simulator.engine import ENGINE_BUILD
+    from simulator.engines.r1 import ENGINE_BUILD
     table: dict = {}
     mirror: dict = {}
     policies: list[str] = []
@@ -188,7 +188,7 @@ def from_logs(paths: list[str], workers: int) -> dict:
 
 def speed(policies: list[str], games: int = 14) -> dict:
     """Self-play games per CPU-second on the seven starter mirrors (each policy against itself)."""
-    from simulator.engine import play_game
+    from simulator.engines.r1 import play_game
     decks = _decks()
     names = sorted(decks)
     out = {}
@@ -222,7 +222,7 @@ def markdown(res: dict, rates: dict | None, command: str) -> str:
     cam = res["table"].get(("camelot",))
     if cam:
         lo, hi = wilson(*cam)
-        lines += ["", f"Target (issue 13), expert against the greedy player in the Camelot mirror: "
+        lines += ["", f"Target, expert against the greedy player in the Camelot mirror: "
                       f"**{100 * cam[0] / cam[1]:.1f}%** of {cam[1]} games (95% interval {100 * lo:.1f}–"
                       f"{100 * hi:.1f}%; target at least 60% with the lower bound above 50%)."]
     if not rates:

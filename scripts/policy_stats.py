@@ -1,4 +1,4 @@
-"""Play statistics of the r1 policies over the starter round-robin (issue 13, "Measured, not claimed").
+"""Play statistics of the r1 policies over the starter round-robin ("Measured, not claimed").
 
     python -m scripts.policy_stats                         # greedy vs greedy, 5 games per ordered starter pair
     python -m scripts.policy_stats --a greedy-v1 --b greedy-v1 --games 5
@@ -68,7 +68,7 @@ class Stats:
 
 def _special_cards(deck) -> set:
     """Names of the deck's Secret cards and "–"-cost cards (cards that can only be revealed or put into play)."""
-    from simulator.engine.cards import KW_SECRET
+    from simulator.engines.r1.cards import KW_SECRET
     out = set()
     for d in deck.draw:
         if d.kw & KW_SECRET or (d.raw.get("cost") in ("–", "-")):
@@ -77,7 +77,7 @@ def _special_cards(deck) -> set:
 
 
 def _pump_ab(game, src: int, a):
-    from simulator.engine.policies import ability_hint
+    from simulator.engines.r1.policies import ability_hint
     cd = game.cdef[src]
     if a[0] == "deed" or a[0] == "reveal":
         ab = cd.play_ability
@@ -98,9 +98,9 @@ class _Recorder:
 
 def play_one(deck_a, deck_b, seed: int, pol_names, stats: list, names: tuple):
     """One game like play_game, with the choices of both players recorded into stats[seat]."""
-    from simulator.engine import _policy_seed, make_policy
-    from simulator.engine.game import DONE, Game
-    from simulator.engine.policies import GreedyV1Policy
+    from simulator.engines.r1 import _policy_seed, make_policy
+    from simulator.engines.r1.game import DONE, Game
+    from simulator.engines.r1.policies import GreedyV1Policy
 
     pols = [make_policy(pol_names[0], _policy_seed(seed, 0)), make_policy(pol_names[1], _policy_seed(seed, 1))]
     game = Game(deck_a, deck_b, seed=seed, max_rounds=50, autostart=False)
@@ -110,7 +110,7 @@ def play_one(deck_a, deck_b, seed: int, pol_names, stats: list, names: tuple):
     setup_budget = [8, 8]
     setup_names: list = [set(), set()]
     hide_seen = [False, False]
-    from simulator.engine.game import FIELD
+    from simulator.engines.r1.game import FIELD
     sp_iids = [[i for i in range(len(game.cdef)) if game.owner[i] == q and game.cdef[i].name in special[q]]
                for q in (0, 1)]
     entered: list = [set(), set()]     # Secret / "–" cards seen in the field, or revealed deeds
@@ -329,7 +329,7 @@ def summary(st: Stats) -> dict:
 
 
 def speed(games: int = 147, runs: int = 3, policies=("greedy", "greedy")) -> float:
-    from simulator.engine import ENGINE_BUILD, play_game
+    from simulator.engines.r1 import ENGINE_BUILD, play_game
     decks = starter_decks()
     names = sorted(decks)
     pairs = [(a, b) for a in names for b in names]
@@ -352,7 +352,7 @@ _IR_SCRIPT = r"""
 import sys
 sys.path.insert(0, sys.argv[3])
 from scripts.bench_engine import starter_decks
-from simulator.engine import play_game
+from simulator.engines.r1 import play_game
 decks = starter_decks(); names = sorted(decks)
 pairs = [(a, b) for a in names for b in names]
 pol, n = sys.argv[1].split(","), int(sys.argv[2])

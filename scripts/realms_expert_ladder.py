@@ -1,4 +1,4 @@
-"""The realms search player against the greedy player, each starter in a mirror (issue 17): win rate with a 95%
+"""The realms search player against the greedy player, each starter in a mirror: win rate with a 95%
 Wilson interval. Every game is a game of the site's own versus run (simulator/engines/realms/sim.py: the same spec,
 chunks and seeds as `python manage.py simulate STARTER --game realms --mode versus --opponent STARTER --policy expert
 --opponent-policy greedy --games N --seed S`), so the figures are reproducible from the seed, game for game.

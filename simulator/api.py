@@ -8,18 +8,35 @@ import json
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from cards.games import registry
 from roc_site.schema import ObjectListSchema
 from roc_site.throttling import SimulationRateThrottle
 
-from . import runner, selectors, services
+from . import access, runner, selectors, services
 from .deckinput import MAX_TEXT_CHARS
-from .run_json import anonymous_key, run_json
+from .models import SimulationRun
+from .run_json import anonymous_key, run_json  # noqa: F401  (anonymous_key: imported from here by other modules)
+
+
+def share_response(request, ref, model, to_json) -> Response:
+    """POST .../ID/share/ of either API: the owner turns sharing on or off (access.set_shared)."""
+    try:
+        run = access.run_access(request, ref, model=model, write=True)
+    except access.RunNotFound:
+        return Response({"detail": f"No run {ref!r} of yours."}, status=status.HTTP_404_NOT_FOUND)
+    shared = request.data.get("shared", True) if isinstance(request.data, dict) else None
+    if not isinstance(shared, bool):
+        return Response({"detail": "shared: true (share the run) or false (stop sharing it)."},
+                        status=status.HTTP_400_BAD_REQUEST)
+    access.set_shared(run, shared)
+    return Response(to_json(run, request))
 
 
 class RunCreateSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=["r1", "realms", "regions"], required=False,
+    game = serializers.ChoiceField(choices=[g.slug for g in registry.games() if g.has("runs")], required=False,
                                    help_text="the game (CONTRACTS §7), default r1; realms and regions runs are "
                                              "described in docs/games/simulations.md")
     mode = serializers.ChoiceField(choices=runner.MODES)
@@ -58,7 +75,7 @@ class SimulationViewSet(viewsets.ViewSet):
     @extend_schema(responses={200: inline_serializer("SimulationRunList", fields={
         "count": serializers.IntegerField(), "results": RUN_SCHEMA.__class__(many=True)})})
     def list(self, request):
-        runs = selectors.runs_for(user=request.user, session_key=anonymous_key(request))
+        runs = selectors.runs_for(request)
         if request.query_params.get("game"):  # ?game=realms|regions (simulator/games); r1 runs name no game
             game = request.query_params["game"]
             runs = runs.filter(spec__game=game) if game != "r1" else runs.exclude(spec__has_key="game")
@@ -68,10 +85,21 @@ class SimulationViewSet(viewsets.ViewSet):
     @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
                    responses={200: RUN_SCHEMA, 404: ERROR_SCHEMA})
     def retrieve(self, request, pk=None):
-        run = selectors.run_get(pk)
-        if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
-            return Response({"detail": f"No simulation run with id {pk!r}."}, status=status.HTTP_404_NOT_FOUND)
+        try:
+            run = access.run_access(request, pk)
+        except access.RunNotFound:
+            return Response({"detail": f"No simulation run {pk!r} that you may see."},
+                            status=status.HTTP_404_NOT_FOUND)
         return Response(run_json(run, request))
+
+    @extend_schema(request=inline_serializer("RunShare", fields={"shared": serializers.BooleanField()}),
+                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
+                   responses={200: RUN_SCHEMA, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA})
+    @action(detail=True, methods=["post"])
+    def share(self, request, pk=None):
+        """Share your run (`{"shared": true}`: `share_url` is its unguessable link, read-only for whoever has
+        it) or stop sharing it (`false`: that link stops working)."""
+        return share_response(request, pk, SimulationRun, run_json)
 
     @extend_schema(request=RunCreateSerializer,
                    responses={202: RUN_SCHEMA, 400: ERROR_SCHEMA,
@@ -120,12 +148,13 @@ class SimulationViewSet(viewsets.ViewSet):
                 deck_version=versions["deck"][0] if "deck" in versions else None,
                 opponent_version=versions["opponent_deck"][0] if "opponent_deck" in versions else None,
                 games=data.get("games"), seed=data.get("seed"), settings=settings, user=user,
-                session_key="" if user else anonymous_key(request), deck_name=data.get("name") or None)
+                session_key="" if user else access.api_owner_key(request), deck_name=data.get("name") or None)
         except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
         except services.BrokerUnavailable as exc:
-            return Response({"detail": str(exc), "id": exc.run.pk, "url": request.build_absolute_uri(
-                f"/api/simulations/{exc.run.pk}/")}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        body = run_json(run, request)
+            saved = access.reachable_by_maker(request, exc.run)
+            return Response({"detail": str(exc), "id": saved.pk, "url": request.build_absolute_uri(
+                f"/api/simulations/{saved.ref}/")}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        body = run_json(access.reachable_by_maker(request, run), request)
         body["cached"] = not created
         return Response(body, status=status.HTTP_202_ACCEPTED)

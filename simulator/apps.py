@@ -6,5 +6,5 @@ class SimulatorConfig(AppConfig):
     name = "simulator"
 
     def ready(self):
-        # The tuning runs' tasks live in their own module (issue 15); Celery's autodiscovery reads only tasks.py.
+        # The tuning runs' tasks live in their own module; Celery's autodiscovery reads only tasks.py.
         from . import tuning_tasks  # noqa: F401

@@ -83,7 +83,7 @@ def _int_setting(data: dict, key: str, default: int, low: int, high: int, what: 
 def policy_names() -> list[str]:
     """The policies a run may name (CONTRACTS §3), as `simulate --help` lists them."""
     try:
-        from simulator.engine.policies import POLICIES
+        from simulator.engines.r1.policies import POLICIES
     except Exception:  # pragma: no cover - an engine that cannot load has no policies to offer
         return [DEFAULT_POLICY]
     return sorted(n for n in POLICIES if n != "first")

@@ -51,7 +51,7 @@ class SimulateForm(forms.Form):
 
 
 class PublishedDecklistForm(forms.Form):
-    """The playtest table's picker of a published decklist for the AI's side (issue 14): `opponent_decklist` is
+    """The playtest table's picker of a published decklist for the AI's side: `opponent_decklist` is
     the id of the decklist picked (empty: none, the deck chosen above plays), `decklist_q` the search by title.
     An id that is not a whole number, or names no published decklist, is the field's error."""
 

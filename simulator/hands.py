@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Callable, Iterable, Sequence
 
 from cards.games.r1.facts import DRAWS_PER_ROUND, HAND_SIZE, ICONS, SETUP_BUDGET
-from simulator.engine.setup import SetupSolver
+from simulator.engines.r1.setup import SetupSolver
 from simulator.reports import hist_stats, sorted_hist
 
 DEFAULT_ROUNDS = 5

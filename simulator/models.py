@@ -1,4 +1,4 @@
-"""Simulation runs as data: what was asked, by whom, with which engine, and what came out (issue 5)."""
+"""Simulation runs as data: what was asked, by whom, with which engine, and what came out."""
 from django.conf import settings as django_settings
 from django.db import models
 
@@ -47,7 +47,10 @@ class SimulationRun(models.Model):
 
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="simulations")
-    session_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    session_key = models.CharField(max_length=64, blank=True, default="", db_index=True,
+                                   help_text="an anonymous owner (simulator/access.py owner_key)")
+    share_token = models.CharField(max_length=32, unique=True, null=True, blank=True,
+                                   help_text="set while the owner shares the run: its unguessable link")
     created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -61,9 +64,19 @@ class SimulationRun(models.Model):
     def __str__(self) -> str:
         return f"run {self.pk} ({self.mode}, {self.status})"
 
+    @property
+    def ref(self):
+        """How this page's links name the run: its id for its owner, its share token for whoever came by the
+        shared link (simulator/access.py sets it)."""
+        return getattr(self, "_ref", None) or self.pk
+
+    @ref.setter
+    def ref(self, value) -> None:
+        self._ref = value
+
     def get_absolute_url(self) -> str:
         game = (self.spec or {}).get("game")  # a hosted game's run (simulator/games): its /<game>/ report page
-        return f"/{game}/simulate/runs/{self.pk}/" if game else f"/simulate/runs/{self.pk}/"
+        return f"/{game}/simulate/runs/{self.ref}/" if game else f"/simulate/runs/{self.ref}/"
 
     @property
     def is_finished(self) -> bool:
@@ -85,7 +98,7 @@ class SimulationChunk(models.Model):
 
 
 class TuningRun(models.Model):
-    """A compare, tune or matrix run (issue 15): a sequence of stages of units (simulator/tuning.py)."""
+    """A compare, tune or matrix run: a sequence of stages of units (simulator/tuning.py)."""
 
     KIND_CHOICES = [("compare", "Version against version"), ("tune", "Card swaps"), ("matrix", "Meta matrix")]
     CANCELLED = "cancelled"
@@ -114,7 +127,10 @@ class TuningRun(models.Model):
     private = models.BooleanField(default=False, help_text="used a saved deck: only its creator sees it")
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="tuning_runs")
-    session_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    session_key = models.CharField(max_length=64, blank=True, default="", db_index=True,
+                                   help_text="an anonymous owner (simulator/access.py owner_key)")
+    share_token = models.CharField(max_length=32, unique=True, null=True, blank=True,
+                                   help_text="set while the owner shares the run: its unguessable link")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -126,8 +142,10 @@ class TuningRun(models.Model):
     def __str__(self) -> str:
         return f"tuning run {self.pk} ({self.kind}, {self.status})"
 
+    ref = SimulationRun.ref
+
     def get_absolute_url(self) -> str:
-        return f"/tune/runs/{self.pk}/"
+        return f"/tune/runs/{self.ref}/"
 
     @property
     def is_finished(self) -> bool:
@@ -147,4 +165,4 @@ class TuningUnit(models.Model):
     class Meta:
         ordering = ["run", "stage", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "stage", "index"], name="simulator_tuning_unit_once")]
-from .playtest_models import PlaytestFrame, PlaytestGame  # noqa: E402,F401  (the playtest table, issue 14)
+from .playtest_models import PlaytestFrame, PlaytestGame  # noqa: E402,F401  (the playtest table)

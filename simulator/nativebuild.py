@@ -1,6 +1,6 @@
 """Compiled or plain Python: how each rules engine picks its modules at import (no Django, nothing from an engine).
 
-Every engine package (`simulator.engine`, `simulator.engines.realms`, `simulator.engines.regions`) is plain Python,
+Every engine package (`simulator.engines.r1`, `simulator.engines.realms`, `simulator.engines.regions`) is plain Python,
 and scripts/build_native.py also compiles some of its modules to C with mypyc, unchanged, for speed. The package's
 `buildinfo.py` names those modules in a `NativeBuild`; the compiled modules are used only when they were built from
 exactly the sources on disk (the hash in `native.txt` beside them), and never when the package's `ROC_…_PURE`
@@ -20,7 +20,7 @@ from pathlib import Path
 
 class NativeBuild:
     def __init__(self, package: str, here: Path, modules: tuple[str, ...], pure_variable: str, rebuild: str) -> None:
-        self.package = package              # the dotted package, e.g. "simulator.engine"
+        self.package = package              # the dotted package, e.g. "simulator.engines.r1"
         self.here = here
         self.modules = modules
         self.pure_variable = pure_variable  # set to anything but "" or "0": always the .py files

@@ -1,4 +1,4 @@
-"""The playtest table (issue 14): a person plays player 0 against an AI policy, one decision at a time. Who is
+"""The playtest table: a person plays player 0 against an AI policy, one decision at a time. Who is
 the first player at setup is the person's choice — themselves, the AI, or by the rules (§4: at random); from
 round 1's Quest phase on §5.1's Momentum decides. Player 0 is only the person's seat, not an advantage.
 
@@ -49,12 +49,12 @@ def _decks(deck: dict, opponent: dict):
 
 
 def available_policies() -> list[str]:
-    from simulator.engine.policies import POLICIES as known
+    from simulator.engines.r1.policies import POLICIES as known
     return [p for p in POLICIES if p in known]
 
 
 def _ai(policy: str, seed: int):
-    from simulator import engine
+    from simulator.engines import r1 as engine
     return engine.make_policy(policy, engine._policy_seed(seed, AI))
 
 
@@ -74,14 +74,14 @@ def start(deck: dict, opponent: dict, policy: str, seed: int, first_player: int 
     """A new game, run to the person's first decision. `first_player` is the first player of setup (§4): the
     person (0), the AI (1) or None, by the rules (at random); from round 1's Quest phase on §5.1's Momentum
     decides, and when the person's quest has the higher Momentum they choose, as a decision of their own."""
-    from simulator import engine
+    from simulator.engines import r1 as engine
     da, db = _decks(deck, opponent)
     return start_with_notes(deck, opponent, policy, seed, first_player)[0]
 
 
 def rebuild(deck: dict, opponent: dict, policy: str, seed: int, history: list, first_player: int | None = None):
     """The saved game again: the same decks, seed and first player, every recorded choice replayed."""
-    from simulator import engine
+    from simulator.engines import r1 as engine
     da, db = _decks(deck, opponent)
     base = engine.Game(da, db, seed=seed, first_player=first_player, log=True, autostart=False)
     g = base._replayed(_decode(history), None, True)
@@ -95,7 +95,7 @@ def boards_by_line(deck: dict, opponent: dict, seed: int, history: list,
     person's view taken right after each line the engine logs (the engine's log hook, replay._board_now): the
     log, and {log index: board} (None where the state could not be read mid-change). The replay page shows each
     event with the board after its own line, not the board at the person's next decision."""
-    from simulator import engine
+    from simulator.engines import r1 as engine
     da, db = _decks(deck, opponent)
     boards: dict[int, Any] = {}
 
@@ -133,7 +133,7 @@ def settle(g) -> list[tuple[int, str]]:
     the end (CONTRACTS §6: a decision with exactly one option is taken by itself). Returns those decisions as
     (the number of log lines before it, a line saying so) — kept out of the engine's log, so a game rebuilt from
     its history has the same log as the one played."""
-    from simulator.engine.actions import option_texts
+    from simulator.engines.r1.actions import option_texts
     notes: list[tuple[int, str]] = []
     while not g.is_terminal():
         d = g.pending
@@ -153,7 +153,7 @@ def settle(g) -> list[tuple[int, str]]:
 def act(g, text: str) -> tuple[float, list[tuple[int, str]]]:
     """Apply the person's action text and run on to their next decision: the seconds it took on this server, and
     the single-option decisions taken on the way (settle)."""
-    from simulator.engine import IllegalAction
+    from simulator.engines.r1 import IllegalAction
     if g.is_terminal():
         raise PlaytestError("this game is over")
     if g.pending is None or g.pending.player != HUMAN:
@@ -169,7 +169,7 @@ def act(g, text: str) -> tuple[float, list[tuple[int, str]]]:
 
 def start_with_notes(deck: dict, opponent: dict, policy: str, seed: int, first_player: int | None = None):
     """start(), and the single-option decisions taken before the person's first real one."""
-    from simulator import engine
+    from simulator.engines import r1 as engine
     da, db = _decks(deck, opponent)
     g = engine.Game(da, db, seed=seed, first_player=first_player, log=True, autostart=False,
                     policies=(_Seat(), _ai(policy, seed)))
@@ -232,7 +232,7 @@ KIND_HELP = {
 
 def table_context(g, names: tuple[str, str], catalogue_names: dict[str, str]) -> dict:
     """Everything the table shows, from what the person may know (a PlayerView) and their pending decision."""
-    from simulator.engine.actions import option_texts
+    from simulator.engines.r1.actions import option_texts
     view = g.view(HUMAN)
     board = replay.board_of(view, show_hand=True)
     pending = None

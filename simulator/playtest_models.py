@@ -1,4 +1,4 @@
-"""The saved games of the playtest table (issue 14; simulator/playtest.py). Imported by simulator/models.py."""
+"""The saved games of the playtest table (simulator/playtest.py). Imported by simulator/models.py."""
 from __future__ import annotations
 
 from django.conf import settings as django_settings

@@ -1,4 +1,4 @@
-"""Game replays (issue 14): any game of a simulation run played again from its run, index and seed, with a frame
+"""Game replays: any game of a simulation run played again from its run, index and seed, with a frame
 per event — the board as a player sees it, the log line in plain words and the rule it cites.
 
 Games are reproducible: `runner.run_chunk` gives game g of a run the g-th seed drawn from its chunk's
@@ -58,7 +58,7 @@ def game_args(spec: dict, index: int) -> dict:
 
 
 def _policy_seed(seed: int, player: int) -> int:
-    from simulator import engine
+    from simulator.engines import r1 as engine
     return engine._policy_seed(seed, player)
 
 
@@ -312,8 +312,8 @@ def _position_now(g) -> dict | None:
     taken. Anywhere else (a window of the Quest, Draw, Authority, Refresh or Toll phase, the end of a phase) a
     position says "the start of this phase", and a game loaded from it would play the phase again from its start
     (the Authority emblem's Influence a second time, the Refresh phase's readying after it): None there."""
-    from simulator.engine.game import CONFRONT_P, KINGDOM_P
-    from simulator.engine.positions import to_position
+    from simulator.engines.r1.game import CONFRONT_P, KINGDOM_P
+    from simulator.engines.r1.positions import to_position
     if g.phase not in (KINGDOM_P, CONFRONT_P) or g.active < 0:
         return None
     try:
@@ -340,8 +340,8 @@ def replay_game(deck_a, deck_b, *, seed: int, first_player, policies=("greedy", 
     trail's). The trail lists the decisions made, in order, as action texts: {"n": log length when it was asked,
     "kind", "player", "info", "text", "single": only one option}, a declaration answered at once by a policy's
     shortcut as one (`attack a b`, `defend none`) — what `sandbox.at_replay_step` replays from a base position."""
-    from simulator import engine
-    from simulator.engine.actions import action_text, names_for, option_texts
+    from simulator.engines import r1 as engine
+    from simulator.engines.r1.actions import action_text, names_for, option_texts
 
     pols = [engine.make_policy(policies[0], _policy_seed(seed, 0)),
             engine.make_policy(policies[1], _policy_seed(seed, 1))]

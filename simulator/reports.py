@@ -252,7 +252,7 @@ def versus_report(merged: dict, *, seed: int, unsupported: Sequence[str], oppone
                                   if merged["a_second_games"] else None),
         # "First" is the first player of round 1 (§5.1: the player whose quest shows the higher Momentum chooses,
         # so the decks' quests, not turns, decide it). The counts say how much each rate rests on; the rates are
-        # the first deck's, like every rate here (CONTRACTS §3). Added for issue 19; the fields above stay.
+        # the first deck's, like every rate here (CONTRACTS §3). Added later; the fields above stay so old readers keep working.
         "going_first": _side(merged["a_first_games"], merged["a_first_wins"]),
         "going_second": _side(merged["a_second_games"], merged["a_second_wins"]),
         "first_player_wins": merged["first_player_wins"],

@@ -10,13 +10,18 @@ from .models import SimulationRun
 
 
 def run_json(run: SimulationRun, request=None) -> dict:
+    """A run as the API gives it. Its addresses name it as the visitor came to it: by id for its owner, by its
+    share token for whoever has the shared link (simulator/access.py); `share_url` is the shared link, or null
+    while the run is not shared."""
     url = run.get_absolute_url()
-    api_url = f"/api/simulations/{run.pk}/"
+    api_url = f"/api/simulations/{run.ref}/"
+    share = f"/api/simulations/{run.share_token}/" if run.share_token else None
     if request is not None:
         url = request.build_absolute_uri(url)
         api_url = request.build_absolute_uri(api_url)
+        share = request.build_absolute_uri(share) if share else None
     return {
-        "id": run.pk, "url": api_url, "page_url": url, "mode": run.mode, "status": run.status,
+        "id": run.pk, "url": api_url, "page_url": url, "share_url": share, "mode": run.mode, "status": run.status,
         "progress": 1.0 if run.status == "done" else round(run.progress, 4),
         "games": run.games, "seed": run.seed, "settings": run.settings, "engine_version": run.engine_version,
         "policies": ([run.settings.get("policy", runner.DEFAULT_POLICY)]
@@ -29,9 +34,9 @@ def run_json(run: SimulationRun, request=None) -> dict:
     }
 
 
-def anonymous_key(request) -> str:
-    """Who an anonymous visitor is, for the in-flight limit: their session, else their address."""
-    session = getattr(request, "session", None)
-    if session is not None and session.session_key:
-        return "s:" + session.session_key
-    return "ip:" + (request.META.get("REMOTE_ADDR") or "unknown")
+def anonymous_key(request, *, create: bool = False) -> str:
+    """What an anonymous visitor's runs are stored under (simulator/access.py limit_key): their session's owner
+    id, else their address, which counts their runs in flight and never makes them an owner."""
+    from .access import limit_key
+
+    return limit_key(request, create=create)

@@ -32,7 +32,7 @@ DEFAULT_POLICY = "greedy"
 # share a run of thousands of games.
 SLOW_POLICIES = ("expert",)
 SLOW_CHUNK = 1
-# What the simulate page offers (issue 13): a fast player or a strong one, the same on both sides, with the
+# What the simulate page offers: a fast player or a strong one, the same on both sides, with the
 # CPU time per game measured on the compiled engine (docs/performance.md, "Policy ladder") for the run-time
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}
@@ -56,9 +56,9 @@ class SpecError(ValueError):
 
 
 def engine_module():
-    """simulator.engine, or EngineUnavailable when it cannot be imported."""
+    """simulator.engines.r1, or EngineUnavailable when it cannot be imported."""
     try:
-        from simulator import engine
+        from simulator.engines import r1 as engine
     except Exception as exc:  # a half-written engine must not take the hands report down with it
         raise EngineUnavailable(f"The rules engine cannot be loaded ({exc}); goldfish and head-to-head "
                                 "simulations are not available.") from exc

@@ -1,4 +1,4 @@
-"""The judge sandbox (issue 14): a CONTRACTS §6 position loaded, stepped one action text at a time, exported.
+"""The judge sandbox: a CONTRACTS §6 position loaded, stepped one action text at a time, exported.
 
 The sandbox's state is the position it started from plus the action texts applied since (exactly what the
 judge reads: a position's `"actions"` list), so it needs no storage and its export loads again in
@@ -95,7 +95,7 @@ def build(form: dict) -> dict:
 
 def _settle(g) -> list[str]:
     """Take the decisions with exactly one option (CONTRACTS §6), as the judge does; their texts."""
-    from simulator.engine.actions import option_texts
+    from simulator.engines.r1.actions import option_texts
     taken = []
     while g.pending is not None and not g.is_terminal():
         opts = option_texts(g)
@@ -112,9 +112,9 @@ def _settle(g) -> list[str]:
 def run(position: dict, actions: list[str], catalogue) -> Any:
     """The Game after loading `position` and applying its "actions" and then `actions` (SandboxError naming the
     action's index and the options there when one is not an option)."""
-    from simulator.engine import IllegalAction
-    from simulator.engine.actions import option_texts
-    from simulator.engine.positions import PositionError, from_position
+    from simulator.engines.r1 import IllegalAction
+    from simulator.engines.r1.actions import option_texts
+    from simulator.engines.r1.positions import PositionError, from_position
     todo = list(position.get("actions") or []) + list(actions)
     body = {k: v for k, v in position.items() if k != "actions"}
     try:
@@ -139,8 +139,8 @@ def run(position: dict, actions: list[str], catalogue) -> Any:
 
 def view_context(g, names=("Player 0", "Player 1")) -> dict:
     """The board as a judge sees it (both hands), the pending decision's options and the log with its rules."""
-    from simulator.engine.actions import option_texts
-    from simulator.engine.positions import to_position
+    from simulator.engines.r1.actions import option_texts
+    from simulator.engines.r1.positions import to_position
     b0 = replay.board_of(g.view(0), show_hand=True)
     if not g.goldfish:
         b1 = replay.board_of(g.view(1), show_hand=True)
@@ -164,8 +164,8 @@ SETTLED = "(the only option: taken by itself)"
 
 
 def _is_option(g, text: str) -> bool:
-    from simulator.engine import IllegalAction
-    from simulator.engine.actions import parse_text
+    from simulator.engines.r1 import IllegalAction
+    from simulator.engines.r1.actions import parse_text
     try:
         parse_text(g, text)
     except IllegalAction:
@@ -184,8 +184,8 @@ def at_replay_step(data: dict, step: int, catalogue) -> tuple[dict, list[str], s
     replay's trail of decisions (`replay.replay_game`): windows the replay's players passed by their shortcut
     are answered `pass`, a declaration made at once is its listing; the loaded game's log must read line for line
     as the replay's, else "base"."""
-    from simulator.engine import IllegalAction
-    from simulator.engine.positions import from_position
+    from simulator.engines.r1 import IllegalAction
+    from simulator.engines.r1.positions import from_position
 
     frames = data["frames"]
     f = frames[max(0, min(step, len(frames) - 1))]

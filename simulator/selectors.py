@@ -6,46 +6,14 @@ from django.db.models import QuerySet
 from .models import SimulationRun
 
 
-def run_get(pk) -> SimulationRun | None:
-    try:
-        return SimulationRun.objects.filter(pk=int(pk)).first()
-    except (TypeError, ValueError):
-        return None
+def runs_for(request) -> QuerySet[SimulationRun]:
+    """The runs this visitor owns (simulator/access.py): a signed-in user's, or an anonymous visitor's session's."""
+    from .access import owned_runs
 
-
-def run_visible(run: SimulationRun, *, user, session_key: str = "") -> bool:
-    """Whether a visitor may see a run (issue 7, authorisation). A run of pasted lists is shared by its id, as
-    before. A run of a saved deck (or against one) shows that deck's name and cards, so it is visible only to
-    whoever asked for it and to visitors who may read every saved deck it used (a private deck exists only for
-    its owner); to anyone else it does not exist (404)."""
-    version_ids = [v for v in (run.deck_version_id, run.opponent_version_id) if v is not None]
-    if not version_ids:
-        return True
-    if user is None:
-        from django.contrib.auth.models import AnonymousUser
-
-        user = AnonymousUser()
-    if user is not None and user.is_authenticated and run.user_id == user.pk:
-        return True
-    if run.user_id is None and session_key and run.session_key == session_key:
-        return True
-    from decks.models import DeckVersion
-    from decks.selectors import deck_list_visible
-
-    deck_ids = set(DeckVersion.objects.filter(pk__in=version_ids).values_list("deck_id", flat=True))
-    return len(deck_ids) == deck_list_visible(user=user).filter(pk__in=deck_ids).count()
-
-
-def runs_for(*, user, session_key: str = "") -> QuerySet[SimulationRun]:
-    """The runs a visitor asked for: a signed-in user's own, or an anonymous visitor's by session/address."""
     fields = ("id", "mode", "status", "progress", "games", "seed", "settings", "engine_version", "deck_name",
               "deck_hash", "deck_legal", "opponent_name", "opponent_hash", "created_at", "finished_at", "error",
-              "result")
-    if user is not None and user.is_authenticated:
-        return SimulationRun.objects.filter(user=user).only(*fields)
-    if session_key:
-        return SimulationRun.objects.filter(user__isnull=True, session_key=session_key).only(*fields)
-    return SimulationRun.objects.none()
+              "result", "share_token", "spec")
+    return owned_runs(request, SimulationRun).only(*fields)
 
 
 def decklist_text_for(decklist_id) -> str | None:
@@ -91,7 +59,7 @@ def deck_version_for(*, user, deck_id) -> tuple[object, str] | None:
 
 def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
     """(id, "name · faction") of the signed-in player's own decks, newest save first, for choosing one on the
-    simulate page (issue 19); nobody else's, and nothing for a visitor."""
+    simulate page; nobody else's, and nothing for a visitor."""
     from decks.selectors import deck_list_owned
 
     rows = deck_list_owned(user=user).values_list("pk", "name", "faction__name")[:limit]
@@ -99,7 +67,7 @@ def saved_decks_for(*, user, limit: int = 200) -> list[tuple[int, str]]:
 
 
 def published_decklists(*, query: str = "", chosen=None, limit: int = 12) -> list[dict]:
-    """Published decklists for the playtest table's picker (issue 14): those titled like `query`, most liked first,
+    """Published decklists for the playtest table's picker: those titled like `query`, most liked first,
     with the one already `chosen` (a Decklist) kept at the top. Each: id, title, faction, whether it is one of the
     site's starter decks (published by its own account, `publishstarters`), author, likes, address."""
     from decks.selectors import decklists_titled

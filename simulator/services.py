@@ -14,7 +14,8 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from . import runner, selectors
+from . import runner
+from .access import can_own
 from .games import engine_for  # a run's game: r1 (runner.py), realms or regions (simulator/games)
 from .deckinput import build_spec
 from .models import IN_FLIGHT, RunStatus, SimulationChunk, SimulationRun
@@ -81,10 +82,7 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
     spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed, settings=settings,
                       max_games=limits.max_games.get(mode), deck_name=deck_name, opponent_name=opponent_name)
     key = runner.request_key(spec)
-    existing = (SimulationRun.objects.filter(request_key=key).exclude(status=RunStatus.FAILED)
-                .order_by("-created_at").first())
-    if existing is not None and not selectors.run_visible(existing, user=user, session_key=session_key):
-        existing = None  # another player's run of their private deck: this visitor gets a run of their own
+    existing = _identical(SimulationRun, key, user, session_key)
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
             run_dispatch(existing)  # the queue was down last time: try again now
@@ -111,6 +109,19 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
     if dispatch:
         run_dispatch(run)
     return run, True
+
+
+def _identical(model, key: str, user, session_key: str):
+    """The stored run that answers an identical request: the requester's own (a user's, or an anonymous session's),
+    or, for a requester who can own nothing (an API client without a session), one that nobody owns. Another
+    owner's run is private to them (simulator/access.py): its report, deck names included, is not handed to
+    someone else, who gets a run of their own."""
+    runs = model.objects.filter(request_key=key).exclude(status__in=(RunStatus.FAILED, "cancelled")) \
+        .order_by("-created_at")
+    if can_own(user, session_key):
+        return runs.filter(**_owner_filter(user, session_key)).first()
+    return runs.filter(user__isnull=True).exclude(session_key__startswith="o:") \
+        .exclude(session_key__startswith="s:").first()
 
 
 def run_from_spec(spec: dict) -> SimulationRun:

@@ -25,19 +25,19 @@ from .models import SimulationChunk
 
 log = logging.getLogger(__name__)
 
-# What one chunk may take (issue 19): a chunk is a few hundred games and takes about a second, so its time limit
+# What one chunk may take: a chunk is a few hundred games and takes about a second, so its time limit
 # is set from its size instead of one limit for every task. Measured worst over the starter decks, per game
 # (scripts/bench: compiled engine / plain Python): hands 0.07 / 0.10 ms, goldfish 0.97 / 2.6 ms, versus
 # 3.1 / 6.8 ms. The allowance is about 15 times the plain-Python figure, plus a fixed start-up allowance, so a
 # slow or busy machine never cuts a healthy chunk short; a chunk of the site's largest runs (250 versus games)
-# gets 40 s, under the Redis visibility timeout (60 s by default), so a chunk is never handed out twice while
-# it is still being computed, and one held by a worker that died comes back within about a minute.
+# gets 40 s. On Redis a worker re-stamps the chunks it holds (roc_site/celery.py, RedisUnackedHeartbeat), so
+# a chunk is never handed out twice while it is being computed, however long its limit, and one held by a
+# worker that died comes back after the 20 s visibility timeout.
 CHUNK_BASE_S = 15.0
 CHUNK_PER_GAME_S = {"hands": 0.002, "goldfish": 0.04, "versus": 0.1}
 # The search player (`expert`, runner.SLOW_POLICIES) takes about 1 CPU-s per game against greedy compiled, 3 in
 # plain Python, and twice that against itself (docs/performance.md, "Policy ladder"): its chunks are
-# runner.SLOW_CHUNK games (one) with this allowance each (a 1-game chunk: 53 s soft, 58 s hard, under the 60 s
-# visibility timeout), about 13 times the plain-Python figure like the other modes' allowances. Smaller ones
+# runner.SLOW_CHUNK games (one) with this allowance each (a 1-game chunk: 53 s soft, 58 s hard), about 13 times the plain-Python figure like the other modes' allowances. Smaller ones
 # (8 s, then 18 s per game) cut healthy chunks short on this project's 2 shared cores at load 15-18, where a
 # process gets about 10% of a core.
 CHUNK_PER_SLOW_GAME_S = 38.0
@@ -91,10 +91,11 @@ def start_run(run_id: int) -> None:
         chunks.append(run_chunk.si(run_id, index).set(soft_time_limit=soft, time_limit=hard))
     longest = max(chunk_time_limits(run.mode, sizes[index], run.settings, per_game=per_game)[1] for index in missing)
     visibility = (getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {}).get("visibility_timeout")
-    if visibility and longest >= visibility:
+    stamped = float(getattr(settings, "CELERY_UNACKED_HEARTBEAT_S", 0) or 0) > 0
+    if visibility and longest >= visibility and not stamped:
         log.warning("run %s: a chunk may take up to %.0f s, longer than the broker's visibility timeout (%s s); "
-                    "it may be computed twice (harmless, only slower). Raise CELERY_VISIBILITY_TIMEOUT for runs "
-                    "this large.", run_id, longest, visibility)
+                    "it may be computed twice (harmless, only slower). Raise CELERY_VISIBILITY_TIMEOUT, or turn "
+                    "CELERY_UNACKED_HEARTBEAT_S back on.", run_id, longest, visibility)
     group(chunks).apply_async()
 
 
@@ -135,7 +136,7 @@ def requeue_pending(limit: int = 200) -> int:
 
     Sent by Celery beat every CELERY_REQUEUE_INTERVAL_S seconds (settings.CELERY_BEAT_SCHEDULE), so it only
     runs once the broker answers again; a run that is still being created (no error noted yet) is left alone.
-    Returns how many runs were sent. (Added for issue 7, faults: queued runs finish after the broker returns.)
+    Returns how many runs were sent. (So that queued runs finish after the broker returns from a fault.)
     """
     from .models import RunStatus, SimulationRun
 

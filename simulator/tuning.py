@@ -1,4 +1,4 @@
-"""Tuning decks (issue 15): version against version (`compare`), card swaps (`tune`) and a meta matrix (`matrix`).
+"""Tuning decks: version against version (`compare`), card swaps (`tune`) and a meta matrix (`matrix`).
 
 Like runner.py, everything here works on a JSON-able *spec* (the decks' card data included), so a Celery worker
 needs no catalogue look-up and gives the numbers the web process would. A tuning run is a sequence of *stages*;
@@ -28,6 +28,8 @@ import math
 import time
 from typing import Callable
 
+from cards.games.doctor import DEAD_PLAYED, DEAD_SHARE
+from cards.games.r1.doctor import opponent_only
 from cards.games.r1.facts import DRAW_TYPES
 
 from . import runner
@@ -36,7 +38,7 @@ from .reports import Z95, wilson_interval
 KINDS = ("compare", "tune", "matrix")
 TARGETS = ("goldfish", "winrate")
 DEFAULT_POLICY = "greedy"
-TUNING_VERSION = "tune-2"  # bump whenever the same request would give other numbers (plus the engine version)
+TUNING_VERSION = "tune-3"  # bump whenever the same request would give other numbers (plus the engine version)
 UNIT_GAMES = 100            # games per unit (a Celery chunk)
 DEFAULT_GAMES = {"compare": 200, "tune": 320, "matrix": 200}
 MAX_DECKS = {"compare": 2, "tune": 1, "matrix": 12}
@@ -52,8 +54,8 @@ MIN_ADDS = 8                # when fewer cards match, the closest others fill up
 MIX_CUTS = 6                # mixed two-card swaps combine the 6 least useful cards ...
 MIX_ADDS = 3                # ... with the 3 closest adds of each
 MAX_CANDIDATES = 1000       # the most candidates a search races (fewer when the games budget is smaller)
-DEAD_WEIGHT_PLAYED = 0.05   # a copy played in fewer than 5% of games is dead weight ...
-DEAD_WEIGHT_SHARE = 0.2     # ... when that is also under a fifth of the deck's median card
+DEAD_WEIGHT_PLAYED = DEAD_PLAYED   # a copy played in fewer than 5% of games is dead weight ... (the deck
+DEAD_WEIGHT_SHARE = DEAD_SHARE     # doctor's dead_card rule) ... when that is also under a fifth of the median card
 
 
 class TuningError(ValueError):
@@ -307,20 +309,57 @@ def _cost(card: dict) -> int | None:
 
 
 def cut_ranking(spec: dict, done: list) -> list[dict]:
-    """The deck's draw cards, least useful first: fewest plays per copy per game, then most often left in hand
-    at the end of a game (per copy), then by code. The profile is the target's own games: goldfish games for
-    goldfish speed (a card that only helps in struggles against a real opponent is dead weight there), games
-    against the gauntlet for win rate."""
+    """The deck's draw cards that may be cut, least useful first: fewest plays per copy per game, then most often
+    left in hand at the end of a game (per copy), then by code. The profile is the target's own games: goldfish
+    games for goldfish speed, games against the gauntlet for win rate. On a goldfish target a card only a real
+    opponent makes playable (`opponent_only`, the deck doctor's reading: it targets enemy cards, acts on the
+    opponent, works in struggles or only adds Power) is never offered as a cut — the goldfish cannot judge it;
+    `opponent_only_cards` lists them instead."""
+    return [r for r in _profile_rows(spec, done) if not r.get("opponent_only")]
+
+
+def opponent_only_cards(spec: dict, done: list) -> list[dict]:
+    """The draw cards a goldfish target keeps out of the cuts, each with why (empty for a win-rate target)."""
+    return [r for r in _profile_rows(spec, done) if r.get("opponent_only")]
+
+
+def _profile_rows(spec: dict, done: list) -> list[dict]:
     played, stuck, games = profile_of(done)
+    goldfish = spec["target"] == "goldfish"
     rows = []
     for card, n in spec["decks"][0]["entries"]:
         if card["type"] not in DRAW_TYPES:
             continue
-        rows.append({"code": card["code"], "name": card["name"], "copies": n,
-                     "played_per_copy": round(played.get(card["name"], 0) / max(games, 1) / n, 4),
-                     "stuck_per_copy": round(stuck.get(card["name"], 0) / max(games, 1) / n, 4)})
+        row = {"code": card["code"], "name": card["name"], "copies": n,
+               "played_per_copy": round(played.get(card["name"], 0) / max(games, 1) / n, 4),
+               "stuck_per_copy": round(stuck.get(card["name"], 0) / max(games, 1) / n, 4)}
+        why = opponent_only(card) if goldfish else None
+        if why:
+            row["opponent_only"] = why
+        rows.append(row)
     rows.sort(key=lambda r: (r["played_per_copy"], -r["stuck_per_copy"], r["code"]))
     return rows
+
+
+def swap_why(spec: dict, swap: dict, ranking: list[dict], cards: dict[str, dict], games: int) -> str:
+    """Why the search tried this swap, in a sentence: what the profile games said of each card cut, and what each
+    card added brings (its role and cost against the cut's)."""
+    rows = {r["code"]: r for r in ranking}
+    where = "goldfish" if spec["target"] == "goldfish" else "gauntlet"
+    cuts = []
+    for code in swap["out"]:
+        r = rows.get(code)
+        rate = f"played {r['played_per_copy']:.2f} times per copy per game" if r else "rarely played"
+        stuck = f", left in hand {r['stuck_per_copy']:.2f}" if r and r["stuck_per_copy"] else ""
+        cuts.append(f"{cards[code]['name']} ({rate}{stuck})")
+    adds = []
+    for code in swap["in"]:
+        c = cards[code]
+        adds.append(f"{c['name']} (a {c['type']} of cost {c.get('cost')})")
+    verb = "was" if len(cuts) == 1 else "were"
+    return (f"In {games} {where} games {' and '.join(cuts)} {verb} among the deck's least played cards; "
+            f"{' and '.join(adds)} {'fills' if len(adds) == 1 else 'fill'} the same role at the closest cost "
+            f"the pool offers.")
 
 
 def _adds_for(spec: dict, cut_card: dict, counts: dict[str, int]) -> list[dict]:
@@ -506,20 +545,22 @@ def _finalize_tune(spec: dict, done: list) -> dict:
     cands = candidates(spec, done)
     cards = {c["code"]: c for c, _ in spec["decks"][0]["entries"]}
     cards.update({c["code"]: c for c in spec["pool"]})
+    ranking = cut_ranking(spec, done)
+    profile_n = profile_of(done)[2]
     swaps = []
     for swap in cands:
         cid = candidate_id(swap)
         d = _tune_delta(spec, scores, cid)
         swaps.append({"out": [{"code": c, "name": cards[c]["name"], "copies": n} for c, n in swap["out"].items()],
                       "in": [{"code": c, "name": cards[c]["name"], "copies": n} for c, n in swap["in"].items()],
-                      "label": swap_label(swap, cards), "delta": d["delta"], "ci95": d["ci95"], "games": d["games"],
+                      "label": swap_label(swap, cards), "why": swap_why(spec, swap, ranking, cards, profile_n),
+                      "delta": d["delta"], "ci95": d["ci95"], "games": d["games"],
                       "finalist": cid in alive, "dropped_after_round": dropped.get(cid)})
     # Finalists first (they played the most games), best delta first; then the others by how far they got.
     swaps.sort(key=lambda s: (not s["finalist"], -(s["dropped_after_round"] or 0), -(s["delta"] or 0), s["label"]))
     base_cells = [scores.get(("deck:0", c), []) for c in _tune_cells(spec)]
     base_all = [x for cell in base_cells for x in cell]
     cap = spec["max_rounds"]
-    ranking = cut_ranking(spec, done)
     rates = sorted(r["played_per_copy"] for r in ranking)
     median = rates[len(rates) // 2] if rates else 0.0
     dead = [dict(r) for r in ranking if r["played_per_copy"] < DEAD_WEIGHT_PLAYED
@@ -535,6 +576,9 @@ def _finalize_tune(spec: dict, done: list) -> dict:
             "rounds": [{"candidates": a, "games": g} for a, g in schedule],
             "swaps": swaps, "best": swaps[0] if swaps and swaps[0]["finalist"] else None,
             "dead_weight": dead, "cut_ranking": ranking,
+            # kept out of the cuts on a goldfish target (the deck doctor's needs_opponent): only an opponent
+            # makes them playable, so the goldfish's zero plays say nothing of them
+            "opponent_only": [{**r, "why": r.pop("opponent_only")} for r in opponent_only_cards(spec, done)],
             "delta_means": "rounds sooner to 15 Influence" if spec["target"] == "goldfish" else
                            "win rate (0-1) against the gauntlet",
             "games_spent": sum(len(v) for v in scores.values())}

@@ -1,4 +1,4 @@
-"""`/api/tuning/` (issue 15): POST a compare, tune or matrix run (202 with `id` and `url`, like simulations),
+"""`/api/tuning/`: POST a compare, tune or matrix run (202 with `id` and `url`, like simulations),
 GET its status, progress and result, POST `/api/tuning/ID/cancel/` to stop it. Bad input: 400 `{"detail"}`."""
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from rest_framework.response import Response
 from roc_site.schema import ObjectListSchema
 from roc_site.throttling import SimulationRateThrottle
 
-from . import runner, selectors, tuning
+from . import access, runner, selectors, tuning
 from . import tuning_services as services
-from .api import ERROR_SCHEMA, anonymous_key
+from .api import ERROR_SCHEMA, share_response
 from .deckinput import MAX_TEXT_CHARS
 from .models import TuningRun
 from .services import BrokerUnavailable, LimitExceeded
@@ -35,10 +35,13 @@ class TuningCreateSerializer(serializers.Serializer):
 
 
 def tuning_json(run: TuningRun, request=None) -> dict:
-    api_url, page_url = f"/api/tuning/{run.pk}/", run.get_absolute_url()
+    """As simulator/run_json.py run_json: addresses by id for the owner, by share token for the shared link."""
+    api_url, page_url = f"/api/tuning/{run.ref}/", run.get_absolute_url()
+    share = f"/api/tuning/{run.share_token}/" if run.share_token else None
     if request is not None:
         api_url, page_url = request.build_absolute_uri(api_url), request.build_absolute_uri(page_url)
-    return {"id": run.pk, "url": api_url, "page_url": page_url, "kind": run.kind, "status": run.status,
+        share = request.build_absolute_uri(share) if share else None
+    return {"id": run.pk, "url": api_url, "page_url": page_url, "share_url": share, "kind": run.kind, "status": run.status,
             "progress": 1.0 if run.status == "done" else round(run.progress, 4), "games_done": run.games_done,
             "games_planned": run.games_planned, "stage": run.stage, "title": run.title, "games": run.games,
             "seed": run.seed, "policies": [run.policy, run.opponent_policy], "target": run.target or None,
@@ -82,44 +85,40 @@ class TuningViewSet(viewsets.ViewSet):
     throttle_classes = [SimulationRateThrottle]
     schema = ObjectListSchema()
 
-    def _get(self, request, pk):
-        try:
-            run = TuningRun.objects.filter(pk=int(pk)).first()
-        except (TypeError, ValueError):
-            run = None
-        user = request.user if request.user.is_authenticated else None
-        if run is None or not services.tuning_visible(run, user=user, session_key=anonymous_key(request)):
-            return None
-        return run
-
     @extend_schema(responses={200: inline_serializer("TuningRunList", fields={
         "count": serializers.IntegerField(), "results": TUNING_SCHEMA.__class__(many=True)})})
     def list(self, request):
-        if request.user.is_authenticated:
-            runs = TuningRun.objects.filter(user=request.user)[:50]
-        else:
-            runs = TuningRun.objects.filter(user__isnull=True, session_key=anonymous_key(request))[:50]
+        runs = access.owned_runs(request, TuningRun)[:50]
         return Response({"count": len(runs), "results": [tuning_json(r, request) for r in runs]})
 
     @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
                    responses={200: TUNING_SCHEMA, 404: ERROR_SCHEMA})
     def retrieve(self, request, pk=None):
-        run = self._get(request, pk)
-        if run is None:
-            return Response({"detail": f"No tuning run with id {pk!r}."}, status=status.HTTP_404_NOT_FOUND)
+        try:
+            run = access.run_access(request, pk, model=TuningRun)
+        except access.RunNotFound:
+            return Response({"detail": f"No tuning run {pk!r} that you may see."}, status=status.HTTP_404_NOT_FOUND)
         return Response(tuning_json(run, request))
 
     @extend_schema(request=None, parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
-                   responses={200: TUNING_SCHEMA, 404: ERROR_SCHEMA})
+                   responses={200: TUNING_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA})
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
-        run = self._get(request, pk)
-        user = request.user if request.user.is_authenticated else None
-        if run is None:
-            return Response({"detail": f"No tuning run with id {pk!r}."}, status=status.HTTP_404_NOT_FOUND)
-        if not services._owns(run, user, anonymous_key(request)):
+        try:
+            run = access.run_access(request, pk, model=TuningRun)
+        except access.RunNotFound:
+            return Response({"detail": f"No tuning run {pk!r} that you may see."}, status=status.HTTP_404_NOT_FOUND)
+        if not run.viewer_owns:   # came by the shared link: read-only
             return Response({"detail": "Only whoever started a run may cancel it."}, status=status.HTTP_403_FORBIDDEN)
         return Response(tuning_json(services.tuning_cancel(run), request))
+
+    @extend_schema(request=inline_serializer("TuningShare", fields={"shared": serializers.BooleanField()}),
+                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
+                   responses={200: TUNING_SCHEMA, 400: ERROR_SCHEMA, 404: ERROR_SCHEMA})
+    @action(detail=True, methods=["post"])
+    def share(self, request, pk=None):
+        """Share your run (`{"shared": true}`) or stop sharing it (`false`), as /api/simulations/ID/share/."""
+        return share_response(request, pk, TuningRun, tuning_json)
 
     @extend_schema(request=TuningCreateSerializer, responses={202: TUNING_SCHEMA, 400: ERROR_SCHEMA, 503: ERROR_SCHEMA})
     def create(self, request):
@@ -144,12 +143,15 @@ class TuningViewSet(viewsets.ViewSet):
             run, created = services.tuning_request(
                 kind=data["kind"], decks=decks, gauntlet=gauntlet, games=data.get("games"), seed=data.get("seed"),
                 policy=data.get("policy"), opponent_policy=data.get("opponent_policy"), target=data.get("target"),
-                owned=owned, user=user, session_key="" if user else anonymous_key(request),
+                owned=owned, user=user, session_key="" if user else access.api_owner_key(request),
                 private=private_a or private_b)
         except (tuning.TuningError, LimitExceeded, runner.EngineUnavailable) as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
         except BrokerUnavailable as exc:
-            return Response({"detail": str(exc), "id": exc.run.pk}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        body = tuning_json(run, request)
+            saved = access.reachable_by_maker(request, exc.run)
+            return Response({"detail": str(exc), "id": saved.pk,
+                             "url": request.build_absolute_uri(f"/api/tuning/{saved.ref}/")},
+                            status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        body = tuning_json(access.reachable_by_maker(request, run), request)
         body["cached"] = not created
         return Response(body, status=status.HTTP_202_ACCEPTED)

@@ -17,7 +17,7 @@ MAX_GAMES = 100_000
 
 def policy_names() -> list[str]:
     try:
-        from simulator.engine.policies import POLICIES
+        from simulator.engines.r1.policies import POLICIES
     except Exception:  # pragma: no cover - the engine could not be imported at all
         return [tuning.DEFAULT_POLICY]
     return sorted(POLICIES)

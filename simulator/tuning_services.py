@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from . import runner, tuning
 from .models import IN_FLIGHT, RunStatus, SimulationRun, TuningRun, TuningUnit
-from .services import BrokerUnavailable, LimitExceeded, limits_for
+from .services import BrokerUnavailable, LimitExceeded, _identical, limits_for
 from .tuning_input import build_tuning_spec
 
 log = logging.getLogger(__name__)
@@ -62,10 +62,7 @@ def tuning_request(*, kind, decks, gauntlet=None, games=None, seed=None, policy=
                             " Ask for fewer games, or fewer decks.")
     key = request_key(spec)
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    existing = (TuningRun.objects.filter(request_key=key).exclude(status__in=(RunStatus.FAILED, CANCELLED))
-                .order_by("-created_at").first())
-    if existing is not None and existing.private and not _owns(existing, user, session_key):
-        existing = None
+    existing = _identical(TuningRun, key, user, session_key)   # simulator/services.py explains
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
             tuning_dispatch(existing)
@@ -88,18 +85,6 @@ def tuning_request(*, kind, decks, gauntlet=None, games=None, seed=None, policy=
 
 def _tune_bound(spec: dict) -> int:
     return tuning.tune_bound(spec, spec["max_candidates"]) if spec["pool"] else tuning.profile_games(spec)
-
-
-def _owns(run: TuningRun, user, session_key: str) -> bool:
-    if user is not None and getattr(user, "is_authenticated", False):
-        return run.user_id == user.pk
-    return run.user_id is None and bool(session_key) and run.session_key == session_key
-
-
-def tuning_visible(run: TuningRun, *, user, session_key: str = "") -> bool:
-    """A run of pasted lists is shared by its id (as simulation runs are); one that used a saved deck only with
-    whoever asked for it (its cards are that deck's)."""
-    return not run.private or _owns(run, user, session_key)
 
 
 def tuning_from_spec(spec: dict, *, user=None, session_key: str = "", private: bool = False,
@@ -270,6 +255,9 @@ def nightly_matrix_run(*, decklists: int = 8, games: int = 100) -> TuningRun | N
         return None
     spec = build_tuning_spec(kind="matrix", decks=lists, games=games, seed=int(timezone.now().strftime("%Y%m%d")))
     run = tuning_from_spec(spec, nightly=True)
+    from .access import set_shared
+
+    set_shared(run, True)   # the site's own run, shown to everyone on /tune/meta/ (by its token, as any shared run)
     try:
         tuning_dispatch(run)
     except BrokerUnavailable:

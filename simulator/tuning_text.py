@@ -44,8 +44,13 @@ def tuning_text(result: dict) -> str:
                 continue
             lines.append(f"  {s['label']}: {s['delta']:+.3f}{_ci(s['ci95'], 1.0)} over {s['games']} games"
                          + (" (finalist)" if s["finalist"] else ""))
+            if s.get("why"):
+                lines.append(f"      why: {s['why']}")
         if result["dead_weight"]:
             lines.append("dead weight: " + ", ".join(f"{d['copies']}x {d['name']}" for d in result["dead_weight"]))
+        if result.get("opponent_only"):
+            lines.append("not judged against the goldfish (only an opponent gives them a use): "
+                         + ", ".join(f"{d['copies']}x {d['name']}" for d in result["opponent_only"]))
         lines.append(f"baseline: {base}")
     else:
         names = [d["name"] for d in result["decks"]]

@@ -1,4 +1,4 @@
-"""Pages of tuning runs (issue 15): /tune/ (compare, card swaps, meta matrix), /tune/runs/ID/ (live progress ->
+"""Pages of tuning runs: /tune/ (compare, card swaps, meta matrix), /tune/runs/ID/ (live progress ->
 report with charts), /tune/runs/ID/cancel/, /tune/runs/ID/cells/CELL/ (a matrix cell's or a comparison's
 opponent's games), /tune/runs/ID/cells/CELL/games/G/ (one game's replay), /tune/meta/
 (the nightly matrix of the most-liked decklists). Views only translate: the work is in tuning_services.py."""
@@ -13,9 +13,10 @@ from django.views.decorators.vary import vary_on_headers
 from cards.starters import starter, starters
 from roc_site.throttling import page_throttle
 
-from . import runner, tuning, tuning_charts
+from . import access, runner, tuning, tuning_charts
 from . import tuning_services as services
 from .api import anonymous_key
+from .views_play import replay_share_context
 from .models import TuningRun
 from .services import BrokerUnavailable, LimitExceeded
 from .tuning_input import policy_names
@@ -117,39 +118,33 @@ def tune_page(request):
                     kind=kind, decks=decks, gauntlet=split_lists(form["gauntlet"], "gauntlet deck"),
                     games=form["games"].strip() or None, seed=form["seed"].strip() or None, policy=form["policy"],
                     opponent_policy=form["opponent_policy"], target=form["target"], owned=owned, user=user,
-                    session_key="" if user else anonymous_key(request), private=private)
+                    session_key="" if user else anonymous_key(request, create=True), private=private)
                 return redirect(run.get_absolute_url())
             except (tuning.TuningError, LimitExceeded, runner.EngineUnavailable) as exc:
                 error, status = str(exc), 400
             except BrokerUnavailable as exc:
                 error, status = str(exc), 503
-    if request.user.is_authenticated:
-        recent = TuningRun.objects.filter(user=request.user)[:10]
-    else:
-        recent = TuningRun.objects.filter(user__isnull=True, session_key=anonymous_key(request))[:10]
-    return render(request, "simulator/tuning.html", {
+    recent = access.owned_runs(request, TuningRun)[:10]
+    return access.keep_session(request, render(request, "simulator/tuning.html", {
         "form": form, "kind": kind, "kinds": TuningRun.KIND_CHOICES, "error": error, "policies": policy_names(),
         "starters": starters(), "recent": recent, "separator": SEPARATOR,
         "default_games": tuning.DEFAULT_GAMES[kind],
         "starter_a": request.GET.get("starter_a", "") if starter(request.GET.get("starter_a")) else "",
         "starter_b": request.GET.get("starter_b", "") if starter(request.GET.get("starter_b")) else ""},
-        status=status)
+        status=status))
 
 
-def _run_or_404(request, pk) -> TuningRun:
-    run = TuningRun.objects.filter(pk=pk).first()
-    user = request.user if request.user.is_authenticated else None
-    if run is None or not services.tuning_visible(run, user=user, session_key=anonymous_key(request)):
-        raise Http404("No such tuning run.")
-    return run
+def _run_or_404(request, pk, *, write: bool = False) -> TuningRun:
+    return access.run_access(request, pk, model=TuningRun, write=write)
 
 
 @vary_on_headers("HX-Request")
-def tuning_run(request, pk: int):
+def tuning_run(request, pk: str):
+    from .views import share_context
+
     run = _run_or_404(request, pk)
-    user = request.user if request.user.is_authenticated else None
     context = {"run": run, "result": run.result if run.status == "done" else None,
-               "can_cancel": not run.is_finished and services._owns(run, user, anonymous_key(request))}
+               "can_cancel": not run.is_finished and run.viewer_owns, **share_context(request, run)}
     if context["result"]:
         context.update(tuning_charts.report_context(context["result"]))
     template = "simulator/tuning_body.html" if getattr(request, "htmx", False) else "simulator/tuning_run.html"
@@ -157,11 +152,9 @@ def tuning_run(request, pk: int):
 
 
 @require_http_methods(["POST"])
-def tuning_cancel(request, pk: int):
-    run = _run_or_404(request, pk)
-    user = request.user if request.user.is_authenticated else None
-    if services._owns(run, user, anonymous_key(request)):
-        services.tuning_cancel(run)
+def tuning_cancel(request, pk: str):
+    run = _run_or_404(request, pk, write=True)   # whoever has only the shared link cannot cancel
+    services.tuning_cancel(run)
     return redirect(run.get_absolute_url())
 
 
@@ -201,7 +194,7 @@ def tuning_cell(request, pk: int, cell: str):
     for g in range(min(len(s) for s in scores)):
         setup_seed = tuning.game_seed(spec["seed"], cell, g)
         results = [{"side": label, "score": s[g], "text": _outcome(s[g], goldfish, spec["max_rounds"]),
-                    "url": reverse("simulator:tuning_game", args=[run.pk, cell, g]) + (f"?deck={k}" if label else "")}
+                    "url": reverse("simulator:tuning_game", args=[run.ref, cell, g]) + (f"?deck={k}" if label else "")}
                    for k, ((label, _), s) in enumerate(zip(sides, scores))]
         differ = len({r["score"] for r in results}) > 1
         if only_differ and not differ:
@@ -260,17 +253,23 @@ def tuning_game(request, pk: int, cell: str, index: int):
         raise Http404(str(exc))
     frames = data["frames"]
     step, frame, links = replay.select_step(
-        frames, request.GET.get("step"), reverse("simulator:tuning_game", args=[run.pk, cell, index]) + f"?deck={k}&step=")
+        frames, request.GET.get("step"), reverse("simulator:tuning_game", args=[run.ref, cell, index]) + f"?deck={k}&step=")
     names = list(data["names"])
     return render(request, "simulator/tuning_replay.html", {
         "run": run, "data": data, "frame": frame, "board": frame["board"], "names": names, "step": step,
         "steps": len(frames), "links": links, "index": index, "sandbox_url": None, "side": label,
-        "cell_url": reverse("simulator:tuning_cell", args=[run.pk, cell]),
-        "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None})
+        "cell_url": reverse("simulator:tuning_cell", args=[run.ref, cell]),
+        "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None,
+        **replay_share_context(request, run, lambda ref: reverse("simulator:tuning_game", args=[ref, cell, index])
+                               + f"?deck={k}&step={step}")})
 
 
 def meta_page(request):
     run = services.latest_nightly()
+    if run is not None:
+        if not run.share_token:   # one made before runs were private: the site's own, shared with everyone
+            access.set_shared(run, True)
+        run.ref = run.share_token   # the nightly matrix is shared with everyone; its cells' links use the token
     context = {"run": run, "result": run.result if run else None}
     if run is not None:
         context.update(tuning_charts.report_context(run.result))

@@ -5,15 +5,16 @@ back only the `run-body` fragment; without JavaScript it refreshes itself until 
 """
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from cards.starters import starter, starters
 from roc_site.throttling import page_throttle
 
-from . import charts, runner, selectors, services
+from . import access, charts, runner, selectors, services
 from .api import anonymous_key
 from .forms import SimulateForm
 from .hands import POLICY_KINDS
@@ -58,7 +59,7 @@ def simulate(request):
     if picked_opp is not None:
         form["opponent"] = picked_opp.text
         form["mode"] = "versus"
-    # One of my saved decks as the opponent (?opponent_deck=ID, or the page's choice of my decks; issue 19)
+    # One of my saved decks as the opponent (?opponent_deck=ID, or the page's choice of my decks)
     opponent_id = request.GET.get("opponent_deck") or request.POST.get("opponent_deck") or ""
     opponent_version = opponent_found = None
     if opponent_id:
@@ -109,7 +110,7 @@ def simulate(request):
             if form["query"].strip():
                 settings["targets"] = [{"query": form["query"].strip(), "k": _int_or_none(form["query_k"]) or 1}]
         else:
-            # Fast or strong players (issue 13): the same policy plays both sides, so the win rate measures
+            # Fast or strong players: the same policy plays both sides, so the win rate measures
             # the decks, not a difference in play
             policy = runner.PLAYERS.get(form["player"], runner.DEFAULT_POLICY)
             settings["policy"] = policy
@@ -122,7 +123,7 @@ def simulate(request):
             run, _ = services.run_request(
                 mode=form["mode"], text=form["text"], opponent_text=form["opponent"] if form["mode"] == "versus"
                 else None, games=_int_or_none(form["games"]), seed=_int_or_none(form["seed"]), settings=settings,
-                user=user, session_key="" if user else anonymous_key(request), deck_version=version,
+                user=user, session_key="" if user else anonymous_key(request, create=True), deck_version=version,
                 deck_name=version.name if version is not None else None, opponent_version=opponent_version,
                 opponent_name=opponent_version.name if opponent_version is not None else None)
             return redirect(run.get_absolute_url(), permanent=False)
@@ -130,11 +131,11 @@ def simulate(request):
             error, status = str(exc), 400
         except services.BrokerUnavailable as exc:
             error, status = str(exc), 503
-    recent = selectors.runs_for(user=request.user, session_key=anonymous_key(request))[:10]
+    recent = selectors.runs_for(request)[:10]
     my_decks = selectors.saved_decks_for(user=request.user)
     mine = {str(pk) for pk, _ in my_decks}
     loaded = deck_id if version is not None else ""
-    return render(request, "simulator/simulate.html", {
+    return access.keep_session(request, render(request, "simulator/simulate.html", {
         "form": form, "error": error, "problems": problems, "modes": runner.MODES, "games_choices": GAMES_CHOICES,
         "policy_kinds": POLICY_KINDS, "recent": recent, "player_times": player_times(),
         # another player's public deck stays a hidden field; one of mine is chosen in the list of my decks
@@ -145,7 +146,7 @@ def simulate(request):
         "opponent_deck_id": opponent_id if opponent_version is not None else "",
         # The starter whose list is in each box now (so its button shows as chosen, whichever way it got there).
         "starters": starters(), "starter": _holding(form["text"]), "opponent_starter": _holding(form["opponent"]),
-    }, status=status)
+    }, status=status))
 
 
 def player_times() -> list[dict]:
@@ -198,7 +199,7 @@ def _problems_summary(problems: list[str]) -> str:
 
 
 def _sample_game(run, result) -> dict:
-    """The report's sample game (issue 14): its log lines and the decks' short names, for the round-by-round
+    """The report's sample game: its log lines and the decks' short names, for the round-by-round
     summary. A head-to-head run keeps game 1's log; a goldfish run keeps none, so game 1 is replayed (it is
     reproducible, and the replay is cached: views_play._replayed)."""
     from . import replay
@@ -224,20 +225,29 @@ def _sample_game(run, result) -> dict:
     return {}
 
 
+def run_doctor(run, user, game: str | None = None) -> dict | None:
+    """The deck doctor's reading of a run's deck (decks/doctor.py), for its report; a finished versus run of the
+    deck is among the stored games it reads."""
+    from cards.games import registry
+    from decks.doctor import diagnose_counts, for_page
+    if not run.deck_counts or not registry.get(game).has("doctor"):
+        return None
+    return for_page(diagnose_counts(run.deck_counts, game_slug=game, user=user, name=run.deck_name))
+
+
 @vary_on_headers("HX-Request")
-def run_detail(request, pk: int):
-    run = selectors.run_get(pk)
-    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
-        raise Http404("No such simulation run.")
+def run_detail(request, pk: str):
+    run = access.run_access(request, pk)
     if (run.spec or {}).get("game"):  # a realms or regions run has its own report page (simulator/games/views.py)
         return redirect(run.get_absolute_url())
-    context = {"run": run, "result": run.result if run.status == "done" else None}
+    context = {"run": run, "result": run.result if run.status == "done" else None, **share_context(request, run)}
     if context["result"]:
         result = context["result"]
         context["charts"] = charts.charts_for(result)
         context["uncertainty"] = uncertainty_statement(result)
         context["first_rows"] = first_player_rows(result, run)
         context.update(_sample_game(run, result))
+        context["doctor"] = run_doctor(run, request.user)
     template = "simulator/run_body.html" if getattr(request, "htmx", False) else "simulator/run.html"
     return render(request, template, context)
 
@@ -245,16 +255,48 @@ def run_detail(request, pk: int):
 @require_http_methods(["POST"])
 def run_retry(request, pk: int):
     """A run saved while the queue was down: hand it to the workers now (nothing is recomputed if done)."""
-    run = selectors.run_get(pk)
-    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
-        raise Http404("No such simulation run.")
+    run = access.run_access(request, pk, write=True)
     if run.status == "pending":
         try:
             services.run_dispatch(run)
         except services.BrokerUnavailable as exc:
             run.refresh_from_db()
-            return render(request, "simulator/run.html", {"run": run, "result": None, "retry_error": str(exc)},
+            return render(request, "simulator/run.html", {"run": run, "result": None, "retry_error": str(exc),
+                                                          **share_context(request, run)},
                           status=503)
+    return redirect(run.get_absolute_url())
+
+
+def share_context(request, run) -> dict:
+    """What the Share / Stop sharing control shows (templates/simulator/_share.html): for the run's owner only."""
+    from .models import TuningRun
+
+    name = "simulator:tuning_share" if isinstance(run, TuningRun) else "simulator:share"
+    return {"share": {"owner": run.viewer_owns, "url": access.share_url(request, run),
+                      "action": reverse(name, args=[run.ref]) if run.viewer_owns else None}}
+
+
+@require_http_methods(["POST"])
+def run_share(request, pk: str):
+    """Share (`shared=1`) or stop sharing (`shared=0`) a simulation run of any game, by its owner. htmx gets the
+    control back; without JavaScript the report page again."""
+    return _share(request, access.run_access(request, pk, write=True))
+
+
+@require_http_methods(["POST"])
+def tuning_share(request, pk: str):
+    from .models import TuningRun
+
+    return _share(request, access.run_access(request, pk, model=TuningRun, write=True))
+
+
+def _share(request, run):
+    shared = request.POST.get("shared", "1")
+    if shared not in ("0", "1"):
+        return HttpResponseBadRequest("shared: 1 to share the run, 0 to stop sharing it.")
+    access.set_shared(run, shared == "1")
+    if getattr(request, "htmx", False):
+        return render(request, "simulator/_share.html", share_context(request, run))
     return redirect(run.get_absolute_url())
 
 

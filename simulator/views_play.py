@@ -1,4 +1,4 @@
-"""Pages to watch, judge and play (issue 14): game replays, the judge sandbox and the playtest table.
+"""Pages to watch, judge and play: game replays, the judge sandbox and the playtest table.
 
 Views only translate (STYLE §8): they read the request, call simulator/replay.py, playtest.py and the engine's
 judge, and render. Boards are built from a PlayerView (replay.board_of): nothing hidden is sent to a page.
@@ -13,8 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from . import replay, selectors
-from .api import anonymous_key
+from . import access, replay, selectors
 
 
 # ---------------------------------------------------------------- replays
@@ -42,10 +41,8 @@ def _one_event_each(frames: list[dict]) -> list[dict]:
     return out
 
 
-def replay_page(request, pk: int, index: int):
-    run = selectors.run_get(pk)
-    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
-        raise Http404("No such simulation run.")
+def replay_page(request, pk: str, index: int):
+    run = access.run_access(request, pk)
     other_game = (run.spec or {}).get("game")
     if other_game == "realms":   # the realms board (simulator/games/realms_replay.py)
         from .games.realms_replay import replay_page as realms_replay
@@ -58,19 +55,30 @@ def replay_page(request, pk: int, index: int):
         return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=400)
     frames = data["frames"]
     step, frame, links = replay.select_step(frames, request.GET.get("step"),
-                                            reverse("simulator:replay", args=[run.pk, index]) + "?step=")
+                                            reverse("simulator:replay", args=[run.ref, index]) + "?step=")
     names = list(data["names"])
     sandbox_pos = frame["position"] or frame["base_position"]
     sandbox_url = None
     if sandbox_pos:
-        sandbox_url = reverse("simulator:sandbox") + f"?run={run.pk}&game={index}&step={step}"
+        sandbox_url = reverse("simulator:sandbox") + f"?run={run.ref}&game={index}&step={step}"
     context = {"run": run, "data": data, "frame": frame, "board": frame["board"], "names": names, "step": step,
                "steps": len(frames), "links": links, "index": index,
                "sandbox_url": sandbox_url,
                "sandbox_exact": frame["position"] is not None,
                "action_label": _action_label(frame, data.get("cards") or {}),
-               "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None}
+               "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None,
+               **replay_share_context(request, run, lambda ref: reverse("simulator:replay", args=[ref, index])
+                                      + f"?step={step}")}
     return render(request, "simulator/replay.html", context)
+
+
+def replay_share_context(request, run, moment) -> dict:
+    """A replay page's Share control, and the shared link of this moment (`moment(ref)`: its address)."""
+    from .views import share_context
+    ctx = share_context(request, run)
+    if run.share_token:
+        ctx["share"]["moment"] = request.build_absolute_uri(moment(run.share_token))
+    return ctx
 
 
 def _action_label(frame: dict, cards: dict) -> str | None:
@@ -95,9 +103,7 @@ def _sandbox_from_replay(request, catalogue) -> tuple[dict | None, list[str], di
     """?run=ID&game=N&step=S: where that replay step opens (sandbox.at_replay_step): a position, the actions
     since it up to the step's last decision, and what the page says about it."""
     from . import sandbox as sb
-    run = selectors.run_get(request.GET.get("run"))
-    if run is None or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request)):
-        raise Http404("No such simulation run.")
+    run = access.run_access(request, request.GET.get("run", ""))
     if (run.spec or {}).get("game"):   # the judge sandbox holds r1 positions only
         raise Http404("No such r1 simulation run: the judge sandbox opens r1 games only.")
     try:
@@ -111,7 +117,7 @@ def _sandbox_from_replay(request, catalogue) -> tuple[dict | None, list[str], di
         return None, [], {}
     position, actions, how = got
     return position, actions, {"how": how, "step": step + 1, "game": index + 1, "decisions": len(actions),
-                               "url": reverse("simulator:replay", args=[run.pk, index]) + f"?step={step}"}
+                               "url": reverse("simulator:replay", args=[run.ref, index]) + f"?step={step}"}
 
 
 @require_http_methods(["GET", "POST"])
@@ -298,7 +304,7 @@ def playtest_decklists(request):
 @require_http_methods(["GET", "POST"])
 def playtest_new(request):
     from decks.pool import CardPool
-    from simulator import engine
+    from simulator.engines import r1 as engine
     from . import playtest
     from .models import PlaytestGame
     from .runner import SpecError

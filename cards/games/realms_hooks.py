@@ -11,7 +11,7 @@ from .realms.decklist import export_decklist as _export
 from .realms.decklist import parse_decklist as _parse
 from .realms.hands import MulliganPolicy, group_of, hands_report
 from .realms.legality import check_counts, check_decklist_text
-from .realms.schema import AFFILIATIONS, RESOURCE_NAMES, TACTIC_NAMES, TYPE_NAMES, affiliation_name
+from .realms.schema import RESOURCE_NAMES, TACTIC_NAMES, TYPE_NAMES, affiliation_name
 
 
 def _pool(cards: Iterable[dict]) -> RealmsPool:
@@ -33,8 +33,8 @@ def _cached_pool(key, cards) -> RealmsPool:
 
 
 def search_keys(cards: Iterable[dict] = ()) -> tuple[QueryKey, ...]:
-    from .realms.search import with_sets
-    return with_sets(c.get("set") or "fb" for c in cards)
+    from .realms.search import search_keys_for
+    return search_keys_for(cards)
 
 
 def parse_decklist(text: str, cards: Iterable[dict]) -> tuple[dict[str, int], list[dict]]:
@@ -124,7 +124,7 @@ def starters() -> list[tuple[str, str]]:
         text = path.read_text(encoding="utf-8")
         first = text.splitlines()[0] if text else ""
         title = first.removeprefix("# Starter deck:").strip() if first.startswith("# Starter deck:") else ""
-        out.append((title or f"{AFFILIATIONS.get(path.stem, path.stem)} starter", text))
+        out.append((title or f"{affiliation_name(path.stem)} starter", text))
     return out
 
 

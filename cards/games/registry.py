@@ -36,10 +36,11 @@ class UnknownGame(LookupError):
 
 
 def _resolve(hook):
-    """A hook given as "package.module:attribute" is imported on first use."""
+    """A hook given as "package.module:attribute" (or a whole "package.module") is imported on first use."""
     if isinstance(hook, str):
         module, _, attr = hook.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        imported = importlib.import_module(module)
+        return getattr(imported, attr) if attr else imported
     return hook
 
 
@@ -65,6 +66,12 @@ class Game:
       affiliation), `hands(counts, cards, options) -> dict` (the `hands` JSON), `render_card(card, size)` (a
       Pillow image), `card_summary(card) -> [(label, value)]` (the card page's facts).
     - `engine_modes`: simulation mode -> hook `(counts, cards, options) -> dict`.
+    - `engine`: its rules engine's `EngineSpec` (simulator/engines/common/spec.py: how a game-blind tool starts,
+      loads and counts its games); the engine itself has the shape of simulator/engines/common/protocol.py.
+      The native build's list of engines (scripts/build_native.py) comes from these.
+    - `runs`: the module that runs its simulations (`MODES`, `chunk_plan`, `run_chunk`, `merge`, `finalize`,
+      `request_key`: simulator/games/__init__.py `engine_for`); the simulation API's and command's games and
+      modes come from these.
     """
 
     slug: str
@@ -89,10 +96,17 @@ class Game:
     render_card: Callable | str | None = None
     card_summary: Callable | str | None = None
     engine_modes: Mapping[str, Callable | str] = field(default_factory=dict)
+    engine: Callable | str | None = None        # its rules engine's EngineSpec (simulator/engines/common/spec.py)
+    runs: Callable | str | None = None          # the module that runs its simulations (simulator/games/__init__.py)
     starters: Callable | str | None = None     # () -> [(name, decklist text)]
     data_files: Callable | str | None = None   # () -> [paths of the shipped card files]
     colors: Mapping[str | None, str] = field(default_factory=dict)  # identity slug -> #rrggbb
     card_group: Callable | str | None = None   # card -> its identity slug (for colours and filters)
+    group_color: Callable | str | None = None  # identity slug -> #rrggbb, for an identity `colors` does not list
+    # the deck doctor (cards/games/doctor.py): `doctor(DoctorDeck) -> [Finding]`, the game's checks; and
+    # `doctor_samples(entries, deck_hash, games=True) -> [GameSample]`, the simulated games they read
+    doctor: Callable | str | None = None
+    doctor_samples: Callable | str | None = None
 
     def hook(self, name: str):
         """The named hook, resolved; raises NotImplementedError naming the game when it has none."""
@@ -109,6 +123,20 @@ class Game:
             raise NotImplementedError(f"the game {self.slug!r} has no simulation mode {name!r}; modes: "
                                       f"{', '.join(self.engine_modes) or 'none'}")
         return _resolve(self.engine_modes[name])
+
+    def group_colors(self, cards: Iterable[dict] = ()) -> dict[str | None, str]:
+        """Identity slug -> colour: `colors`, plus every other identity the cards have (a set may bring a new
+        one), coloured by `group_color` or else as the identity-less cards."""
+        out: dict[str | None, str] = dict(self.colors)
+        if self.card_group is None:
+            return out
+        group_of = self.hook("card_group")
+        color_of = self.hook("group_color") if self.group_color is not None else None
+        for card in cards:
+            g = group_of(card)
+            if g not in out:
+                out[g] = color_of(g) if color_of is not None else self.colors.get(None, "#7a6d5c")
+        return out
 
     def section_of(self, card: dict) -> str:
         for s in self.sections:
@@ -172,6 +200,10 @@ register(Game(
               Section("Attachments", ("attachment",)), Section("Deeds", ("deed",))),
     parse_card_file="cards.cardfile:parse_card_file",
     card_to_json="cards.cardfile:card_to_json",
+    engine="simulator.engines.r1.spec:SPEC",
+    runs="simulator.games.r1",
+    doctor="cards.games.r1.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:r1_samples",
 ))
 
 
@@ -215,6 +247,11 @@ register(Game(
     colors={"sunward": "#b3362b", "deepwood": "#3e7a37", "ashen": "#5e3b7e", "tideholm": "#1f6a8a",
             None: "#7a6d5c"},
     card_group="cards.games.realms_hooks:card_group",
+    engine="simulator.engines.realms.spec:SPEC",
+    runs="simulator.games.realms",
+    group_color="cards.games.realms.schema:affiliation_color",
+    doctor="cards.games.realms.doctor:diagnose",
+    doctor_samples="simulator.doctor_sample:realms_samples",
 ))
 
 register(Game(
@@ -227,6 +264,8 @@ register(Game(
     render_card="cards.games.regions_hooks:render_card",
     card_summary="cards.games.regions_hooks:card_summary",
     data_files="cards.games.regions_hooks:data_files",
+    engine="simulator.engines.regions.spec:SPEC",
+    runs="simulator.games.regions",
 ))
 
 __all__ = ["DEFAULT", "Game", "Section", "UnknownGame", "entries", "games", "get", "hosted", "register", "slugs",

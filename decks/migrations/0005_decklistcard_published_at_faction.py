@@ -1,4 +1,4 @@
-"""Issue 7: "newest decklists holding card X" as one index range.
+"""Why: "newest decklists holding card X" as one index range.
 
 DecklistCard gets copies of its decklist's published_at and faction (filled in for existing rows here, then kept
 equal by the triggers of decks/dbsync.py), and the (card_code, decklist) index becomes

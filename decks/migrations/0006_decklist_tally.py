@@ -1,4 +1,4 @@
-"""Issue 7: the decklist browser's pager count without counting 1,000,000 rows. DecklistTally holds the number of
+"""The decklist browser's pager count without counting 1,000,000 rows. DecklistTally holds the number of
 decklists per faction, filled here from the existing lists and kept by the triggers of decks/dbsync.py ("tally")."""
 
 from django.db import migrations, models

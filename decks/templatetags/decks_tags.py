@@ -1,4 +1,4 @@
-"""Template tags other apps' pages use to show a player's deck data (issue 6): the "copies owned" form of a card."""
+"""Template tags other apps' pages use to show a player's deck data: the "copies owned" form of a card."""
 from __future__ import annotations
 
 from django import template
@@ -23,7 +23,7 @@ def owned_form(context, card):
 
 @register.inclusion_tag("decks/_card_decklists.html")
 def decklists_with_card(card, limit: int = 8):
-    """"Decklists using this card" on a card's page (issue 19): the newest published lists holding it and how many
+    """"Decklists using this card" on a card's page: the newest published lists holding it and how many
     hold it, both read off the card rows' index (decks.selectors.decklists_with_card)."""
     from ..selectors import decklists_with_card as select
 

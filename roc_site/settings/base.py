@@ -206,12 +206,22 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": float(os.environ.get("CELERY_POLLING_INTERVAL_S", "0.05")),
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # A message taken by a worker that dies (SIGKILL, lost machine) goes back to the queue after this many
-    # seconds. A chunk's own time limit is set from its size (simulator/tasks.py: 40 s for the site's largest
-    # chunks; about a second is typical), so a minute is longer than any chunk may run, and a run whose worker
-    # was killed resumes within about a minute instead of standing still for 16 (it was time limit + 60 = 960 s).
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get(
-        "CELERY_VISIBILITY_TIMEOUT", str(max(60, int(os.environ.get("CELERY_TASK_TIME_LIMIT", "50")) + 10))))}
+    # A message taken by a worker that dies (SIGKILL, lost machine) goes back to the queue once it is older than
+    # the visibility timeout, found by a sweep every `unacked_restore_interval` seconds (kombu's default sweep
+    # scans only every 10th time, every 100 s: an 8,000-game run stood still 92 s after a worker was killed).
+    # A live worker re-stamps the messages it holds every CELERY_UNACKED_HEARTBEAT_S seconds (roc_site/celery.py,
+    # RedisUnackedHeartbeat), so the timeout need not outlast a chunk's time limit (up to 58 s): a killed
+    # worker's chunks are back within about 20 + 2 s, and a chunk still being computed is never handed out twice.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "20")),
+        "unacked_restore_interval": float(os.environ.get("CELERY_RESTORE_INTERVAL_S", "2")),
+        # every sweep scans (one ZRANGE of the few unacknowledged messages)
+        "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", "1")),
+    }
+CELERY_UNACKED_HEARTBEAT_S = float(os.environ.get("CELERY_UNACKED_HEARTBEAT_S", "5"))
+# The queue a worker reads and tasks are sent to; a separate name keeps a test's workers apart from others'
+# on a shared broker.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ACKS_LATE = True
@@ -235,7 +245,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "requeue-pending-runs": {"task": "simulator.requeue_pending",
                              "schedule": float(os.environ.get("CELERY_REQUEUE_INTERVAL_S", "30"))},
-    # The meta matrix of the most-liked published decklists, once a night (issue 15; /tune/meta/).
+    # The meta matrix of the most-liked published decklists, once a night (/tune/meta/).
     "nightly-meta-matrix": {"task": "simulator.nightly_matrix",
                             "schedule": crontab(hour=int(os.environ.get("ROC_META_MATRIX_HOUR", "3")), minute=0)},
 }

@@ -8,7 +8,7 @@
 - `cardfile`: any JSON document (mutations of real core cards, and arbitrary JSON) is either a CardFileError or a
   CardFile whose cards without errors export and re-load unchanged (CONTRACTS §1: export then load is a no-op).
 - `engine`: random legal-shaped decks from the whole core set, random and greedy policies, checked at every
-  decision by the engine tests' invariants (tests/simulator/engine/test_properties.py); the same seed gives the
+  decision by the engine tests' invariants (tests/simulator/engines/r1/test_properties.py); the same seed gives the
   same result.
 
 Each target is `(strategy, check)`; `check(example)` raises on a failure. Needs Django settings for `search`
@@ -174,7 +174,7 @@ ENGINE_CASE = st.tuples(st.integers(0, 2**31), st.sampled_from([("random", "rand
 
 
 def _random_core_deck(rng: random.Random):
-    from simulator.engine import build_deck
+    from simulator.engines.r1 import build_deck
 
     cards = core_cards()
     pick = lambda t: [c for c in cards if c["type"] == t]  # noqa: E731
@@ -185,8 +185,8 @@ def _random_core_deck(rng: random.Random):
 
 
 def check_engine(case) -> None:
-    from simulator.engine import play_game
-    from tests.simulator.engine.test_properties import run_checked_game  # the engine tests' invariants
+    from simulator.engines.r1 import play_game
+    from tests.simulator.engines.r1.test_properties import run_checked_game  # the engine tests' invariants
 
     seed, policies, goldfish = case
     rng = random.Random(seed)

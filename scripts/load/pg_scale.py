@@ -234,7 +234,7 @@ def markdown(data: dict) -> str:
         f"({data['card_rows']:,} card rows, {data['sizes'][0]} with indexes; {fill}). "
         f"The queries are the ones the site builds (`decklist_search`, its pager count, `search_cards`); server "
         f"execution time, median of {data['runs']} runs after a warm-up. Run at {data['when']}, load average "
-        f"{data['load'][0]:.1f}. Target (issue 7): under 50 ms each.\n",
+        f"{data['load'][0]:.1f}. Target: under 50 ms each.\n",
         "| query | median ms | slowest ms | rows | plan (top node, then the scans) |",
         "| --- | ---: | ---: | ---: | --- |",
     ]

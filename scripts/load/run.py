@@ -6,7 +6,7 @@ the card search API, a card page, a decklist page and deck validation (CONTRACTS
     .venv/bin/python -m scripts.load.run --duration 10 search search-mix      # card search only, shorter
     .venv/bin/python -m scripts.load.run --duration 10 --rate 300 search-mix  # paced: 300 requests/s offered
 
-Targets: `search` (one query, the issue's), `search-mix` (the ten typical queries of the cards benchmark,
+Targets: `search` (one query, the headline target), `search-mix` (the ten typical queries of the cards benchmark,
 round-robin, so the card API cache holds ten answers rather than one), `search-uncached` (the one query with
 `&u=N` appended, a different N every request, so every answer is computed: the cost without the cache),
 `card`, `decklist`, `validate`.
@@ -46,7 +46,7 @@ SEARCH_Q = "f:camelot t:unit c<=3"
 TARGETS = {"search": "card search API", "search-mix": "card search API, 10 queries",
            "search-uncached": "card search API, every request new", "card": "card page",
            "decklist": "decklist page", "validate": "deck validation API"}
-ISSUE_TARGETS = ["search", "card", "decklist", "validate"]  # what issue 7 names
+ISSUE_TARGETS = ["search", "card", "decklist", "validate"]  # the four load targets the site is held to
 
 
 def mix_paths() -> list[str]:
@@ -278,7 +278,7 @@ def markdown_table(report: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("targets", nargs="*", choices=[*TARGETS, []],
-                        help=f"default: the four of the issue ({', '.join(ISSUE_TARGETS)})")
+                        help=f"default: the four load targets ({', '.join(ISSUE_TARGETS)})")
     parser.add_argument("--duration", type=int, default=60)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--wrk-threads", type=int, default=2)

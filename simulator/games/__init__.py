@@ -1,6 +1,7 @@
-"""Simulation runs of the hosted games (realms, regions) on the same run machinery as r1 (issues 17, 18).
+"""Simulation runs of the hosted games (realms, regions) on the same run machinery as r1.
 
-A run's spec names its game (`spec["game"]`; none means r1). `engine_for(spec)` gives the module that runs it,
+A run's spec names its game (`spec["game"]`; none means r1). `engine_for(spec)` gives the module that runs it (the
+game's registration names it: cards/games/registry.py `runs`),
 with the interface simulator/runner.py has for r1: `chunk_plan(mode, games, settings)`, `run_chunk(spec, index)`,
 `merge(mode, parts)`, `finalize(spec, merged)`, `request_key(spec)`. The services and the Celery tasks call
 these through `engine_for`, so a realms or regions run is chunked, seeded, stored and merged exactly like an r1
@@ -10,24 +11,20 @@ from __future__ import annotations
 
 from types import ModuleType
 
-GAMES = ("realms", "regions")
+from cards.games import registry
+
+# the hosted games whose simulations run here (r1, the builtin game, keeps its own pages and API at the root)
+GAMES = tuple(g.slug for g in registry.hosted() if g.has("runs"))
 STRATEGY_GAMES = ("regions",)   # played by written strategies: the strategy editor and the round robin
 
 
 def game_of(spec: dict | None) -> str:
-    return (spec or {}).get("game") or "r1"
+    return (spec or {}).get("game") or registry.DEFAULT
 
 
 def engine_for(spec: dict | None) -> ModuleType:
-    game = game_of(spec)
-    if game == "realms":
-        from . import realms
-        return realms
-    if game == "regions":
-        from . import regions
-        return regions
-    from . import r1  # simulator/runner.py's functions
-    return r1
+    """The module running the spec's game (its registration's `runs`); UnknownGame for a game not registered."""
+    return registry.get(game_of(spec)).hook("runs")
 
 
 def run_in_process(spec: dict, progress=None) -> dict:

@@ -1,5 +1,5 @@
 """`simulate FILE --game realms --mode goldfish|versus` and `simulate STRATEGY --game regions --mode versus
---opponent STRATEGY` (CONTRACTS §3, §7; issues 17, 18): in-process by default, `--queue` through the Celery
+--opponent STRATEGY` (CONTRACTS §3, §7): in-process by default, `--queue` through the Celery
 workers (the same chunks and seeds, so the same JSON except `elapsed_s`)."""
 from __future__ import annotations
 
@@ -12,15 +12,20 @@ from django.core.management.base import CommandError
 
 from roc_site.dbcheck import require_database
 
-from . import run_in_process
+from . import GAMES, engine_for, run_in_process
 from .services import GameSpecError, build_game_spec, run_from_game_spec
 
-ENGINE_MODES = {"realms": ("goldfish", "versus"), "regions": ("versus",)}
+
+def engine_modes(game: str | None) -> tuple[str, ...]:
+    """The modes the game's run module (its registration's `runs`) plays through its engine."""
+    if game not in GAMES:
+        return ()
+    return tuple(engine_for({"game": game}).MODES)
 
 
 def handles(game: str | None, mode: str) -> bool:
     """Whether this module runs (game, mode); other games' modes (realms hands) go to their registry hooks."""
-    return game == "regions" or mode in ENGINE_MODES.get(game or "", ())
+    return game == "regions" or mode in engine_modes(game)
 
 
 def _read(path: str, what: str, game: str) -> tuple[str, str]:

@@ -7,6 +7,7 @@ import inspect
 
 from simulator import runner
 
+MODES = runner.MODES
 _TAKES_SETTINGS = len(inspect.signature(runner.chunk_plan).parameters) >= 3
 
 

@@ -1,4 +1,4 @@
-"""Realms runs (issue 17, rules 002_…): the run interface of simulator/games over simulator/engines/realms/sim.py.
+"""Realms runs (rules 002_…): the run interface of simulator/games over simulator/engines/realms/sim.py.
 
 Goldfish (002 §8 setup; the goldfish opponent is a Leader that never acts, docs/games/realms.md R26) and versus;
 the spec, chunks, seeds, merge and report are the engine package's (sim.py), so a worker gives the same numbers

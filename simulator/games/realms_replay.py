@@ -1,4 +1,4 @@
-"""The realms board in the replay viewer (issue 17, the viewer of issue 10): /simulate/runs/ID/games/N/?step=S for a
+"""The realms board in the replay viewer (r1's viewer): /simulate/runs/ID/games/N/?step=S for a
 realms run. Game N of the run is played again from its seed (simulator/engines/realms/replay.py) and each decision is
 a step: the board (Leaders, the Settlements on their grid, Borderlands and Strike Force with CV and Equipment,
 Reserves, the VP race), the log lines since the last step and the choice made there. Keyboard: ← → step,
@@ -45,13 +45,15 @@ def _names(run) -> list[str]:
 def replay_page(request, run, index: int):
     from cards.games import registry
 
+    from simulator.views_play import replay_share_context
+
     try:
         data = replayed(run, index)
     except rr.ReplayError as exc:
         return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=400)
     frames = data["frames"]
     step, frame, links = select_step(frames, request.GET.get("step"),
-                                     reverse("simulator:replay", args=[run.pk, index]) + "?step=", rr.step_targets)
+                                     reverse("simulator:replay", args=[run.ref, index]) + "?step=", rr.step_targets)
     names = _names(run)
     board = frame["board"]
     target = board["target_vp"]
@@ -73,4 +75,6 @@ def replay_page(request, run, index: int):
         "game": registry.get("realms"), "run": run, "data": data, "frame": frame, "board": board, "names": names,
         "step": step, "steps": len(frames), "links": links, "index": index, "race": race, "sides": sides,
         "ticks": list(range(0, target + 1, 10)), "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1) else None,
-        "run_url": f"/realms/simulate/runs/{run.pk}/"})
+        "run_url": run.get_absolute_url(),
+        **replay_share_context(request, run, lambda ref: reverse("simulator:replay", args=[ref, index])
+                               + f"?step={step}")})

@@ -1,4 +1,4 @@
-"""Regions runs (issue 18, rules 003_…): the run interface of simulator/games over
+"""Regions runs (rules 003_…): the run interface of simulator/games over
 simulator/engines/regions/sim.py (strategy against strategy; the strategy format is docs/games/regions-strategies.md).
 """
 from __future__ import annotations

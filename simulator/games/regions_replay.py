@@ -1,4 +1,4 @@
-"""The replay of a regions run's sample game on a board of five Regions (issue 18): /regions/simulate/runs/ID/replay/.
+"""The replay of a regions run's sample game on a board of five Regions: /regions/simulate/runs/ID/replay/.
 
 The run keeps game 0 as its seed, first player and log; simulator/engines/regions/replay.py plays it again with
 the run's strategies and policies and records the board at every decision. This page shows one step:
@@ -106,4 +106,7 @@ def replay_page(request, run, game_spec):
                   "prev_turn": link(prev_turn), "next_turn": link(next_turn)},
         "actor": names[step["player"]] if step["player"] is not None and step["player"] < 2 else None,
     }
+    from simulator.views_play import replay_share_context
+    context.update(replay_share_context(request, run, lambda ref: f"/regions/simulate/runs/{ref}/replay/?game={k}"
+                                                                  f"&step={at}"))
     return render(request, "games/regions/replay.html", context)

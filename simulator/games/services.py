@@ -1,12 +1,11 @@
-"""Writes for the hosted games' runs (issues 17, 18): build a spec from decklist text or strategy text, create a
+"""Writes for the hosted games' runs: build a spec from decklist text or strategy text, create a
 SimulationRun for it (deduplicated, under the same per-user limits as r1) and dispatch it to the same Celery tasks.
 The run's game lives in its spec (`spec["game"]`), which simulator/games.engine_for reads.
 """
 from __future__ import annotations
 
-from simulator import selectors
 from simulator.models import IN_FLIGHT, RunStatus, SimulationRun
-from simulator.services import LimitExceeded, _owner_filter, limits_for, run_dispatch
+from simulator.services import LimitExceeded, _identical, _owner_filter, limits_for, run_dispatch
 
 from . import engine_for
 
@@ -129,10 +128,7 @@ def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", 
     spec = build_game_spec(game, mode=mode, **kwargs)
     engine = engine_for(spec)
     key = engine.request_key(spec)
-    existing = (SimulationRun.objects.filter(request_key=key).exclude(status=RunStatus.FAILED)
-                .order_by("-created_at").first())
-    if existing is not None and not selectors.run_visible(existing, user=user, session_key=session_key):
-        existing = None
+    existing = _identical(SimulationRun, key, user, session_key)   # simulator/services.py explains
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
             run_dispatch(existing)

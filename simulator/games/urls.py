@@ -2,6 +2,7 @@
 from django.urls import path
 
 import roc_site.game_urls  # noqa: F401  (registers the <game:…> converter)
+import simulator.urls  # noqa: F401  (registers the <runref:…> converter)
 
 from roc_site.api_views import drf_view
 from roc_site.throttling import SimulationRateThrottle
@@ -10,8 +11,8 @@ from . import views
 
 urlpatterns = [
     path("<game:game>/simulate/", views.simulate_page, name="game-simulate"),
-    path("<game:game>/simulate/runs/<int:pk>/", views.run_page, name="game-run"),
-    path("<game:game>/simulate/runs/<int:pk>/replay/", views.replay_page, name="game-replay"),
+    path("<game:game>/simulate/runs/<runref:pk>/", views.run_page, name="game-run"),
+    path("<game:game>/simulate/runs/<runref:pk>/replay/", views.replay_page, name="game-replay"),
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),

@@ -1,4 +1,4 @@
-"""Pages and API of the hosted games' simulations (issues 17, 18), at /<game>/simulate/… and /<game>/api/…:
+"""Pages and API of the hosted games' simulations, at /<game>/simulate/… and /<game>/api/…:
 
 - /realms/simulate/: goldfish or head-to-head of pasted (or starter) decklists; /regions/simulate/: strategy
   against strategy. A run goes to the Celery workers (simulator/games/services.py) and its page polls (htmx).
@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from roc_site.throttling import page_throttle
-from simulator import selectors, services
+from simulator import access, selectors, services
 from simulator.run_json import anonymous_key, run_json
 from simulator.models import SimulationRun
 
@@ -72,9 +72,11 @@ def _deck_text(request, spec, pk: str) -> tuple[str, str]:
     return spec.hook("export_decklist")(deck.cards, game_cards(spec.slug), deck.name), deck.name
 
 
-def _owner(request):
+def _owner(request, *, api: bool = False):
     user = request.user if request.user.is_authenticated else None
-    return user, "" if user else anonymous_key(request)
+    if user is not None:
+        return user, ""
+    return None, access.api_owner_key(request) if api else anonymous_key(request, create=True)
 
 
 def simulate_page(request, game: str):
@@ -131,12 +133,8 @@ def simulate_page(request, game: str):
         (("goldfish", "Goldfish (against a Leader that never acts)"), ("versus", "Head-to-head"))}, status=status)
 
 
-def _run_for(request, game: str, pk: int) -> SimulationRun:
-    run = selectors.run_get(pk)
-    if (run is None or (run.spec or {}).get("game") != game
-            or not selectors.run_visible(run, user=request.user, session_key=anonymous_key(request))):
-        raise Http404("No such simulation run.")
-    return run
+def _run_for(request, game: str, pk: str) -> SimulationRun:
+    return access.run_access(request, pk, game=game)
 
 
 def run_page(request, game: str, pk: int):
@@ -150,10 +148,15 @@ def run_page(request, game: str, pk: int):
     def label(part, name, fallback):
         return name or ", ".join((part or {}).get("leaders") or []) or (part or {}).get("name") or fallback
 
-    context = {"game": registry.get(game), "run": run, "result": result,
+    from simulator.views import share_context
+
+    context = {"game": registry.get(game), "run": run, "result": result, **share_context(request, run),
                "charts": charts.charts_for(result) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
+    if result:
+        from simulator.views import run_doctor
+        context["doctor"] = run_doctor(run, request.user, game)
     if result and game == "regions":
         context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
         from simulator.engines.regions.replay import MAX_SAMPLE_GAMES
@@ -280,7 +283,7 @@ def _body(request) -> dict:
 
 def api_create(request, game: str, data: dict):
     """POST a run of a hosted game: 202 with the run's id and url; 400 {"detail"} for bad input."""
-    user, session_key = _owner(request)
+    user, session_key = _owner(request, api=True)
     try:
         mode = data.get("mode")
         if not isinstance(mode, str):
@@ -304,9 +307,10 @@ def api_create(request, game: str, data: dict):
     except (GameSpecError, services.LimitExceeded) as exc:
         return JsonResponse({"detail": str(exc)}, status=400)
     except services.BrokerUnavailable as exc:
-        return JsonResponse({"detail": str(exc), "id": exc.run.pk,
-                             "url": request.build_absolute_uri(f"/api/simulations/{exc.run.pk}/")}, status=503)
-    body = game_run_json(run, request)
+        saved = access.reachable_by_maker(request, exc.run)
+        return JsonResponse({"detail": str(exc), "id": saved.pk,
+                             "url": request.build_absolute_uri(f"/api/simulations/{saved.ref}/")}, status=503)
+    body = game_run_json(access.reachable_by_maker(request, run), request)
     body["cached"] = not created
     return JsonResponse(body, status=202)
 
@@ -328,8 +332,7 @@ def api_simulations(request, game: str):
         return api_create(request, game, data)
     if request.method != "GET":
         return JsonResponse({"detail": "GET or POST."}, status=405)
-    runs = [r for r in selectors.runs_for(user=request.user, session_key=anonymous_key(request))
-            .filter(spec__game=game)[:50]]
+    runs = [r for r in selectors.runs_for(request).filter(spec__game=game)[:50]]
     return JsonResponse({"count": len(runs), "results": [game_run_json(r, request) for r in runs]})
 
 

@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """The playtest table's seat choice (issue 14): the first player of setup (§4)."""
+    """The playtest table's seat choice: the first player of setup (§4)."""
 
     dependencies = [
         ('simulator', '0003_playtest'),

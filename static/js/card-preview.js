@@ -1,4 +1,4 @@
-// Card image previews (issue 19): hovering a card's name in a deck, a decklist or the decklist browser shows the
+// Card image previews: hovering a card's name in a deck, a decklist or the decklist browser shows the
 // card's image beside the pointer; keyboard focus shows it too. Links inside an element marked data-card-previews
 // whose href is /cards/CODE/ get one. A touch has no hover: a tap follows the link to the card's page as before,
 // and no preview appears (nothing to dismiss). The page works the same without this script.

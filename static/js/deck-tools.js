@@ -1,4 +1,4 @@
-// A deck's and a decklist's page (issue 19): copy the list as text, draw sample hands, and let the comments
+// A deck's and a decklist's page: copy the list as text, draw sample hands, and let the comments
 // panel show its own error answers. Progressive enhancement: without this script the text is still there to
 // select, "Draw a sample hand" is a link the server answers with a hand, and comments are plain forms.
 (function () {

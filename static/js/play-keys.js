@@ -1,4 +1,4 @@
-// Keyboard shortcuts of the replay and the sandbox (issue 14): a key follows the link that names it in
+// Keyboard shortcuts of the replay and the sandbox: a key follows the link that names it in
 // data-key ("ArrowLeft", "[", "PageDown", ...). Served by the site itself (CSP: script-src 'self').
 (function () {
   document.addEventListener("keydown", function (e) {

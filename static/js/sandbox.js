@@ -1,4 +1,4 @@
-// The judge sandbox's card search (issue 14): queries the site's own card API (CONTRACTS §4, §5 syntax) and adds
+// The judge sandbox's card search: queries the site's own card API (CONTRACTS §4, §5 syntax) and adds
 // a clicked card's code to the chosen zone field. Served by the site (CSP script-src 'self'); no inline script.
 (function () {
   var q = document.getElementById("sb-q"), go = document.getElementById("sb-go"),

@@ -1,4 +1,4 @@
-// The simulate page (issue 19): choosing one of my saved decks fills its list at once (the deck's text from
+// The simulate page: choosing one of my saved decks fills its list at once (the deck's text from
 // /api/decks/ID/export/), so nothing else typed on the page is lost; editing the list afterwards makes it a pasted
 // list again. Without this script the "Load" button next to each choice does the same through the server.
 (function () {

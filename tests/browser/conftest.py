@@ -67,3 +67,20 @@ def shot(page):
         return path
 
     return take
+
+
+def own_runs(context, base_url: str, *runs) -> None:
+    """Make the browser `context` the owner of `runs` (made in the test, owned by nobody): a session whose owner
+    id the runs are stored under, and its cookie. Runs are private to their owner (simulator/access.py)."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    from simulator.access import SESSION_OWNER
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_OWNER] = "browser-owner"
+    store.save()
+    for run in runs:
+        type(run).objects.filter(pk=run.pk).update(user=None, session_key="o:browser-owner")
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key, "url": base_url}])

@@ -1,4 +1,4 @@
-"""The site on a phone (390 px wide) as a new user met it (issue 19): the navigation took three lines, the
+"""The site on a phone (390 px wide) as a new user met it: the navigation took three lines, the
 editor's deck sat 6,900 px below a 4,000 px card browser, keyboard-shortcut help showed on a touch screen, and the
 cards table cut its cost column off. Each is checked here in Debian's Chromium, with the desktop (1366 px) view
 kept as it was."""

@@ -647,7 +647,7 @@ def test_starter_deck_passes_the_deck_legality_module(pool, faction):
 
 def test_engine_executes_every_card_of_the_core_set(cards):
     """docs/engine-abilities.md: no core card may show up in a simulation's `unsupported_cards`."""
-    from simulator.engine import build_deck
+    from simulator.engines.r1 import build_deck
 
     by_type = {t: [c for c in cards if c["type"] == t] for t in ("faction", "destiny")}
     rest = [(c, 1) for c in cards if c["type"] not in ("faction", "destiny")]
@@ -661,7 +661,7 @@ def test_engine_executes_every_card_of_the_core_set(cards):
 def test_starter_deck_beats_the_goldfish_within_ten_rounds(pool, faction):
     """CONTRACTS §3 goldfish: a reasonable deck against an empty opponent reaches 15 Influence (§1.1) in a
     handful of rounds, never by the round limit and never by drawing out (§12)."""
-    from simulator.engine import build_deck, play_game
+    from simulator.engines.r1 import build_deck, play_game
 
     deck = build_deck([(pool.get(code), n) for code, n in starter_counts(faction, pool).items()])
     results = [play_game(deck, None, seed=seed) for seed in range(8)]

@@ -1,4 +1,4 @@
-"""Card images (issue 2, "Card images"): every type renders, text fits, the disk cache, HTTP caching headers."""
+"""Card images: every type renders, text fits, the disk cache, HTTP caching headers."""
 from __future__ import annotations
 
 import io
@@ -386,7 +386,7 @@ def test_rendercards_strict_fails_on_an_illegible_card(image_dirs, db_card):
 
 # ---- the core set ----------------------------------------------------------------------------------------
 def test_every_core_card_is_legible(core_card_data):
-    """Issue 2, done when: every card of the core set renders as a legible image."""
+    """Every card of the core set renders as a legible image."""
     assert core_card_data, "the core set is empty"
     problems = {c["code"]: images.card_legibility(c).problems for c in core_card_data}
     assert {code: p for code, p in problems.items() if p} == {}

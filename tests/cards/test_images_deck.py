@@ -1,4 +1,4 @@
-"""The deck image for sharing (issue 6): faction, destiny, quests and the draw deck with counts, Open Graph sized."""
+"""The deck image for sharing: faction, destiny, quests and the draw deck with counts, Open Graph sized."""
 from __future__ import annotations
 
 import io

@@ -1,4 +1,4 @@
-"""Illustration uploads (issue 2, "Bad input": an invalid image): refused with a message naming the card and the
+"""Illustration uploads (bad input: an invalid image): refused with a message naming the card and the
 problem, nothing stored; accepted images are re-encoded without their metadata."""
 from __future__ import annotations
 

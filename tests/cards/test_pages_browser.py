@@ -62,7 +62,7 @@ def test_search_filters_and_card_page_work_without_javascript(live_server, chrom
 
 
 def test_a_bad_search_shows_its_caret_under_the_fault(live_server, chromium):
-    """Issue 19: "c>>3" put the caret under the "c"; a stray "or" was read as a card name and searched."""
+    """Regression: "c>>3" put the caret under the "c"; a stray "or" was read as a card name and searched."""
     page = chromium.new_page(viewport={"width": 1366, "height": 800})
     page.set_default_timeout(15_000)
     for query, fault in (("t:unit c>>3", ">3"), ("f:camelot or or", "or")):
@@ -79,7 +79,7 @@ def test_a_bad_search_shows_its_caret_under_the_fault(live_server, chromium):
 
 
 def test_card_images_come_with_a_legend_of_their_symbols(live_server, chromium):
-    """Issue 19: the card images had no legend for the struggle icons and the Loyalty pips."""
+    """Regression: the card images had no legend for the struggle icons and the Loyalty pips."""
     from cards.models import Card
 
     card = Card.objects.filter(type="unit", loyalty__gte=1, icon_combat=True).order_by("code").first()

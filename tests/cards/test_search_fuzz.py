@@ -1,4 +1,4 @@
-"""Fuzzing the search parser (issue 2, "Bad input"): any text either searches or raises SearchError, and the
+"""Fuzzing the search parser ("Bad input"): any text either searches or raises SearchError, and the
 database and card_matches always agree on generated queries."""
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -125,7 +125,7 @@ def test_card_api_answers_200_or_400_with_a_detail(db, q, sort, page, page_size)
 @given(q=QUERY_TEXT, f=PARAM_TEXT, t=PARAM_TEXT, sort=PARAM_TEXT, page=PARAM_TEXT, view=PARAM_TEXT)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_card_page_always_renders(db, q, f, t, sort, page, view):
-    # A malformed search is an inline message on the page (issue 2, "Bad input"), never an error page.
+    # A malformed search is an inline message on the page ("Bad input"), never an error page.
     from django.test import Client
 
     params = {k: v for k, v in {"q": q, "f": f, "t": t, "sort": sort, "page": page, "view": view}.items()

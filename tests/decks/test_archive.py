@@ -1,4 +1,4 @@
-"""Issue 7, "Data": all of a player's decks (every version) and their collection as one JSON file, imported back
+"""All of a player's decks (every version) and their collection as one JSON file, imported back
 atomically, never overwriting anything."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 7, "nothing a user saved is lost": the account file also holds the decklists a player published and the
+"""Nothing a user saved is lost: the account file also holds the decklists a player published and the
 decklists they liked or marked as favourite, and importing it brings them back without doubling anything."""
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _setup(ada, carol):
     theirs = decklist_publish(deck=deck_create(owner=carol, name="C", counts=LEGAL_BASE).deck, title="Carol's")
     decklist_like(decklist=theirs, user=ada)
     decklist_favourite(decklist=theirs, user=ada)
-    # A like of one's own list, made before authors were refused one (issue 19): the archive still carries it.
+    # A like of one's own list, made before authors were refused one: the archive still carries it.
     DecklistLike.objects.create(decklist=first, user=ada)
     Decklist.objects.filter(pk=first.pk).update(like_count=1)
     return first, second, theirs

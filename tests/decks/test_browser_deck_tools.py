@@ -1,4 +1,4 @@
-"""Issue 19 ("Missing") in Debian's Chromium, as a player uses it, at 1366 px and 390 px: card previews on hover
+"""A deck's and a decklist's tools in Debian's Chromium, as a player uses it, at 1366 px and 390 px: card previews on hover
 (and none on touch), the image grid, sample hands, copying the list, comments with moderation, the decklist
 browser's tiles (seeded with the starters), the decklists holding a card, legality in My decks, and choosing
 saved decks on the simulate page. No Content-Security-Policy violation anywhere."""

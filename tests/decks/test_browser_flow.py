@@ -1,4 +1,4 @@
-"""End to end in Debian's Chromium (issue 6): a new player builds a legal Camelot deck by pasting, searching and
+"""End to end in Debian's Chromium: a new player builds a legal Camelot deck by pasting, searching and
 clicking, watches the legality panel go green, publishes it, and a logged-out visitor sees the same list."""
 from __future__ import annotations
 

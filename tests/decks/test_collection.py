@@ -1,4 +1,4 @@
-"""The collection (issue 6): CSV in and out, whole sets, what a deck lacks, and `owned:` in card search."""
+"""The collection: CSV in and out, whole sets, what a deck lacks, and `owned:` in card search."""
 from __future__ import annotations
 
 import pytest

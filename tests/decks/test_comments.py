@@ -1,4 +1,4 @@
-"""Comments on published decklists (issue 19): Markdown sanitised, moderation by the decklist's author and staff,
+"""Comments on published decklists: Markdown sanitised, moderation by the decklist's author and staff,
 limits, the page (plain forms and htmx) and the API under /api/decklists/ID/comments/."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deck and decklist pages as a new user met them (issue 19, Confusing), in Debian's Chromium: tags on the deck
+"""Deck and decklist pages as a new user met them (Confusing), in Debian's Chromium: tags on the deck
 page, Markdown headings and code in notes, no Like button on one's own decklist, the author filter by part of a
 name, and the import errors said once."""
 from __future__ import annotations
@@ -30,7 +30,7 @@ def _sign_in(page, live_server, name):  # noqa: F811
 
 
 def test_the_deck_page_shows_tags_and_notes_headings_and_code(live_server, page, shot):  # noqa: F811
-    """Issue 19: tags showed in the My decks table only; `#` and `##` headings were plain text; fenced code was
+    """Regression: tags showed in the My decks table only; `#` and `##` headings were plain text; fenced code was
     inline."""
     from decks.services import deck_import_text
 
@@ -70,7 +70,7 @@ def test_an_author_sees_no_like_button_and_the_author_filter_takes_part_of_a_nam
 
 
 def test_an_unreadable_import_says_each_line_once(live_server, page):  # noqa: F811
-    """Issue 19: "Line 2: Line 2: cannot read …", after a summary repeating the first error; the collection CSV
+    """Regression: "Line 2: Line 2: cannot read …", after a summary repeating the first error; the collection CSV
     did the same, emptied the pasted text after an error and replaced the whole collection by default."""
     _sign_in(page, live_server, "percival")
     page.goto(live_server.url + "/decks/")

@@ -1,4 +1,4 @@
-"""Issue 19 ("Missing"): what a deck's and a decklist's pages offer (image grid, sample hand, the list as text),
+"""What a deck's and a decklist's pages offer (image grid, sample hand, the list as text),
 the legality column of My decks, the decklist browser's tiles and its card filter, and the decklists holding a
 card on the card's page."""
 from __future__ import annotations

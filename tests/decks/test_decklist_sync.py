@@ -1,4 +1,4 @@
-"""Issue 7: the decklist browser at scale. `DecklistCard` keeps copies of its decklist's `published_at` and `faction`
+"""The decklist browser at scale. `DecklistCard` keeps copies of its decklist's `published_at` and `faction`
 and `DecklistTally` counts the lists per faction (database triggers, decks/dbsync.py), so that "newest lists
 holding X" is one index range and the pager's counts are cheap; the search built on them must give exactly what
 the plain filters give, and its counts must be exact. Runs on SQLite and PostgreSQL."""

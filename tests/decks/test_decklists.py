@@ -1,4 +1,4 @@
-"""Published decklists (issue 6): immutable snapshots, re-publish chains, derived-from links, likes, search."""
+"""Published decklists: immutable snapshots, re-publish chains, derived-from links, likes, search."""
 from __future__ import annotations
 
 import pytest
@@ -53,7 +53,7 @@ def test_likes_and_favourites_are_idempotent_and_counted(small_catalogue, erin, 
 
 
 def test_an_author_cannot_like_their_own_decklist(small_catalogue, erin, frank, client):
-    """Issue 19: you could like your own decklist (and so raise it in the "most liked" order)."""
+    """Regression: you could like your own decklist (and so raise it in the "most liked" order)."""
     decklist = decklist_publish(deck=deck_create(owner=erin, name="D", counts=LEGAL_BASE).deck, title="Mine")
     with pytest.raises(DeckInputError, match="your own decklist"):
         decklist_like(decklist=decklist, user=erin)
@@ -74,7 +74,7 @@ def test_an_author_cannot_like_their_own_decklist(small_catalogue, erin, frank, 
 
 
 def test_the_author_filter_matches_part_of_a_name_in_any_case(small_catalogue, erin, frank):
-    """Issue 19: the decklists author filter matched exact names only."""
+    """Regression: the decklists author filter matched exact names only."""
     a = decklist_publish(deck=deck_create(owner=erin, name="A", counts=LEGAL_BASE).deck, title="A")
     decklist_publish(deck=deck_create(owner=frank, name="B", counts=LEGAL_BASE).deck, title="B")
     assert list(decklist_search(author="RI")) == [a]  # eRIn

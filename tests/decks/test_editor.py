@@ -1,4 +1,4 @@
-"""The deck editor as a player uses it (issue 6): guided steps, the live side (legality with rule and fix, the deck
+"""The deck editor as a player uses it: guided steps, the live side (legality with rule and fix, the deck
 grouped by type with effective costs and inline problems, charts, opening odds), the card browser, and the
 "copies owned" form on card pages."""
 from __future__ import annotations
@@ -167,7 +167,7 @@ def test_import_a_pasted_list_into_the_open_deck_adds_or_replaces_as_one_version
                       follow=True)
     page = html.unescape(bad.content.decode())
     assert "Did you mean" in page
-    # Issue 19: each unreadable line once, after a count (it was "Line 2: Line 2: …" after the first one again).
+    # Each unreadable line once, after a count (it was "Line 2: Line 2: …" after the first one again).
     assert "2 lines could not be read, so nothing was saved" in page
     assert page.count("Line 2:") == 1 and page.count("Line 3:") == 1 and "Line 2: Line 2" not in page
     deck.refresh_from_db()

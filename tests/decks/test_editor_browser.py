@@ -1,4 +1,4 @@
-"""The deck editor as a new user met it (issue 19), in Debian's Chromium: the Faction and Destiny menus and the
+"""The deck editor as a new user met it, in Debian's Chromium: the Faction and Destiny menus and the
 pasted list are one source of truth, a saved deck's faction and destiny can be changed, errors keep what was
 typed and chosen, and every button can be seen."""
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_pasting_a_list_sets_the_menus_and_what_the_page_shows_is_saved(live_ser
 
 
 def test_a_saved_deck_changes_its_destiny_from_the_editor(live_server, page, shot):  # noqa: F811
-    """Issue 19, Confusing: a saved deck's faction and destiny had no control and no hint."""
+    """Regression: a saved deck's faction and destiny had no control and no hint."""
     from decks.models import Deck
     from decks.services import deck_import_text
 
@@ -145,7 +145,7 @@ def test_without_scripts_the_menus_and_the_list_never_silently_disagree(live_ser
 
 
 def test_restore_and_set_buttons_can_be_seen_and_restoring_asks_first(live_server, page, shot):  # noqa: F811
-    """Issue 19: "restore" in a deck's history and "set" beside "owned" were white on white; restoring happened
+    """Regression: "restore" in a deck's history and "set" beside "owned" were white on white; restoring happened
     on one click with no confirmation."""
     from decks.models import Deck
     from decks.services import deck_import_text
@@ -196,7 +196,7 @@ def _svg_texts(chart):
 
 
 def test_the_deck_charts_read_right(live_server, page, shot):  # noqa: F811
-    """Issue 19: an empty deck's "Card types" chart said "No data" in huge type; the Power curve skipped values
+    """Regression: an empty deck's "Card types" chart said "No data" in huge type; the Power curve skipped values
     nobody had (0, 1, 2, 3, 5, 6: no 4); horizontal bar charts put the largest bar last."""
     from cards.models import Card
     from decks.services import deck_create

@@ -65,7 +65,7 @@ def test_publish_and_public_decklist_page(client, gina, small_catalogue):
     assert client.post(f"/decklists/{decklist.pk}/copy/").status_code == 302  # to login
     client.force_login(gina)
     client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"})
-    assert Decklist.objects.get().like_count == 0  # not one's own (issue 19)
+    assert Decklist.objects.get().like_count == 0  # not one's own
     client.force_login(get_user_model().objects.create_user("ivo", password="pw-ivo-12345"))
     client.post(f"/decklists/{decklist.pk}/like/", {"on": "1"})
     assert Decklist.objects.get().like_count == 1

@@ -1,4 +1,4 @@
-"""`manage.py publishstarters` (issue 19): the seven starter decks as published decklists of the site's account,
+"""`manage.py publishstarters`: the seven starter decks as published decklists of the site's account,
 idempotent (make run runs it on every start), a changed starter published as a newer version."""
 from __future__ import annotations
 

@@ -140,7 +140,7 @@ def _fresh(tmp_path, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.processes
 def test_before_migrate_it_names_the_commands_to_run_and_exits_2(tmp_path):
-    """Issue 19: validatedeck before `migrate` printed a database traceback."""
+    """Regression: validatedeck before `migrate` printed a database traceback."""
     deck = str(ROOT / "cards" / "data" / "starters" / "camelot.txt")
     proc = _fresh(tmp_path, "validatedeck", deck)
     assert proc.returncode == 2, proc.stderr

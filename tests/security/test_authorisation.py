@@ -166,12 +166,15 @@ def test_a_run_of_a_private_deck_is_404_for_other_users(alice, bob, private_deck
     assert client_for(alice).get(f"/api/simulations/{run.pk}/").json()["deck"]["name"] == "Alice secret plan"
 
 
-def test_a_run_of_pasted_lists_is_shared_by_its_id(alice, bob):
+def test_a_run_of_pasted_lists_is_private_to_its_owner_too(alice, bob):
+    """One rule for every run (simulator/access.py; tests/security/test_run_sharing.py): pasted lists or not, a
+    run is its owner's until shared."""
     from simulator.models import SimulationRun
 
     run = SimulationRun.objects.create(mode="hands", games=10, seed=1, user=alice, request_key="k-pasted",
                                        spec={}, status="queued")
-    assert client_for(bob).get(f"/api/simulations/{run.pk}/").status_code == 200
+    assert client_for(bob).get(f"/api/simulations/{run.pk}/").status_code == 404
+    assert client_for(alice).get(f"/api/simulations/{run.pk}/").status_code == 200
 
 
 def test_the_same_request_as_a_private_run_gets_a_run_of_its_own(alice, bob, private_deck, monkeypatch):
@@ -191,8 +194,12 @@ def test_the_same_request_as_a_private_run_gets_a_run_of_its_own(alice, bob, pri
     theirs, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=alice,
                                            deck_version=version, deck_name=deck.name)
     assert created
+    from simulator.models import SimulationRun
+
+    SimulationRun.objects.filter(pk=theirs.pk).update(status="done")   # finished or not, hers stays hers
     mine, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=bob)
     assert created and mine.pk != theirs.pk  # not Alice's run (it names her private deck)
+    assert mine.deck_version_id is None   # nothing of hers: the list he pasted, as his own run
     again, created = services.run_request(mode="hands", text=text, games=100, seed=3, user=alice,
                                           deck_version=version)
     assert not created and again.pk in (theirs.pk, mine.pk)

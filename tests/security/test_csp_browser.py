@@ -76,6 +76,9 @@ def _finished_runs() -> list[str]:
         services.run_execute_here(run)
         run.refresh_from_db()
         assert run.status == "done", run.error
+        from simulator.access import set_shared
+        set_shared(run, True)   # runs are private to their owner: the report is visited by its shared link
+        run.ref = run.share_token
         urls.append(run.get_absolute_url())
     return urls
 
@@ -112,7 +115,7 @@ def test_htmx_works_under_the_policy(live_server, watched):
 
 
 def test_the_api_docs_list_the_operations_under_the_policy(live_server, watched):
-    """Issue 19: /api/docs/ (the footer's "API" link) was blank: Swagger UI came from a CDN and its inline start-up
+    """Regression: /api/docs/ (the footer's "API" link) was blank: Swagger UI came from a CDN and its inline start-up
     script was blocked by the site's own policy. Now the page loads only from the site and lists every operation."""
     page, console = watched
     outside: list[str] = []

@@ -37,7 +37,7 @@ def test_every_answer_carries_the_security_headers(url):
 
 @pytest.mark.django_db
 def test_the_api_docs_page_has_the_sites_own_policy_and_loads_nothing_from_elsewhere():
-    """Issue 19: /api/docs/ loaded Swagger UI from a CDN under a wider policy, and its inline script was blocked."""
+    """Regression: /api/docs/ loaded Swagger UI from a CDN under a wider policy, and its inline script was blocked."""
     docs = Client().get("/api/docs/")
     assert docs["Content-Security-Policy"] == Client().get("/cards/")["Content-Security-Policy"]
     html = docs.content.decode()

@@ -3,7 +3,7 @@ left in hand, placed, or (if Secret) hidden, and the rules are checked on the wh
 from itertools import product
 
 from cards.games.r1.facts import ICONS
-from simulator.engine.setup import attachment_fits, setup_charge
+from simulator.engines.r1.setup import attachment_fits, setup_charge
 
 
 def _keywords(card):

@@ -1,10 +1,10 @@
-"""Fixtures for the simulator tests (the engine's own tests live in tests/simulator/engine/)."""
+"""Fixtures for the simulator tests (the engine's own tests live in tests/simulator/engines/r1/)."""
 import random
 import types
 
 import pytest
 
-from simulator.engine import GameResult
+from simulator.engines.r1 import GameResult
 
 from .cards import CAMELOT_LIST, CARD_FILE, WINTER_LIST, sim_cards
 
@@ -78,3 +78,15 @@ def fake_engine(monkeypatch):
     runner._prepared.clear()
     yield engine
     runner._prepared.clear()
+
+
+def own(client, run):
+    """Make `client` (an anonymous test client) the owner of `run`, as if its session had asked for it: runs are
+    private to their owner (simulator/access.py)."""
+    from simulator.access import SESSION_OWNER
+
+    session = client.session
+    session[SESSION_OWNER] = session.get(SESSION_OWNER) or "test-owner"
+    session.save()
+    type(run).objects.filter(pk=run.pk).update(user=None, session_key=f"o:{session[SESSION_OWNER]}")
+    return run

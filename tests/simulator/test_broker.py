@@ -1,4 +1,4 @@
-"""End to end through a real broker and a real `celery -A roc_site worker` process (issue 5, "Celery").
+"""End to end through a real broker and a real `celery -A roc_site worker` process ("Celery").
 
 Each test gets its own SQLite file and var/ folder (the worker is another process, so it cannot see the test
 database), loads the simulator's test cards there, starts a worker on the broker under test, runs
@@ -39,6 +39,8 @@ def _env(tmp: Path, broker: str | None = None, kill_mid_chunk: bool = False) -> 
                 "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}", "PYTHONUNBUFFERED": "1"})
     if broker:
         env["CELERY_BROKER_URL"] = broker
+        # a queue of this test process's own: a shared Redis or RabbitMQ may have other workers on "celery"
+        env["CELERY_TASK_DEFAULT_QUEUE"] = f"roc-test-{os.getpid()}"
     if kill_mid_chunk:
         env["ROC_ENGINE_PURE"] = "1"
     return env
@@ -86,6 +88,14 @@ class Worker:
             [PY, "-m", "celery", "-A", "roc_site", "worker", f"--concurrency={concurrency}", "--loglevel=INFO",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"e2e-{os.getpid()}@%h"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_ready(self, timeout: float = 120) -> float:
+        """Wait for the worker's "ready." line; returns time.monotonic() when it was seen."""
+        deadline = time.monotonic() + timeout
+        while " ready." not in self.output(tail=None):
+            assert self.proc.poll() is None and time.monotonic() < deadline, self.output()
+            time.sleep(0.05)
+        return time.monotonic()
 
     def children(self) -> list[int]:
         out = subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True, text=True).stdout

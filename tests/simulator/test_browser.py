@@ -1,4 +1,4 @@
-"""A new user pastes a deck, presses Simulate, watches the progress bar, and reads all three reports (issue 5)."""
+"""A new user pastes a deck, presses Simulate, watches the progress bar, and reads all three reports."""
 import threading
 import time
 

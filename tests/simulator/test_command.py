@@ -79,7 +79,7 @@ def test_an_engine_failure_is_a_failed_run_not_a_traceback(sim_db, monkeypatch):
 
 @pytest.mark.processes
 def test_before_migrate_it_names_the_command_to_run_and_exits_2(tmp_path):
-    """Issue 19: simulate before `migrate` printed a database traceback."""
+    """Regression: simulate before `migrate` printed a database traceback."""
     import os
     import subprocess
     import sys

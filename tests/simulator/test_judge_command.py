@@ -4,8 +4,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from .engine.helpers import CORE
-from .engine.test_positions import _pos
+from .engines.r1.helpers import CORE
+from .engines.r1.test_positions import _pos
 
 pytestmark = pytest.mark.django_db
 

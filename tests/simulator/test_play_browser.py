@@ -1,4 +1,4 @@
-"""Replays, the playtest table and the judge sandbox in Debian's Chromium (issue 14): stepping a replay with the
+"""Replays, the playtest table and the judge sandbox in Debian's Chromium: stepping a replay with the
 keyboard, building a position and stepping a struggle in the sandbox, a whole game against the greedy AI through
 clicks only, and resuming it after a reload. Screenshots at 1366 and 390 px under var/screenshots/."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ import re
 import pytest
 from django.core.management import call_command
 
-from tests.browser.conftest import browser, page, shot  # noqa: F401  (shared Playwright fixtures)
+from tests.browser.conftest import browser, own_runs, page, shot  # noqa: F401  (shared Playwright fixtures)
 
-from .engine.helpers import CORE
+from .engines.r1.helpers import CORE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,9 +21,12 @@ def core_cards(transactional_db):
     call_command("loadcards", str(CORE), verbosity=0)
 
 
-def _pages(browser):  # noqa: F811
+def _pages(browser, own=(), base=""):  # noqa: F811
+    """A page at each width; its context owns the runs `own` (runs are private to their owner)."""
     for width in (1366, 390):
         ctx = browser.new_context(viewport={"width": width, "height": 900})
+        if own:
+            own_runs(ctx, base, *own)
         pg = ctx.new_page()
         pg.set_default_timeout(15_000)
         yield width, pg
@@ -49,7 +52,7 @@ def test_replay_stepping_by_keys_and_links(live_server, browser, core_cards):  #
         return how == "decision" and actions and sb.run(position, actions, pool).struggle is not None
     inside = next(k for k, f in enumerate(data["frames"]) if f["board"]["struggle"] and f["position"] is None
                   and " S.8 " in f["raw"][0] and opens_inside(k))
-    for width, pg in _pages(browser):
+    for width, pg in _pages(browser, own=(run, gold), base=live_server.url):
         # the goldfish report's sample game: a round-by-round summary and its replay
         pg.goto(live_server.url + gold.get_absolute_url())
         assert "Round 1" in pg.inner_text("#sample-game")

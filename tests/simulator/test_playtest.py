@@ -1,4 +1,4 @@
-"""The playtest table (issue 14): a person plays player 0 through action texts against the greedy AI; the game
+"""The playtest table: a person plays player 0 through action texts against the greedy AI; the game
 is saved (decks, seed, history) and resumes from the database alone; hidden cards never reach the page."""
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_a_whole_game_through_the_page(client, sim_db, camelot_text, winter_text
         rec = PlaytestGame.objects.get()
         g = playtest.game_for(rec)
         # the buttons are exactly the options of the person's pending decision
-        from simulator.engine.actions import option_texts
+        from simulator.engines.r1.actions import option_texts
         assert g.pending.player == 0 and opts == option_texts(g)
         # the AI's hand is not on the page (its codes appear only where they are public)
         public = {g.cdef[i].code for p in (0, 1) for z in (g.field[p], g.discard[p], g.dead[p]) for i in z}
@@ -66,7 +66,7 @@ def test_a_game_resumes_from_the_database_alone(client, sim_db, camelot_text, wi
     playtest._live.clear()   # a new process: nothing in memory
     again = playtest.game_for(rec)
     assert again is not live and again.state_text() == live.state_text()
-    from simulator.engine.actions import option_texts
+    from simulator.engines.r1.actions import option_texts
     assert option_texts(again) == option_texts(live)
 
 

@@ -1,4 +1,4 @@
-"""Choosing the players of a run (issue 13, CONTRACTS §3): `simulate --policy/--opponent-policy`, the versus
+"""Choosing the players of a run (CONTRACTS §3): `simulate --policy/--opponent-policy`, the versus
 JSON's `policies` and `struggles`, the same through the queue, the API and the simulate page."""
 import json
 
@@ -100,7 +100,7 @@ def test_api_accepts_the_policies(client, sim_db, camelot_text, winter_text, inl
     body = post(client, {"mode": "versus", "text": camelot_text, "opponent": winter_text, "games": 4, "seed": 2,
                          "policy": "random", "opponent_policy": "greedy"})
     assert body.status_code == 202, body.content
-    got = client.get(f"/api/simulations/{body.json()['id']}/").json()
+    got = client.get(body.json()["url"]).json()   # an anonymous client without a session: the shared link
     assert got["policies"] == ["random", "greedy"]
     assert got["result"]["policies"] == ["random", "greedy"] and "struggles" in got["result"]
     via_settings = post(client, {"mode": "versus", "text": camelot_text, "opponent": winter_text, "games": 4,

@@ -1,4 +1,4 @@
-"""Replays (issue 14): game g of a run is the game the run played (same seed, same outcome), the page steps
+"""Replays: game g of a run is the game the run played (same seed, same outcome), the page steps
 through it by event, struggle and round, and the report links its sample game to it."""
 from __future__ import annotations
 
@@ -6,17 +6,23 @@ import re
 
 import pytest
 
-from simulator import engine, replay, runner
+from simulator import replay, runner
+from simulator.engines import r1 as engine
+
+from tests.simulator.conftest import own
 
 pytestmark = pytest.mark.django_db
 
 
-def _run(camelot_text, winter_text, mode="versus", games=4):
+def _run(camelot_text, winter_text, mode="versus", games=4, client=None):
+    """A finished run, owned by `client` when given (runs are private to their owner)."""
     from simulator import services
 
     run, _ = services.run_request(mode=mode, text=camelot_text, opponent_text=winter_text if mode == "versus" else None,
                                   games=games, seed=11, dispatch=False)
     services.run_execute_here(run)
+    if client is not None:
+        own(client, run)
     run.refresh_from_db()
     assert run.status == "done", run.error
     return run
@@ -56,7 +62,7 @@ def test_plain_lines_name_decks_and_keep_the_rule_aside():
 
 
 def test_the_replay_page_steps_and_each_step_has_its_address(client, sim_db, camelot_text, winter_text):
-    run = _run(camelot_text, winter_text)
+    run = _run(camelot_text, winter_text, client=client)
     url = f"/simulate/runs/{run.pk}/games/0/"
     first = client.get(url)
     assert first.status_code == 200
@@ -72,14 +78,14 @@ def test_the_replay_page_steps_and_each_step_has_its_address(client, sim_db, cam
 
 
 def test_the_report_links_its_sample_game_and_reads_like_a_summary(client, sim_db, camelot_text, winter_text):
-    run = _run(camelot_text, winter_text)
+    run = _run(camelot_text, winter_text, client=client)
     body = client.get(run.get_absolute_url()).content.decode()
     assert f'/simulate/runs/{run.pk}/games/0/' in body
     assert "Round 1" in body and re.search(r"wins the \w+ struggle \d+–\d+, (attacking|defending) \(margin \d+\)",
                                            body)
     # the summary's rules are links to the rulebook page
     assert re.search(r'<a class="rule-ref" href="/rules/#S\.8"', body)
-    gold = _run(camelot_text, None, mode="goldfish", games=3)
+    gold = _run(camelot_text, None, mode="goldfish", games=3, client=client)
     body = client.get(gold.get_absolute_url()).content.decode()
     assert f'/simulate/runs/{gold.pk}/games/0/' in body
     # the goldfish report has its sample game too, read as a summary: round headings with the running score
@@ -123,6 +129,7 @@ def test_the_reports_round_scores_are_the_replay_boards_with_glory(client, sim_d
     run, _ = services.run_request(mode="versus", text=camelot_text, opponent_text=winter_text, games=1, seed=3,
                                   dispatch=False)
     services.run_execute_here(run)
+    own(client, run)   # runs are private to their owner
     run.refresh_from_db()
     lines = run.result["sample_log"]["lines"]
     assert any(x.startswith("R1 ") and "§9.2 Glory" in x for x in lines)
@@ -177,7 +184,7 @@ def test_stepping_by_struggle_and_round(sim_db, camelot_text, winter_text):
 
 
 def test_the_replay_page_links_each_rule_to_the_rulebook(client, sim_db, camelot_text, winter_text):
-    run = _run(camelot_text, winter_text)
+    run = _run(camelot_text, winter_text, client=client)
     frames = replay.replay_run_game(run.spec, 0)["frames"]
     step = next(i for i, f in enumerate(frames) if " S.8 " in f["raw"][0])
     body = client.get(f"/simulate/runs/{run.pk}/games/0/?step={step}").content.decode()
@@ -251,8 +258,8 @@ def test_a_step_inside_a_struggle_opens_in_the_sandbox_at_its_last_decision(clie
                                                                            winter_text):
     from decks.pool import CardPool
     from simulator import sandbox as sb
-    from simulator.engine.actions import parse_text
-    run = _run(camelot_text, winter_text)
+    from simulator.engines.r1.actions import parse_text
+    run = _run(camelot_text, winter_text, client=client)
     data = replay.replay_run_game(run.spec, 0)
     frames, log = data["frames"], [f["raw"][0] for f in data["frames"]]
     pool = CardPool.from_db()

@@ -57,7 +57,7 @@ def test_versus_report_first_player_and_how_games_were_won():
     assert report["win_rate"] == 0.5 and report["ci95"] == reports.wilson_interval(2, 4)
     assert report["first_player_win_rate"] == 0.5  # games 1 and 2 were won by whoever went first
     assert report["win_rate_going_first"] == 0.5 and report["win_rate_going_second"] == 0.5
-    # Issue 19: the counts behind each rate, whose rate it is (the first deck's) and what "first" means.
+    # The report states the counts behind each rate, whose rate it is (the first deck's) and what "first" means.
     assert report["going_first"] == {"games": 2, "wins": 1, "win_rate": 0.5, "ci95": reports.wilson_interval(1, 2)}
     assert report["going_second"] == {"games": 2, "wins": 1, "win_rate": 0.5, "ci95": reports.wilson_interval(1, 2)}
     assert report["first_player_wins"] == 2 and report["first_player_means"] == "round 1"

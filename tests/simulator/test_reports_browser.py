@@ -1,4 +1,4 @@
-"""The three reports as a new user read them (issue 19), in Debian's Chromium at 1366 and 390 px: what "going
+"""The three reports as a new user read them, in Debian's Chromium at 1366 and 390 px: what "going
 first" means with its game counts, "reached 15 Influence in every game", charts that can be read, the exact
 probabilities table inside its box, and the simulate form keeping what was pasted."""
 from __future__ import annotations
@@ -27,6 +27,9 @@ def _finished(mode: str, games: int) -> str:
     services.run_execute_here(run)
     run.refresh_from_db()
     assert run.status == "done", run.error
+    from simulator.access import set_shared
+    set_shared(run, True)   # runs are private to their owner: the report is visited by its shared link
+    run.ref = run.share_token
     return run.get_absolute_url()
 
 
@@ -40,7 +43,7 @@ def _wide_and_phone(browser):  # noqa: F811
 
 
 def test_the_versus_report_says_what_going_first_means_and_on_how_many_games(live_server, browser):  # noqa: F811
-    """Issue 19: "Going first 31.4%; going second 56.8%" beside 32.5% overall, with the first deck first in
+    """Regression: "Going first 31.4%; going second 56.8%" beside 32.5% overall, with the first deck first in
     about 956 of 1,000 games: neither the counts nor the meaning were shown."""
     from simulator.models import SimulationRun
 
@@ -69,7 +72,7 @@ def test_the_versus_report_says_what_going_first_means_and_on_how_many_games(liv
 
 
 def test_goldfish_says_reached_15_influence_in_every_game(live_server, page):  # noqa: F811
-    """Issue 19: "Win rate 100.0% (95% interval …)" against an opponent that never acts."""
+    """Regression: "Win rate 100.0% (95% interval …)" against an opponent that never acts."""
     from simulator.models import SimulationRun
 
     url = _finished("goldfish", 200)
@@ -81,7 +84,7 @@ def test_goldfish_says_reached_15_influence_in_every_game(live_server, page):  #
 
 
 def test_the_hands_report_fits_and_its_chart_lines_can_be_told_apart(live_server, browser, shot):  # noqa: F811
-    """Issue 19: the exact probabilities table was wider than its box at 1366 px and hid the last rounds with no
+    """Regression: the exact probabilities table was wider than its box at 1366 px and hid the last rounds with no
     hint; three of four lines in "Hand probabilities by round" were identical black dots with cut legends."""
     url = _finished("hands", 2000)
     for width, page in _wide_and_phone(browser):
@@ -110,7 +113,7 @@ def test_the_hands_report_fits_and_its_chart_lines_can_be_told_apart(live_server
 
 
 def test_game_length_has_a_handful_of_y_labels(live_server, page):  # noqa: F811
-    """Issue 19: "Game length" had fifteen y labels."""
+    """Regression: "Game length" had fifteen y labels."""
     page.goto(live_server.url + _finished("versus", 300))
     chart = page.locator("figure.sim-chart", has_text="Game length")
     labels = [t for t in chart.locator("svg .axis.y text").evaluate_all("ts => ts.map(t => t.textContent)")
@@ -119,7 +122,7 @@ def test_game_length_has_a_handful_of_y_labels(live_server, page):  # noqa: F811
 
 
 def test_starter_buttons_keep_the_pasted_list_and_mistakes_use_the_pages_words(live_server, page, shot):  # noqa: F811
-    """Issue 19: clicking an opponent starter deck wiped the pasted list; errors said "mulligan.value must be …"
+    """Regression: clicking an opponent starter deck wiped the pasted list; errors said "mulligan.value must be …"
     and ran several unknown cards together in one paragraph."""
     mine = "# My knights\n1x Camelot, Court of the High King\n3x Hedge Knight\n2x Sir Nobody\n1x Lady Nowhere"
     page.goto(live_server.url + "/simulate/")

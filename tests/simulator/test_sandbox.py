@@ -1,4 +1,4 @@
-"""The judge sandbox (issue 14): a built, pasted or uploaded position stepped with its options, the rules of
+"""The judge sandbox: a built, pasted or uploaded position stepped with its options, the rules of
 each step shown, the export loading again in the judge, and refused positions answered next to the field."""
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import re
 import pytest
 from django.core.management import call_command
 
-from .engine.helpers import CORE
+from .engines.r1.helpers import CORE
+from tests.simulator.conftest import own
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,7 @@ def test_build_and_step_a_struggle_with_its_rules(client, core_db):
     data = json.loads(exported.content)
     assert data["actions"] == ["struggle combat", "defend core-098"]
     from decks.pool import CardPool
-    from simulator.engine.positions import judge
+    from simulator.engines.r1.positions import judge
     out = judge(data, CardPool.from_db())
     assert out["pending"]["options"] == _options(body)
     # undo goes back one action
@@ -99,6 +100,7 @@ def test_a_replay_step_opens_in_the_sandbox(client, sim_db, camelot_text, winter
     run, _ = services.run_request(mode="versus", text=camelot_text, opponent_text=winter_text, games=2, seed=11,
                                   dispatch=False)
     services.run_execute_here(run)
+    own(client, run)
     page = client.get(f"/simulate/runs/{run.pk}/games/0/?step=40").content.decode()
     link = html.unescape(re.search(r'href="([^"]+)" id="open-sandbox"', page).group(1))
     body = client.get(link).content.decode()

@@ -13,7 +13,7 @@ import pytest
 
 from simulator import replay, sandbox
 
-from .engine.helpers import CORE, starter_decks
+from .engines.r1.helpers import CORE, starter_decks
 
 _raw = json.loads(CORE.read_text(encoding="utf-8"))
 CATALOGUE = {c["code"]: c for c in (_raw["cards"] if isinstance(_raw, dict) else _raw)}

@@ -1,4 +1,4 @@
-"""The simulate page (issue 19): a signed-in player picks one of their saved decks, for the deck and for the
+"""The simulate page: a signed-in player picks one of their saved decks, for the deck and for the
 opponent; the run records both versions; an edited list is simulated as pasted; "Load" works without JavaScript."""
 from __future__ import annotations
 

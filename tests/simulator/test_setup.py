@@ -1,9 +1,9 @@
-"""simulator/engine/setup.py: the exact best opening board of a hand under §4."""
+"""simulator/engines/r1/setup.py: the exact best opening board of a hand under §4."""
 import random
 
 import pytest
 
-from simulator.engine.setup import SetupSolver, setup_charge
+from simulator.engines.r1.setup import SetupSolver, setup_charge
 
 from .bruteforce import brute_force_best
 from .cards import CAMELOT_LIST, WINTER_LIST, by_name, draw_entries

@@ -26,7 +26,7 @@ def test_simulate_page_offers_every_starter(client):
 
 
 def test_a_starter_button_fills_its_box_and_keeps_what_was_typed(client):
-    """Issue 19: the opponent's starter buttons were links, and following one wiped the pasted list."""
+    """Regression: the opponent's starter buttons were links, and following one wiped the pasted list."""
     mine = "# My deck\n1x Camelot, Court of the High King\n3x Hedge Knight"
     response = client.post("/simulate/", {"mode": "goldfish", "text": mine, "games": "321", "seed": "7",
                                           "use_opponent_starter": "winter"})

@@ -1,6 +1,6 @@
-"""Tuning (issue 15): compare, tune and matrix — commands, services (the workers' path), API and pages.
+"""Tuning: compare, tune and matrix — commands, services (the workers' path), API and pages.
 
-The planted answers of the issue: a deck with three copies of a card that can never be played (cost "–", no way to
+The planted answers (known to be right): a deck with three copies of a card that can never be played (cost "–", no way to
 reveal it) is told to cut it; swapping in a strictly better card (same cost and icons, more Power) shows a positive
 delta whose interval excludes 0; a matrix of a deck against itself is 50% within its interval.
 """
@@ -11,6 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from simulator import tuning
+from simulator import access
+from tests.simulator.conftest import own
 from simulator.models import TuningRun
 
 pytestmark = pytest.mark.django_db
@@ -176,15 +178,18 @@ def test_api_runs_polls_and_answers_repeats_from_the_stored_result(client, inlin
     r = client.post("/api/tuning/", body, content_type="application/json")
     assert r.status_code == 202, r.json()
     data = r.json()
-    assert data["id"] and data["url"].endswith(f"/api/tuning/{data['id']}/") and data["cached"] is False
-    got = client.get(f"/api/tuning/{data['id']}/").json()
+    # an anonymous API client keeps no session, so it owns nothing: its run is shared when made, and `url` (the
+    # share token's address, not the id's) is its way back (simulator/access.py)
+    assert data["id"] and data["url"] == data["share_url"] and data["cached"] is False
+    assert client.get(f"/api/tuning/{data['id']}/").status_code == 404
+    got = client.get(data["url"]).json()
     assert got["status"] == "done" and got["progress"] == 1.0
     assert got["result"]["cells"][0]["win_rate"] is not None
     assert got["result"]["decks"][0]["name"] == "Camelot"
     again = client.post("/api/tuning/", body, content_type="application/json").json()
     assert again["id"] == data["id"] and again["cached"] is True
     listed = client.get("/api/tuning/").json()
-    assert listed["count"] == 1
+    assert listed["count"] == 0   # nothing is listed by address
 
 
 @pytest.mark.parametrize("body, message", [
@@ -217,7 +222,9 @@ def test_cancel_stops_a_run_and_only_its_owner_may(client, django_user_model):
     user = django_user_model.objects.create_user("owner", password="pw-12345678")
     run, _ = services.tuning_request(kind="matrix", decks=[("a", CAMELOT), ("b", CAMELOT)], games=20, user=user,
                                      dispatch=False)
-    assert client.post(f"/api/tuning/{run.pk}/cancel/").status_code == 403
+    assert client.post(f"/api/tuning/{run.pk}/cancel/").status_code == 404   # not yours: not found
+    access.set_shared(run, True)
+    assert client.post(f"/api/tuning/{run.share_token}/cancel/").status_code == 403   # shared: read-only
     client.force_login(user)
     r = client.post(f"/api/tuning/{run.pk}/cancel/")
     assert r.status_code == 200 and r.json()["status"] == "cancelled"
@@ -255,6 +262,7 @@ def test_progress_fragment_while_running(client):
 
     run, _ = services.tuning_request(kind="matrix", decks=[("a", CAMELOT), ("b", CAMELOT)], games=20,
                                      session_key="s:y", dispatch=False)
+    own(client, run)
     page = client.get(run.get_absolute_url(), HTTP_HX_REQUEST="true")
     assert page.status_code == 200 and b"<progress" in page.content and b'hx-trigger="every 1s"' in page.content
 
@@ -354,7 +362,8 @@ def test_a_mixed_two_card_swap_plays_the_deck_with_both_changes():
     assert sum(after.values()) == sum(before.values())
 
 
-def test_matrix_cell_lists_its_games_and_each_replays_to_the_stored_result(client, inline_queue):
+def test_matrix_cell_lists_its_games_and_each_replays_to_the_stored_result(client, inline_queue, django_user_model):
+    client.force_login(django_user_model.objects.create_user("owner"))
     r = client.post("/api/tuning/", {"kind": "matrix", "decks": [CAMELOT, WINTER.read_text()], "games": 6},
                     content_type="application/json")
     run = TuningRun.objects.get(pk=r.json()["id"])
@@ -377,7 +386,9 @@ def test_matrix_cell_lists_its_games_and_each_replays_to_the_stored_result(clien
     assert client.get(f"/tune/runs/{run.pk}/").content.decode().count("cells/m0-1/") == 2  # (0,1) and (1,0)
 
 
-def test_compare_opponent_lists_both_versions_games_and_the_ones_that_differ(client, inline_queue, tuning_cards):
+def test_compare_opponent_lists_both_versions_games_and_the_ones_that_differ(client, inline_queue, tuning_cards,
+                                                                           django_user_model):
+    client.force_login(django_user_model.objects.create_user("owner"))
     body = {"kind": "compare", "decks": [BETTER, CAMELOT], "gauntlet": [WINTER.read_text()], "games": 12}
     run = TuningRun.objects.get(pk=client.post("/api/tuning/", body, content_type="application/json").json()["id"])
     report = client.get(run.get_absolute_url()).content.decode()
@@ -421,3 +432,35 @@ def test_pages_answer_a_repeat_from_the_stored_run_and_cancel_for_its_owner(clie
     run.refresh_from_db()
     assert run.status == "cancelled"
     assert "cancelled" in client.get(run.get_absolute_url()).content.decode()
+
+
+OLD_CAMELOT = (ROOT / "tests" / "decks" / "data" / "camelot_old.txt").read_text(encoding="utf-8")
+
+
+def test_goldfish_swaps_never_cut_a_card_only_an_opponent_makes_playable_and_each_says_why():
+    """The deck doctor's distinction (docs/decks.md, needs_opponent): against the goldfish nothing defends, is
+    targeted or discards, so Arthur Pendragon (his text adds Power) and Trial by Combat (a struggle trick) are
+    never played there; the goldfish cannot judge them, so the search never offers to cut them."""
+    from simulator.tuning_input import build_tuning_spec
+
+    spec = build_tuning_spec(kind="tune", decks=[("c", OLD_CAMELOT)], target="goldfish", budget=10_000)
+    done = _profiled(spec)
+    codes = {c["name"]: c["code"] for c, _ in spec["decks"][0]["entries"]}
+    apart = {r["name"]: r for r in tuning.opponent_only_cards(spec, done)}
+    assert {"Arthur Pendragon", "Trial by Combat"} <= set(apart)
+    assert "struggle" in apart["Trial by Combat"]["opponent_only"]
+    ranked = {r["code"] for r in tuning.cut_ranking(spec, done)}
+    assert codes["Arthur Pendragon"] not in ranked and codes["Trial by Combat"] not in ranked
+    for swap in tuning.candidates(spec, done):
+        assert not {codes["Arthur Pendragon"], codes["Trial by Combat"]} & set(swap["out"])
+    result = tuning._finalize_tune(spec, done)
+    assert not {"Arthur Pendragon", "Trial by Combat"} & {d["name"] for d in result["dead_weight"]}
+    assert {"Arthur Pendragon", "Trial by Combat"} <= {d["name"] for d in result["opponent_only"]}
+    for s in result["swaps"]:
+        cut = s["out"][0]["name"]
+        assert s["why"].startswith(f"In {tuning.profile_games(spec)} goldfish games ") and cut in s["why"]
+        assert "played" in s["why"] and s["in"][0]["name"] in s["why"]
+    # against a real gauntlet they are judged like any other card
+    rate = build_tuning_spec(kind="tune", decks=[("c", OLD_CAMELOT)], target="winrate", budget=10_000)
+    assert codes["Trial by Combat"] in {r["code"] for r in tuning.cut_ranking(rate, [[]])}
+    assert tuning.opponent_only_cards(rate, [[]]) == []

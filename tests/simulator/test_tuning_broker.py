@@ -1,4 +1,4 @@
-"""Tuning runs end to end through a real broker and a real worker process (issue 15): `compare`, `tune` and
+"""Tuning runs end to end through a real broker and a real worker process: `compare`, `tune` and
 `matrix --queue` give the in-process JSON, except `elapsed_s` (the same harness as test_broker.py)."""
 import json
 from pathlib import Path

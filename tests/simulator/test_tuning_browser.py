@@ -1,5 +1,5 @@
 """A player compares two decks, watches the progress bar, reads the report; runs a card-swap search and a meta
-matrix; all at desktop and phone widths (issue 15). Screenshots go to var/screenshots/tune-*.png."""
+matrix; all at desktop and phone widths. Screenshots go to var/screenshots/tune-*.png."""
 import threading
 import time
 

@@ -14,7 +14,9 @@ def post(client, body):
     return client.post("/api/simulations/", data=json.dumps(body), content_type="application/json")
 
 
-def test_api_post_202_then_get_status_progress_and_result(client, sim_db, camelot_text, inline_queue):
+def test_api_post_202_then_get_status_progress_and_result(client, sim_db, camelot_text, inline_queue,
+                                                          django_user_model):
+    client.force_login(django_user_model.objects.create_user("owner"))   # CONTRACTS §4, as its owner sees it
     response = post(client, {"mode": "hands", "text": camelot_text, "games": 400, "seed": 3})
     assert response.status_code == 202
     body = response.json()
@@ -36,7 +38,7 @@ def test_api_unfinished_run_has_no_result(client, sim_db, camelot_text, monkeypa
 
     monkeypatch.setattr(tasks.start_run, "apply_async", lambda args, **kw: None)
     body = post(client, {"mode": "hands", "text": camelot_text, "games": 100}).json()
-    got = client.get(f"/api/simulations/{body['id']}/").json()
+    got = client.get(body["url"]).json()   # an anonymous client's way back: the run's shared link
     assert got["status"] == "queued" and got["progress"] == 0 and got["result"] is None
 
 

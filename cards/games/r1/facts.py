@@ -1,7 +1,7 @@
 """A Reign of Kings (rulebook 000): the game's fixed facts, written out once.
 
 Pure Python with no Django import and no import of the apps, typed for mypyc, so that the rules engine
-(simulator/engine/), the setup solver, the hands report (simulator/hands.py), deck statistics (decks/), the card
+(simulator/engines/r1/), the setup solver, the hands report (simulator/hands.py), deck statistics (decks/), the card
 loader (cards/cardfile.py), search (cards/search.py) and the card images (cards/images.py) all read the same
 names, orders and numbers.
 

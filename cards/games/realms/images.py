@@ -34,7 +34,7 @@ from cards.images import (
 
 from .abilities import INTRIGUE_KEYWORDS, TACTICS, WARRIOR_TYPES
 from .schema import (
-    AFFILIATION_COLORS, RESOURCES, TYPE_NAMES, affiliation_name, equipment_slot, intrigue_keyword,
+    RESOURCES, TYPE_NAMES, affiliation_color, affiliation_name, equipment_slot, intrigue_keyword,
 )
 
 # Bump when the drawing changes, so a cache keyed on it renders every card again.
@@ -69,7 +69,7 @@ def is_structural_line(line: str) -> bool:
 
 
 def card_color(card: dict) -> tuple[int, int, int]:
-    return hex_to_rgb(AFFILIATION_COLORS.get(card.get("affiliation"), AFFILIATION_COLORS[None]))
+    return hex_to_rgb(affiliation_color(card.get("affiliation")))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -143,8 +143,9 @@ def draw_neighbor_count(c: Canvas, n: int, cx: float, cy: float, d: float) -> No
 
 
 def draw_emblem(c: Canvas, affiliation: str | None, cx: float, cy: float, d: float, color, width: float = 0) -> None:
-    """The affiliation's emblem: a sun (Sunward), an oak leaf (Deepwood), a flame (Ashen), a wave (Tideholm).
-    General cards have none (002 §5). `width` > 0 draws outlines, else filled shapes."""
+    """The affiliation's emblem: a sun (Sunward), an oak leaf (Deepwood), a flame (Ashen), a wave (Tideholm); any
+    other affiliation a set brings, a plain four-pointed star. General cards have none (002 §5). `width` > 0 draws
+    outlines, else filled shapes."""
     r = d / 2
     if affiliation == "sunward":
         for i in range(12):
@@ -191,6 +192,16 @@ def draw_emblem(c: Canvas, affiliation: str | None, cx: float, cy: float, d: flo
                 pts.append((x, y))
             c.line(pts, color, max(width, d * 0.1))
         c.line([(cx - r * 0.8, cy + r * 0.72), (cx + r * 0.8, cy + r * 0.72)], color, max(width, d * 0.08))
+    elif affiliation:
+        star = []
+        for i in range(8):
+            ang = i * math.pi / 4 - math.pi / 2
+            rr = r * (0.95 if i % 2 == 0 else 0.32)
+            star.append((cx + math.cos(ang) * rr, cy + math.sin(ang) * rr))
+        if width:
+            c.polygon(star, outline=color, width=width)
+        else:
+            c.polygon(star, fill=color)
 
 
 # ---------------------------------------------------------------------------------------------------------------

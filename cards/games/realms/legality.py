@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .decklist import LINE_RULE, RealmsPool, card_title, normalise_name, parse_decklist
-from .schema import AFFILIATIONS, affiliation_name, intrigue_keyword
+from .schema import affiliation_name, intrigue_keyword
 
 MIN_DECK_CARDS = 60  # 002 §18: at least 60 cards, counting the Leaders (CONTRACTS §7)
 MIN_LEADERS, MAX_LEADERS = 1, 3  # 002 §2: 1–3 Leader cards, one used per game
@@ -148,7 +148,7 @@ def check_deck(entries: Iterable[tuple[dict, int]], fmt: str = "standard") -> Ve
     warnings.extend(_playability_warnings(leaders + others, simplified=fmt == "simplified"))
     return Verdict(legal=not errors, errors=errors, warnings=warnings,
                    counts={"cards": n_cards, "leaders": n_leaders},
-                   affiliation=affiliation if affiliation in AFFILIATIONS else None,
+                   affiliation=affiliation or None,
                    leaders=[c["name"] for c, _ in leaders], format=fmt)
 
 

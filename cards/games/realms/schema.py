@@ -13,8 +13,10 @@ docs/games/realms.md, "Card fields".
 """
 from __future__ import annotations
 
+import colorsys
 import json
 import re
+import zlib
 
 from cards.cardfile import CODE_RE, CardError, CardFile, CardFileError
 
@@ -25,6 +27,10 @@ from .abilities import (
 GAME = "realms"
 
 # 002 §5: the affiliations of this site's card set (the rules name none; docs/games/realms.md, "Affiliations").
+# A card set may bring others: any slug is an affiliation (CONTRACTS §7); these four have their own names, colours
+# and emblems, a new one gets a name and a colour derived from its slug.
+AFFILIATION_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+AFFILIATION_MAX = 32   # the decks tables keep it (a deck's identity group)
 AFFILIATIONS = {
     "sunward": "The Sunward Throne",
     "deepwood": "The Deepwood Kin",
@@ -62,7 +68,25 @@ def empty_resources() -> dict[str, int]:
 
 
 def affiliation_name(slug: str | None) -> str:
-    return AFFILIATIONS.get(slug or "", GENERAL_NAME if slug is None else slug)
+    """The affiliation's name: the set's own for the four, else the slug's words capitalised
+    ("sea-folk" -> "Sea Folk"); General for None."""
+    if slug is None:
+        return GENERAL_NAME
+    known = AFFILIATIONS.get(slug)
+    if known is not None:
+        return known
+    return " ".join(w.capitalize() for w in re.split(r"[-_]+", slug) if w) or slug
+
+
+def affiliation_color(slug: str | None) -> str:
+    """The affiliation's colour (#rrggbb): the set's own for the four and General, else one derived from the slug
+    (a stable hue, dark enough for white text), so a new affiliation is told apart without a table entry."""
+    known = AFFILIATION_COLORS.get(slug)
+    if known is not None:
+        return known
+    h = zlib.crc32(slug.encode("utf-8")) if slug else 0
+    r, g, b = colorsys.hls_to_rgb((h % 360) / 360, 0.36, 0.5)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def intrigue_keyword(card: dict) -> str | None:
@@ -183,8 +207,11 @@ def normalise_card(raw: dict) -> tuple[dict, list[CardError]]:
     affiliation = raw.get("affiliation")
     if isinstance(affiliation, str) and affiliation.strip().lower() in ("general", ""):
         affiliation = None
-    if affiliation is not None and affiliation not in AFFILIATIONS:
-        err("affiliation", f"one of {', '.join(AFFILIATIONS)}, or null for a General card, not {affiliation!r}")
+    if affiliation is not None and not (isinstance(affiliation, str) and len(affiliation) <= AFFILIATION_MAX
+                                        and AFFILIATION_RE.match(affiliation)):
+        err("affiliation", f"a slug (lowercase letters and digits, words joined by - or _, at most {AFFILIATION_MAX} "
+                           f"characters, e.g. {', '.join(AFFILIATIONS)}), or null for a General card; not "
+                           f"{affiliation!r}")
         affiliation = None
     if ctype == "leader" and affiliation is None and "affiliation" not in [e.field for e in errors]:
         err("affiliation", "a Leader always has an affiliation (002 §7.1); General cards are never Leaders")
@@ -421,7 +448,7 @@ def set_to_json(set_code: str, set_name: str, cards: list[dict]) -> dict:
 
 __all__ = [
     "AFFILIATIONS", "AFFILIATION_COLORS", "CardError", "CardFileError", "GAME", "KNOWN_KEYS", "RESOURCES",
-    "RESOURCE_NAMES", "TACTICS", "TACTIC_NAMES", "WARRIOR_TYPES", "action_line_type", "affiliation_name",
+    "RESOURCE_NAMES", "TACTICS", "TACTIC_NAMES", "WARRIOR_TYPES", "action_line_type", "affiliation_color", "affiliation_name",
     "card_to_json", "equipment_slot", "has_keyword", "intrigue_keyword", "normalise_card", "parse_card_file",
     "set_to_json",
 ]

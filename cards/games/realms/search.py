@@ -41,10 +41,22 @@ def _affiliation(card: dict) -> str:
 
 
 def _legal(card: dict) -> list[str]:
-    # 002 §5: a deck may hold its Leaders' affiliation's cards and General cards.
+    # 002 §5: a deck may hold its Leaders' affiliation's cards and General cards; a General card matches any
+    # `legal:` value (it is legal in every deck, whichever affiliations the loaded sets bring).
     if card.get("affiliation") is None:
-        return list(AFFILIATIONS)
+        return [_ANY_AFFILIATION]
     return [card["affiliation"]]
+
+
+_ANY_AFFILIATION = "*"
+
+
+def _legal_in(affs: tuple[str, ...]):
+    """`legal:`'s values of a card when the loaded affiliations are `affs`."""
+    def get(card: dict) -> list[str]:
+        got = _legal(card)
+        return list(affs) if got == [_ANY_AFFILIATION] else got
+    return get
 
 
 KEYS: tuple[QueryKey, ...] = (
@@ -70,22 +82,41 @@ KEYS: tuple[QueryKey, ...] = (
     QueryKey("s", "set code", "choice", lambda c: c.get("set"), choices=("fb",), aliases=("set",), example="s:fb"),
     QueryKey("is", "card property", "choice", _is, choices=("unique", "unlimited", "general", "loner"),
              example="is:unlimited"),
-    QueryKey("legal", "legal in a deck of affiliation", "choice", _legal, choices=tuple(AFFILIATIONS),
+    QueryKey("legal", "legal in a deck of affiliation", "choice", _legal_in(tuple(AFFILIATIONS)),
+             choices=tuple(AFFILIATIONS),
              example="legal:ashen"),
     QueryKey("n", "name", "text", lambda c: c.get("name") or "", aliases=("name",), example="n:dragon"),
 )
 
 
-def with_sets(set_codes: Iterable[str]) -> tuple[QueryKey, ...]:
-    """KEYS with `s:` accepting the given set codes (the loaded sets)."""
+def with_sets(set_codes: Iterable[str], affiliations: Iterable[str | None] = ()) -> tuple[QueryKey, ...]:
+    """KEYS with `s:` accepting the given set codes (the loaded sets), and `aff:` and `legal:` the set's four
+    affiliations plus any other the loaded cards have (a new set may bring its own, CONTRACTS §7)."""
     codes = tuple(sorted(set(set_codes))) or ("fb",)
-    return tuple(QueryKey(k.name, k.label, k.kind, k.get, choices=codes, aliases=k.aliases, example=k.example)
-                 if k.name == "s" else k for k in KEYS)
+    affs = tuple(AFFILIATIONS) + tuple(sorted({a for a in affiliations if a and a not in AFFILIATIONS}))
+    out = []
+    for k in KEYS:
+        if k.name == "s":
+            k = QueryKey(k.name, k.label, k.kind, k.get, choices=codes, aliases=k.aliases, example=k.example)
+        elif k.name == "aff":
+            k = QueryKey(k.name, k.label, k.kind, k.get, choices=(*affs, "general"), aliases=k.aliases,
+                         example=k.example)
+        elif k.name == "legal":
+            k = QueryKey(k.name, k.label, k.kind, _legal_in(affs), choices=affs, aliases=k.aliases,
+                         example=k.example)
+        out.append(k)
+    return tuple(out)
+
+
+def search_keys_for(cards: Iterable[dict]) -> tuple[QueryKey, ...]:
+    """The keys for a list of loaded cards: their sets and their affiliations."""
+    cards = list(cards)
+    return with_sets((c.get("set") or "fb" for c in cards), (c.get("affiliation") for c in cards))
 
 
 def filter_cards(q: str, cards: Iterable[dict]) -> list[dict]:
     cards = list(cards)
-    return _filter(q, cards, with_sets(c.get("set") or "fb" for c in cards))
+    return _filter(q, cards, search_keys_for(cards))
 
 
 # The syntax page's examples, each with what it finds.
@@ -101,4 +132,4 @@ EXAMPLES = (
     ('x:"raid"', "rules text mentioning raids"),
 )
 
-__all__ = ["KEYS", "EXAMPLES", "filter_cards", "parse", "with_sets"]
+__all__ = ["KEYS", "EXAMPLES", "filter_cards", "parse", "search_keys_for", "with_sets"]

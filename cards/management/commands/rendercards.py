@@ -1,6 +1,6 @@
 """python manage.py rendercards [--set CODE] [--out DIR] [--sheet FILE] [--size SIZE] [--code CODE ...]
 
-Renders every card's image (issue 2, "Card images"). Without --out the images go to the disk cache that
+Renders every card's image. Without --out the images go to the disk cache that
 /cards/CODE.png serves from (warming it); with --out each card is written as DIR/CODE.png. --sheet also writes
 a contact sheet: every rendered card as a thumbnail with its code underneath, for looking at a whole set at once.
 """

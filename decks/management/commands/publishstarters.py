@@ -1,5 +1,5 @@
 """`python manage.py publishstarters [--account NAME]`: the core set's starter decks (cards/data/starters/) as
-published decklists of the site's own account, so /decklists/ shows them on a new site (issue 19).
+published decklists of the site's own account, so /decklists/ shows them on a new site.
 
 Idempotent: `make run` runs it after `loadcards` every time, and a starter already published with the same list
 is left alone; a starter whose file changed is published again as a newer version. Exit 0 when done; 1 when the

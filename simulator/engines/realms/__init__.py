@@ -32,7 +32,7 @@ from .positions import from_position, to_position
 from .view import HiddenCard, PlayerView
 
 # Bump whenever results for the same seed would change.
-ENGINE_VERSION = "realms-engine-1"
+ENGINE_VERSION = "realms-engine-2"
 
 __all__ = [
     "ENGINE_BUILD", "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameResult", "GreedyPolicy",

@@ -10,7 +10,10 @@ from pathlib import Path
 from simulator.nativebuild import NativeBuild
 
 HERE = Path(__file__).resolve().parent
-COMPILED_MODULES = ("cards", "game", "policies", "view")   # __init__, positions, sim, decks and this file stay Python
+# the rules engine, layer by layer (docs/games/realms-engine.md), its players and its view; __init__, positions, sim,
+# decks, replay, search and this file stay Python
+COMPILED_MODULES = ("cards", "state", "game", "settlement", "phases", "actions", "resources", "combat", "raids",
+                    "abilities", "statics", "texts", "policies", "view")
 BUILD = NativeBuild("simulator.engines.realms", HERE, COMPILED_MODULES, "ROC_REALMS_PURE",
                     "Run `python -m scripts.build_realms` to rebuild them.")
 NATIVE_STAMP = BUILD.stamp_file

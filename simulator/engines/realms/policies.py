@@ -28,6 +28,7 @@ from .game import (
     A_ATTACK, A_BUILD, A_DISCARD, A_DONE, A_GROUP, A_KEEP, A_MOVE, A_MULLIGAN, A_PASS, A_PAY, A_PAY_ALL, A_PLAY,
     A_RAID, A_RECRUIT, A_USE, A_YES, RW_GOLD, RW_VP, Z_BORDER, Z_STRIKE, Decision, Game, cell_xy,
 )
+from . import statics
 from .view import PlayerView
 
 
@@ -609,12 +610,12 @@ def evaluate(state: Any, player: int) -> float:
     def board(p: int) -> float:
         s = 0.0
         for w in g.z[p][7] + g.z[p][8]:
-            s += g.cv(w)
+            s += statics.cv(g, w)
         places = g.z[p][6]
         income = 0
         for i in places:
             if g.supplied[i]:
-                prov, cons = g.icons(i)
+                prov, cons = statics.icons(g, i)
                 income += sum(prov) - sum(cons)
         return 0.06 * s + 0.08 * (len(places) - 1) + 0.03 * income + 0.01 * g.reserve[p] + 0.02 * len(g.z[p][1])
 

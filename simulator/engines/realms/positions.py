@@ -36,6 +36,7 @@ from .cards import (
     DUR_CODES, GOLDFISH_LEADER, IK_EQUIPMENT, IK_HARMONY, IK_PROPHECY, IK_RITUAL, KW_WORTHY, MODE_CODES, RULE_CODES, RULES, TACTIC_BITS, TACTIC_NAMES, TACTIC_ORDER, CardDef, CvMod, Deck,
     DeckError, card_def,
 )
+from . import abilities, settlement
 from .game import (
     CELL0, G_DEFENSIVE, G_OFFENSIVE, ST_ACTIONS, ST_ATTACK, ST_BAL_START, ST_BALANCE, ST_RAID, ST_TURN_START,
     TE_CV, TE_RULE, TE_TACTIC, Z_ANNIH, Z_ASIDE, Z_ATTACHED, Z_BORDER, Z_DECK, Z_DISCARD, Z_HAND, Z_OUT, Z_RITUAL,
@@ -544,14 +545,14 @@ def from_position(pos: dict, catalogue: dict[str, dict] | None = None, *, log: b
                 g.tmp.append(TmpEff(TE_RULE, i, None, 0, RULE_CODES[r], MODE_CODES[m], until, ctrl))
         else:
             raise PositionError(f"{where}: an effect has cv, tactics or rule")
-    g._count_tmp()
+    abilities.count_tmp(g)
     for raw_u in pos.get("uses", []) or []:
         i = ld.by_label.get(raw_u.get("card")) if isinstance(raw_u, dict) else None
         if i is None:
             raise PositionError("uses: names no card id of the position")
         g.uses[i * 32 + int(raw_u.get("ability", 1)) - 1] = int(raw_u.get("times", 1))
     for p in (0, 1):
-        g._supply(p)
+        settlement.supply(g, p)
     g.supplied[leaders[0]] = g.supplied[leaders[1]] = True
     # the random stream where the printed game had it
     g.rng_n = draws

@@ -1,5 +1,5 @@
 """A realms game played again with a frame per decision: the board as both players see it in public (002 §3), the
-log lines since the last frame and the choice about to be made (issue 17, the replay viewer of issue 10).
+log lines since the last frame and the choice about to be made (for r1's replay viewer).
 
 Games are reproducible: `sim.run_chunk` gives game g of a run the g-th seed drawn from its chunk's
 `random.Random(chunk_seed(run seed, chunk))`, and head-to-head games alternate the first player (g % 2), so

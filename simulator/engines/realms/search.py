@@ -1,7 +1,7 @@
-"""The realms search player `expert`: the r1 search player's determinized flat Monte Carlo search
-(simulator/engine/search.py `search_decision`) over the realms engine's own actions.
+"""The realms search player `expert`: the engines' shared determinized flat Monte Carlo search
+(simulator/engines/common/search.py `search_decision`) over the realms engine's own actions.
 
-The search itself is game-agnostic and shared with r1: each iteration deals one *world* consistent with what the
+The search itself is game-agnostic and shared by every engine: each iteration deals one *world* consistent with what the
 searching player may know (`view.determinize(rng)`, view.py: the opponent's unseen hand, its set-aside cards and
 both decks' order dealt again at random, and a fresh random future), plays every candidate in that same world
 (common random numbers), finishes the game with the greedy player on both sides and scores it. The candidate with
@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from simulator.engine.search import search_decision
+from simulator.engines.common.search import search_decision
 
 from .game import (
     A_ATTACK, A_DONE, A_NO, A_PASS, A_PLAY, A_RAID, A_USE, A_YES, Decision, Game,

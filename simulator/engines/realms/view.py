@@ -1,4 +1,4 @@
-"""What one player may know of a realms game (simulator/engines/protocol.py `view(p)`), and determinization.
+"""What one player may know of a realms game (simulator/engines/common/protocol.py `view(p)`), and determinization.
 
 A `PlayerView` is a read-only window on a live `Game` for player p: the public board (both Realms, VP, Reserves,
 discard piles, VP piles, annihilated cards), p's own hand, the sizes of everything else, and the engine's rule
@@ -18,6 +18,7 @@ import random
 from typing import Any
 
 from .cards import CardDef
+from . import actions, combat, raids, resources, settlement, statics, texts
 from .game import Z_ASIDE, Z_BORDER, Z_DECK, Z_DISCARD, Z_HAND, Z_RITUAL, Z_SETTLE, Z_STRIKE, Decision, Game
 
 
@@ -25,8 +26,9 @@ class HiddenCard(LookupError):
     """The viewer may not know which card this is."""
 
 
-class PlayerView:
-    """Player `player`'s view of `game` (live: it follows the game as it goes on)."""
+class PublicView:
+    """The board as everyone sees it, from player `player`'s seat (live: it follows the game as it goes on): the
+    step, both Realms, VP, Reserves, the sizes of hidden zones. PlayerView adds what the player alone knows."""
 
     __slots__ = ("_g", "player", "opponent")
 
@@ -128,7 +130,7 @@ class PlayerView:
         return list(self._g.z[p][Z_RITUAL])
 
     def in_play(self, p: int) -> list[int]:
-        return list(self._g._in_play(p))
+        return list(statics.in_play(self._g, p))
 
     def attachments(self, i: int) -> list[int]:
         return list(self._g.atts.get(i, ()))
@@ -167,7 +169,15 @@ class PlayerView:
         return cell_xy(c) if c >= 0 else None
 
     def neighbours(self, p: int, i: int) -> int:
-        return self._g._neighbours(p, self._g.cell[i])
+        return settlement.neighbours(self._g, p, self._g.cell[i])
+
+
+
+class PlayerView(PublicView):
+    """Player `player`'s view of `game`: the public board, its own hand, the cards it has seen, and the engine's
+    rule computations over that information; `determinize(rng)` deals the rest."""
+
+    __slots__ = ()
 
     # ---- cards ---------------------------------------------------------------------------------------
     def knows(self, i: int) -> bool:
@@ -194,23 +204,23 @@ class PlayerView:
     # ---- rule computations over what the viewer knows ------------------------------------------------
     def cv(self, i: int) -> int:
         self._visible(i)
-        return self._g.cv(i)
+        return statics.cv(self._g, i)
 
     def tactics(self, i: int) -> int:
         self._visible(i)
-        return self._g.tactics(i)
+        return statics.tactics(self._g, i)
 
     def keywords(self, i: int) -> int:
         self._visible(i)
-        return self._g.keywords(i)
+        return statics.keywords(self._g, i)
 
     def icons(self, i: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
         self._visible(i)
-        return self._g.icons(i)
+        return statics.icons(self._g, i)
 
     def allowed(self, i: int, rule: int) -> bool:
         self._visible(i)
-        return self._g.allowed(i, rule)
+        return statics.allowed(self._g, i, rule)
 
     def supplied(self, i: int) -> bool:
         return self._g.supplied[i]
@@ -218,35 +228,35 @@ class PlayerView:
     def cost(self, i: int) -> int:
         """What a card of the viewer's hand (or a visible card) would cost the viewer to play now."""
         self._visible(i)
-        return self._g._cost(i, self.player)
+        return statics.cost(self._g, i, self.player)
 
     def group_tactics(self, members: Any) -> int:
-        return self._g.group_tactics(members)
+        return actions.group_tactics(self._g, members)
 
     def side_cv(self, members: Any, mods: Any) -> int:
-        return self._g.side_cv(members, mods)
+        return combat.side_cv(self._g, members, mods)
 
     def combat(self) -> Any:
         """The attack or raid being fought (sides, Tactic, modifiers), or None. Read only."""
         return self._g.cb
 
     def blocked(self, p: int, tactic: int) -> bool:
-        return self._g.blocked(p, tactic)
+        return raids.blocked(self._g, p, tactic)
 
     def raid_targets(self, p: int) -> list[int]:
-        return self._g.raid_targets(p)
+        return raids.raid_targets(self._g, p)
 
     def raiders(self, p: int, tactic: int) -> list[int]:
-        return self._g.raiders(p, tactic)
+        return raids.raiders(self._g, p, tactic)
 
     def attackers(self, p: int) -> list[tuple[int, ...]]:
-        return self._g.attackers(p)
+        return combat.attackers(self._g, p)
 
     def defenders(self, p: int) -> list[tuple[int, ...]]:
-        return self._g.defenders(p)
+        return combat.defenders(self._g, p)
 
     def build_cells(self, p: int, d: CardDef) -> list[int]:
-        return self._g._build_cells(p, d)
+        return settlement.build_cells(self._g, p, d)
 
     def balance_state(self) -> tuple[list[int], list[int]]:
         """The viewer's Resource Balancing in progress: what is available, and the cards not yet paid."""
@@ -257,21 +267,21 @@ class PlayerView:
         """Whether some card in play changes resource icons (else every card has its printed icons)."""
         g = self._g
         if g._dirty:
-            g._refresh()
+            statics.refresh(g)
         return bool(g._st_icon)
 
     def project_balance(self) -> list[int] | None:
         """What the viewer would have left after a Resource Balancing now that keeps every card (or None)."""
-        return self._g.project_balance(self.player)
+        return resources.project_balance(self._g, self.player)
 
     def pay_all_order(self, avail: list[int], unpaid: list[int]) -> list[int] | None:
-        return self._g.pay_all_order(avail, unpaid)
+        return resources.pay_all_order(self._g, avail, unpaid)
 
     def added_resources(self) -> list[int]:
         return list(self._g.add_res[self.player])
 
     def action_text(self, a: Any) -> str:
-        return self._g.action_text(a)
+        return texts.action_text(self._g, a)
 
     def owner(self, i: int) -> int:
         return self._g.owner[i]
@@ -283,13 +293,13 @@ class PlayerView:
     def matches(self, sel: Any, i: int, src: int) -> bool:
         """Whether visible card i matches selector sel as seen from the viewer (an ability of card src)."""
         self._visible(i)
-        return self._g.match(sel, i, self.player, src)
+        return statics.match(self._g, sel, i, self.player, src)
 
     def cv_as(self, members: Any, role: int) -> int:
         """The total CV members would fight with in a role (game.ROLE_*: 1 attacker, 2 defender, 3 raider)."""
         for w in members:
             self._visible(w)
-        return self._g.cv_as(members, role)
+        return combat.cv_as(self._g, members, role)
 
     def _visible(self, i: int) -> None:
         if not self._g.seen[i] >> self.player & 1:

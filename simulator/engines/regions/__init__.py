@@ -1,6 +1,6 @@
 """The rules engine of Heroes and Regions (rules 003): a market deckbuilder for 2 to 4 players.
 
-Plain Python, no Django import; the shape of simulator/engines/protocol.py (docs/games/regions.md):
+Plain Python, no Django import; the shape of simulator/engines/common/protocol.py (docs/games/regions.md):
 
 >>> cs = CardSet.default()
 >>> a, b = shipped_strategy("big-money"), shipped_strategy("region-control")
@@ -34,7 +34,7 @@ from .position import PositionError
 from .strategy import Strategy, StrategyError, StrategyProblem, parse_strategy
 
 # Bump whenever the same seed, strategies and arguments would give a different game.
-ENGINE_VERSION = "regions-1"
+ENGINE_VERSION = "regions-2"
 STRATEGY_DIR = Path(__file__).resolve().parent / "strategies"
 
 __all__ = [

@@ -10,7 +10,9 @@ from pathlib import Path
 from simulator.nativebuild import NativeBuild
 
 HERE = Path(__file__).resolve().parent
-COMPILED_MODULES = ("cards", "game", "policies", "strategy")   # __init__, position, sim and this file stay Python
+# the rules engine by layer (docs/games/regions.md), the player's view, the strategy player; __init__, position,
+# replay, search, sim and this file stay Python
+COMPILED_MODULES = ("cards", "state", "game", "effects", "market", "cleanup", "texts", "view", "policies", "strategy")
 BUILD = NativeBuild("simulator.engines.regions", HERE, COMPILED_MODULES, "ROC_REGIONS_PURE",
                     "Run `make regions-engine` to rebuild them.")
 NATIVE_STAMP = BUILD.stamp_file

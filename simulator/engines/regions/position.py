@@ -108,9 +108,10 @@ def load_position(cls, pos: dict, cs: CardSet, *, log: bool = False) -> Game:
 
     g.deck, g.hand, g.discard, g.pocket, g.played, g.stacks = [], [], [], [], [], []
     g.known_top, g.bank, g.rbank, g.spent, g.bought, g.might, g.level = [], [], [], [], [], [], []
+    g.fresh = []
     for p, pl in enumerate(players):
         known = {"hero", "level", "deck", "known_top", "hand", "pocket", "discard", "played", "stacks", "bank",
-                 "restricted", "might", "spent", "bought"}
+                 "restricted", "might", "spent", "bought", "purchased"}
         extra = sorted(set(pl) - known)
         if extra:
             raise PositionError(f"player {p}: unknown key(s) {', '.join(extra)}")
@@ -153,6 +154,14 @@ def load_position(cls, pos: dict, cs: CardSet, *, log: bool = False) -> Game:
         g.might.append(m)
         g.spent.append(_int(pl.get("spent", 0), f"player {p}, spent"))
         g.bought.append(_int(pl.get("bought", 0), f"player {p}, bought"))
+        fresh = cards(pl.get("purchased"), f"player {p}, purchased")
+        left = list(g.pocket[p])
+        for c in fresh:
+            if c not in left:
+                raise PositionError(f"player {p}, purchased: {c.name} is not in the Pocket (the cards bought in this "
+                                    "Purchase phase that are still in the Pocket)")
+            left.remove(c)
+        g.fresh.append(fresh)
         level = pl.get("level")
         g.level.append(_int(level, f"player {p}, level", maximum=5) if level is not None
                        else sum(1 for s in stacks if s))
@@ -185,6 +194,12 @@ def load_position(cls, pos: dict, cs: CardSet, *, log: bool = False) -> Game:
     if g.rec_pile + sum(g.rec_owned) != cs.recognition_total:
         raise PositionError(f"recognition_pile: ten Recognition are in play (003 §1.1): the pile holds {g.rec_pile} "
                             f"and the players own {sum(g.rec_owned)}")
+    ending = pos.get("ending", g.rec_pile == 0)
+    if not isinstance(ending, bool):
+        raise PositionError(f"ending: expected true or false (the Recognition pile ran out this turn), not {ending!r}")
+    if g.rec_pile == 0 and not ending:
+        raise PositionError("ending: the Recognition pile is empty, so the game is ending (003 §8.3)")
+    g.ending = ending
     for zone, where in ((g.mdeck, "market_deck"), (g.mdiscard, "market_discard")):
         for c in zone:
             if c.pile == "standing":

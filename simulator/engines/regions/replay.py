@@ -70,10 +70,10 @@ class _Recorder:
     def actor(self, p: int):
         pol = self.policies[p]
 
-        def act(g: Game, d):
-            a = pol.act(g, d)
+        def act(view, d):
+            a = pol.act(view, d)    # the policy decides from its view; the recorder reads the whole board
             if len(self.steps) < MAX_STEPS:
-                self.record(g, d.kind, d.player, g.action_text(a))
+                self.record(self.game, d.kind, d.player, self.game.action_text(a))
             return a
         return act
 

@@ -1,8 +1,8 @@
 """The search player of Heroes and Regions: determinized flat Monte Carlo over the engine's own actions, with a
 strategy as its default and its rollouts (docs/games/regions.md, "The search player").
 
-It plugs into the policy interface of issue 9 (simulator/engines/protocol.py) and reuses the game-agnostic layer
-of r1's search player, `simulator.engine.search.search_decision`: each iteration deals one *world* consistent
+It plugs into the policy interface (simulator/engines/common/protocol.py) and reuses the engines' shared
+game-agnostic search, `simulator.engines.common.search.search_decision`: each iteration deals one *world* consistent
 with what the player may know (`PlayerView.determinize`: the Market Deck order, the other players' Hands,
 Pockets and Decks pooled and dealt again, its own Deck order below the cards everyone knows are on top), plays
 every candidate in that same world (common random numbers), finishes the game with strategy rollouts and scores
@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 
 from .game import A_BUY, A_PLACE, DONE, N_STANDING, Decision, Game
+from .view import PlayerView
 from .policies import StrategyPolicy
 from .strategy import Strategy
 
@@ -96,22 +97,26 @@ class SearchPolicy:
 
     # the protocol ---------------------------------------------------------------------------------------------
     def choose(self, view, decision: Decision):
-        return self.act(view.game_for_policy(), decision)
+        return self.act(view, decision)
 
-    def skip(self, g: Game, kind: str, p: int) -> bool:
-        return self.base.skip(g, kind, p)
+    def skip(self, v: PlayerView, kind: str, p: int) -> bool:
+        return self.base.skip(v, kind, p)
 
-    def act(self, g: Game, d: Decision):
+    def act(self, v: PlayerView | Game, d: Decision):
+        """The answer to `d` from the player's view (given a game, its view of it): its worlds are the view's
+        determinizations."""
+        if isinstance(v, Game):
+            v = v.view(d.player)
         if d.kind not in SEARCHED:
-            return self.base.act(g, d)
+            return self.base.act(v, d)
         probe = self.base.clone()
-        a0 = probe.act(g, d)
-        cands = self._candidates(g, d, a0)
+        a0 = probe.act(v, d)
+        cands = self._candidates(v, d, a0)
         if len(cands) <= 1:
             self.base = probe
             return a0
         self.searched += 1
-        best = self._search(g, d, cands)
+        best = self._search(v, d, cands)
         if best == 0:
             self.base = probe       # the strategy's own choice: keep its memory of this phase
         else:
@@ -119,7 +124,7 @@ class SearchPolicy:
         return cands[best]
 
     # candidates ---------------------------------------------------------------------------------------------
-    def _candidates(self, g: Game, d: Decision, a0) -> list:
+    def _candidates(self, v: PlayerView, d: Decision, a0) -> list:
         """The strategy's choice first, then the alternatives worth a look (at most MAX_CANDIDATES in all)."""
         if not isinstance(a0, tuple) or a0[0] not in (A_BUY, A_PLACE, DONE[0]):
             return [a0]            # playing Supplies, using an ability: the strategy's business
@@ -130,12 +135,12 @@ class SearchPolicy:
             if not buys:
                 return out
             # the dearest distinct cards first (two piles with the same top card are one candidate)
-            seen = {self._card(g, a0).index} if a0[0] == A_BUY else set()
-            buys.sort(key=lambda o: (-self._card(g, o).cost, o[1]))
+            seen = {self._card(v, a0).index} if a0[0] == A_BUY else set()
+            buys.sort(key=lambda o: (-self._card(v, o).cost, o[1]))
             if a0 != DONE:
                 out.append(DONE)
             for o in buys:
-                c = self._card(g, o)
+                c = self._card(v, o)
                 if c.index in seen:
                     continue
                 seen.add(c.index)
@@ -160,13 +165,13 @@ class SearchPolicy:
         return out
 
     @staticmethod
-    def _card(g: Game, a):
+    def _card(v: PlayerView, a):
         k = a[1]
-        return g.standing[k] if k < N_STANDING else g.mpiles[k - N_STANDING][-1]
+        return v.standing[k] if k < N_STANDING else v.mpiles[k - N_STANDING][-1]
 
     # the search ---------------------------------------------------------------------------------------------
-    def _search(self, g: Game, d: Decision, cands: list) -> int:
-        from simulator.engine.search import search_decision
+    def _search(self, v: PlayerView, d: Decision, cands: list) -> int:
+        from simulator.engines.common.search import search_decision
 
         me = d.player
         seed = self.rng.getrandbits(48)
@@ -186,7 +191,7 @@ class SearchPolicy:
         def align(w: Game) -> bool:
             return w.pending is not None and w.pending.player == me and w.pending.kind == d.kind
 
-        best, _means = search_decision(g.view(me), me, cands, iterations=self.iterations, rng=self.rng,
+        best, _means = search_decision(v, me, cands, iterations=self.iterations, rng=self.rng,
                                        align=align, play=play, rollout=rollout, score=regions_score)
         return best
 

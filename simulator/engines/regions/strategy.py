@@ -409,7 +409,7 @@ def _v_hand(g, p):
 
 
 def _v_deck(g, p):
-    return len(g.deck[p])
+    return g.deck_size(p)
 
 
 def _v_cards(g, p):

@@ -1,5 +1,5 @@
 """python manage.py compare A B [--gauntlet FILE ...] [--games N] [--seed S] [--policy P] [--json] [--queue]
-— two decks (two versions of one) against the same gauntlet with common random numbers (issue 15)."""
+— two decks (two versions of one) against the same gauntlet with common random numbers."""
 from simulator.tuning_command import TuningCommand, read_file
 
 

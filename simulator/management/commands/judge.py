@@ -14,8 +14,8 @@ class Command(BaseCommand):
             "the position, the pending decision and the log.")
 
     def add_arguments(self, parser):
-        from simulator.engine.policies import POLICIES
-        from simulator.engine.positions import UNTIL
+        from simulator.engines.r1.policies import POLICIES
+        from simulator.engines.r1.positions import UNTIL
         parser.add_argument("position", metavar="POSITION.json")
         parser.add_argument("--do", action="append", default=[], metavar="ACTION",
                             help='an action text, e.g. --do "struggle combat" (repeatable, applied in order)')
@@ -25,7 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, position, do=(), until="decision", policy=None, json=False, **options):
-        from simulator.engine.positions import JudgeError, PositionError, judge
+        from simulator.engines.r1.positions import JudgeError, PositionError, judge
         try:
             data = _json_load(Path(position).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:

@@ -1,5 +1,5 @@
 """python manage.py matrix FILE ... [--games N] [--seed S] [--policy P] [--json] [--queue] — a round-robin of
-decklists: each cell's win rate with its interval and each deck's Bradley–Terry rating (issue 15)."""
+decklists: each cell's win rate with its interval and each deck's Bradley–Terry rating."""
 from simulator.tuning_command import TuningCommand, read_file
 
 

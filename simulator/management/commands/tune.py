@@ -1,5 +1,5 @@
 """python manage.py tune FILE [--target goldfish|winrate] [--gauntlet FILE ...] [--owned USER] [--games N]
-[--max-games N] [--seed S] [--policy P] [--json] [--queue] — the one- and two-card swaps that improve a deck most (issue 15)."""
+[--max-games N] [--seed S] [--policy P] [--json] [--queue] — the one- and two-card swaps that improve a deck most."""
 from django.core.management.base import CommandError
 
 from simulator.tuning_command import TuningCommand, read_file

@@ -1,4 +1,4 @@
-"""The realms report and the regions strategy editor in Debian's Chromium at 1366 and 390 px (issues 17, 18): the
+"""The realms report and the regions strategy editor in Debian's Chromium at 1366 and 390 px: the
 report's charts and tables fit the page, the editor shows a parse error with line and column as one types and
 clears it when fixed. Screenshots in var/screenshots/."""
 from __future__ import annotations
@@ -33,6 +33,9 @@ def test_realms_goldfish_report_fits(live_server, browser):  # noqa: F811
                                             games=60, seed=1, dispatch=False)
     services.run_execute_here(run)
     run.refresh_from_db()
+    from simulator.access import set_shared
+    set_shared(run, True)   # runs are private to their owner: the pages are visited by the run's shared link
+    run.ref = run.share_token
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, page in _wide_and_phone(browser):
         page.goto(live_server.url + run.get_absolute_url())
@@ -72,6 +75,9 @@ def test_regions_report_and_replay_fit(live_server, browser):  # noqa: F811
                                             dispatch=False)
     services.run_execute_here(run)
     run.refresh_from_db()
+    from simulator.access import set_shared
+    set_shared(run, True)   # runs are private to their owner: the pages are visited by the run's shared link
+    run.ref = run.share_token
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, page in _wide_and_phone(browser):
         page.goto(live_server.url + run.get_absolute_url())

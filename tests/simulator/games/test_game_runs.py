@@ -1,4 +1,4 @@
-"""`simulate --game realms --mode goldfish|versus` and `simulate --game regions --mode versus` (issues 17, 18):
+"""`simulate --game realms --mode goldfish|versus` and `simulate --game regions --mode versus`:
 the JSON of CONTRACTS §3 with each game's extras; in-process and through the queue's store/merge path give the same
 JSON except `elapsed_s`; bad input exits 2 naming what to change and stores nothing."""
 import json

@@ -1,4 +1,4 @@
-"""The hosted games' simulations on the web (issues 17, 18): the API (POST a run, its status and result, bad input
+"""The hosted games' simulations on the web: the API (POST a run, its status and result, bad input
 400 {"detail"} storing nothing), the pages (form, report with charts, replay, the regions strategy editor's live
 parse with line and column, the round-robin, the regions card gallery)."""
 import json
@@ -44,8 +44,9 @@ def post(client, url, body):
     return client.post(url, json.dumps(body), content_type="application/json")
 
 
-def test_api_realms_goldfish_run(realms, inline_queue):
+def test_api_realms_goldfish_run(realms, inline_queue, django_user_model):
     c = Client()
+    c.force_login(django_user_model.objects.create_user("owner"))   # the contract as a run's owner sees it
     r = post(c, "/api/simulations/", {"game": "realms", "mode": "goldfish", "text": SUNWARD, "games": 40, "seed": 2})
     assert r.status_code == 202, r.content
     body = r.json()
@@ -81,7 +82,7 @@ def test_api_regions_run_by_shipped_names(inline_queue):
     r = post(c, "/regions/api/simulations/", {"mode": "versus", "strategy": "big-money",
                                               "opponent_strategy": "recognition-rush", "games": 20, "seed": 3})
     assert r.status_code == 202, r.content
-    result = c.get(f"/api/simulations/{r.json()['id']}/").json()["result"]
+    result = c.get(r.json()["url"]).json()["result"]   # an anonymous API client's way back: the shared link
     assert result["game"] == "regions" and result["games"] == 20
     assert result["deck"]["name"] == "Big Money"
     assert c.post("/regions/api/simulations/", b"[1]", content_type="application/json").status_code == 400

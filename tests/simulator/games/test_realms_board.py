@@ -1,7 +1,9 @@
-"""The realms board in the replay viewer and the strong player on the realms pages (issue 17):
+"""The realms board in the replay viewer and the strong player on the realms pages:
 /simulate/runs/ID/games/N/?step=S draws the board of a realms run's game; a bad game is a 400 page; the page's
 fast/strong choice and the API accept the search player."""
 import pytest
+
+from tests.simulator.conftest import own
 from django.core.management import call_command
 from django.test import Client
 
@@ -26,6 +28,7 @@ def test_board_replay_of_a_versus_run(realms):
                                             seed=1, dispatch=False)
     services.run_execute_here(run)
     c = Client()
+    own(c, run)
     page = c.get(f"/simulate/runs/{run.pk}/games/1/?step=40")
     html = page.content.decode()
     assert page.status_code == 200 and "step 41 /" in html
@@ -37,12 +40,19 @@ def test_board_replay_of_a_versus_run(realms):
     assert c.get(f"/simulate/runs/{run.pk}/games/7/").status_code == 400     # the run played 2 games
     report = c.get(run.get_absolute_url()).content.decode()
     assert f"/simulate/runs/{run.pk}/games/0/" in report
+    from simulator.access import set_shared
+    assert Client().get(f"/simulate/runs/{run.pk}/games/1/?step=40").status_code == 404
+    set_shared(run, True)
+    shared = Client().get(f"/simulate/runs/{run.share_token}/games/1/?step=40").content.decode()
+    assert "step 41 /" in shared and f"/runs/{run.pk}/" not in shared
 
 
 def test_goldfish_board_replay(realms):
     run, _ = game_services.game_run_request("realms", mode="goldfish", text=SUNWARD, games=3, seed=4, dispatch=False)
     services.run_execute_here(run)
-    html = Client().get(f"/simulate/runs/{run.pk}/games/2/").content.decode()
+    c = Client()
+    own(c, run)
+    html = c.get(f"/simulate/runs/{run.pk}/games/2/").content.decode()
     assert "the goldfish" in html and "never acts" in html
 
 

@@ -1,4 +1,4 @@
-"""The realms board in the replay viewer, in Debian's Chromium at 1366 and 390 px (issue 17): both Realms drawn (the
+"""The realms board in the replay viewer, in Debian's Chromium at 1366 and 390 px: both Realms drawn (the
 Settlement grid, Borderlands, Strike Force), the VP track, stepping by keyboard changes the step and its address,
 nothing wider than the page. Screenshots in var/screenshots/realms-board-*.png."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.browser.conftest import browser, page, shot  # noqa: F401  (shared Playwright fixtures)
+from tests.browser.conftest import browser, page, shot, own_runs  # noqa: F401  (shared Playwright fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[3] / "var" / "screenshots"
@@ -30,6 +30,7 @@ def test_realms_board_replay_desktop_and_phone(live_server, browser):  # noqa: F
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width in (1366, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
+        own_runs(context, live_server.url, run)
         pg = context.new_page()
         pg.set_default_timeout(60_000)
         pg.goto(live_server.url + f"/simulate/runs/{run.pk}/games/0/?step=150")

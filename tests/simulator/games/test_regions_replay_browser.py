@@ -1,4 +1,4 @@
-"""The regions replay on a board of five Regions in Debian's Chromium at 1366 and 390 px (issue 18): the board fits
+"""The regions replay on a board of five Regions in Debian's Chromium at 1366 and 390 px: the board fits
 the page, the keys step (→ ←) and turn (PageDown) with the address following, and a step's address opens that
 step. Screenshots in var/screenshots/regions-board-*.png."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import browser  # noqa: F401  (shared Playwright fixtures)
+from tests.browser.conftest import browser, own_runs  # noqa: F401  (shared Playwright fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[3] / "var" / "screenshots"
@@ -28,6 +28,7 @@ def test_board_replay_fits_and_steps_with_keys(live_server, browser):  # noqa: F
     url = live_server.url + run.get_absolute_url() + "replay/"
     for width in (1366, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
+        own_runs(context, live_server.url, run)
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.goto(url + "?step=40")

@@ -1,4 +1,4 @@
-"""The regions replay page on a board of five Regions (issue 18): /regions/simulate/runs/ID/replay/?game=K&step=N
+"""The regions replay page on a board of five Regions: /regions/simulate/runs/ID/replay/?game=K&step=N
 draws the Market and the five Regions with both Stacks, the Heroes' counts, the Recognition track and the phase;
 steps and turns link with their keys, every step has its address, a bad step falls back to the first, a game out
 of range is a 404; the report links its sample games; the search player is a policy of the form and the API."""
@@ -6,6 +6,8 @@ import json
 import re
 
 import pytest
+
+from tests.simulator.conftest import own
 from django.test import Client
 
 from simulator import services
@@ -37,6 +39,7 @@ def _run(policy=None, games=8):
 def test_replay_draws_the_board_at_each_step():
     run = _run()
     c = Client()
+    own(c, run)
     url = run.get_absolute_url() + "replay/"
     first = c.get(url).content.decode()
     assert "step 1 / " in first and "Setup (003 §2)" in first
@@ -57,6 +60,12 @@ def test_replay_draws_the_board_at_each_step():
     assert c.get(url + "?game=6").status_code == 404
     report = c.get(run.get_absolute_url()).content.decode()
     assert "Sample games" in report and 'replay/?game=2"' in report
+    # shared: someone else opens the same steps by the token, every link on the page by the token too
+    from simulator.access import set_shared
+    assert Client().get(url + "?step=8").status_code == 404
+    set_shared(run, True)
+    shared = Client().get(f"/regions/simulate/runs/{run.share_token}/replay/?step=8").content.decode()
+    assert "step 9 / " in shared and f"/runs/{run.pk}/" not in shared and f"/runs/{run.share_token}/" in shared
 
 
 def test_search_player_through_the_form_and_the_api(inline_queue):
@@ -68,14 +77,13 @@ def test_search_player_through_the_form_and_the_api(inline_queue):
                                                        "seed": 1, "policy": "search:3"}),
                content_type="application/json")
     assert r.status_code == 202, r.content
-    result = c.get(f"/api/simulations/{r.json()['id']}/").json()["result"]
+    result = c.get(r.json()["url"]).json()["result"]
     assert result["policies"] == ["search:3:Big Money", "strategy:Region Control"]
     bad = c.post("/regions/api/simulations/", json.dumps({"mode": "versus", "strategy": "big-money",
                                                          "opponent_strategy": "region-control",
                                                          "policy": "search:zero"}), content_type="application/json")
     assert bad.status_code == 400 and "whole number" in bad.json()["detail"]
-    run = SimulationRun.objects.get(pk=r.json()["id"])
-    assert c.get(run.get_absolute_url() + "replay/?step=3").status_code == 200
+    assert c.get(r.json()["page_url"] + "replay/?step=3").status_code == 200   # by the shared link
 
 
 def test_search_runs_get_small_chunks_and_a_longer_allowance():

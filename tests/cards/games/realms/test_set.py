@@ -1,6 +1,6 @@
 """The First Banners set (`cards/games/realms/data/realms.json`): it loads clean and holds what the game needs.
 
-What the issue asks of the set (#12): at least 120 original cards; at least four affiliations with at least two
+What the set must hold: at least 120 original cards; at least four affiliations with at least two
 Leaders each; Places; Warriors of several types; Intrigues of each kind; General cards; some UNLIMITED; rules text
 the engine can run (docs/games/realms.md §14): every line of text that is not structural is one ability's text.
 """

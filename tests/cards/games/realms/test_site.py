@@ -85,6 +85,53 @@ def test_validatedeck_reports_each_error_code(realms, tmp_path, capsys):
         call_command("validatedeck", str(path), "--game", "realms", "--format", "modern")
 
 
+SEA_FOLK = {"set": {"code": "sf", "name": "Sea Folk", "game": "realms"}, "cards": [
+    {"code": "sf-1", "name": "Captain Maren", "type": "leader", "affiliation": "sea-folk", "cv": 7,
+     "tactics": ["front"], "neighbor_count": 4, "provides": {"gold": 2, "food": 2}, "text": ""},
+    {"code": "sf-2", "name": "Tidal Raider", "type": "warrior", "affiliation": "sea-folk", "cv": 2, "cost": 1,
+     "tactics": ["front"], "warrior_type": "INFANTRY", "consumes": {"food": 1}, "text": "", "unlimited": True},
+]}
+
+
+def test_a_set_with_a_new_affiliation_loads_and_is_shown_searched_and_checked(realms, tmp_path, capsys):
+    # CONTRACTS §7: an affiliation is any slug; a new one gets a name and a colour derived from it
+    (tmp_path / "sf.json").write_text(json.dumps(SEA_FOLK))
+    call_command("loadcards", str(tmp_path / "sf.json"), verbosity=0)
+    assert GameCard.objects.filter(game="realms", code__startswith="sf-").count() == 2
+    c = Client()
+    detail = c.get("/realms/cards/sf-1/").content.decode()
+    assert "Captain Maren" in detail and "Sea Folk" in detail
+    img = c.get("/realms/cards/sf-2.png")
+    assert img.status_code == 200 and img["Content-Type"] == "image/png"
+    api = c.get("/realms/api/cards/", {"q": "aff:sea-folk"}).json()
+    assert {x["code"] for x in api["results"]} == {"sf-1", "sf-2"}
+    legal = {x["code"] for x in c.get("/realms/api/cards/", {"q": "legal:sea-folk t:place"}).json()["results"]}
+    assert "fb-001" in legal and all(x.startswith("fb-") for x in legal)   # General Places, none of another's
+    page = c.get("/realms/cards/", {"q": "aff:sea-folk"}).content.decode()
+    assert "Tidal Raider" in page and "Farmstead" not in page
+    css = c.get("/realms/game.css").content.decode()
+    assert ".group-sea-folk{--group:#" in css and ".group-sunward{--group:#b3362b}" in css
+    capsys.readouterr()
+    deck = tmp_path / "sea.txt"
+    deck.write_text("1x Captain Maren\n40x Tidal Raider\n19x Farmstead\n")
+    code, verdict = _validate(deck, capsys)
+    assert code == 0 and verdict["legal"] and verdict["affiliation"] == "sea-folk", verdict
+    deck.write_text("1x Captain Maren\n40x Tidal Raider\n19x Farmstead\n1x Kin Spearwife\n")
+    code, verdict = _validate(deck, capsys)
+    assert any(e["code"] == "affiliation" and "Sea Folk" in e["message"] for e in verdict["errors"]), verdict
+
+
+def test_a_card_whose_affiliation_is_not_a_slug_is_refused_naming_card_and_field(tmp_path, capsys):
+    doc = json.loads(json.dumps(SEA_FOLK))
+    doc["cards"][1]["affiliation"] = "Sea Folk!"
+    (tmp_path / "sf.json").write_text(json.dumps(doc))
+    with pytest.raises(Exception):
+        call_command("loadcards", str(tmp_path / "sf.json"), verbosity=0)
+    err = capsys.readouterr().err
+    assert "sf-2" in err and "affiliation" in err and "slug" in err
+    assert not GameCard.objects.filter(code__startswith="sf-").exists()
+
+
 def test_api_validate_and_search(realms):
     c = Client()
     r = c.post("/api/decks/validate/", {"text": SUNWARD, "game": "realms"}, content_type="application/json")

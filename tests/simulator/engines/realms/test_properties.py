@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from simulator.engines.realms import Game, make_policy
+from simulator.engines.realms import settlement
 from simulator.engines.realms.game import N_ZONES, Z_ATTACHED, Z_BORDER, Z_SETTLE, Z_STRIKE, Z_VP
 
 NAMES = ("sunward", "deepwood", "ashen", "tideholm")
@@ -111,4 +112,4 @@ def test_building_frontier_matches_the_rule_on_random_settlements(decks):
                 cells.append(c)
         g.grid[0] = grid
         g.grid_v[0] += 1
-        assert g._frontier(0) == _frontier_by_the_rule(grid, g)
+        assert settlement.frontier(g, 0) == _frontier_by_the_rule(grid, g)

@@ -216,6 +216,48 @@ def test_002_s12_a_card_may_be_discarded_on_purpose():
     assert g.reserve[0] == 2 and g.z[0][Z_DISCARD] and g.unpaid_by_turn[0] == [0]
 
 
+def cut_farm_board():
+    # Orla gives 2 Gold 2 Food 1 Timber; the Farmstead at 2,0 (2 Food) is supplied only through the Market Square
+    # at 1,0 (pays 1 Timber, gives 2 Gold); four Village Militia eat 1 Food each
+    return load(pos(player(leader=ORLA, reserve=0, deck=[FARM] * 9,
+                           settlement=[{"card": MARKET, "at": [1, 0]}, {"card": FARM, "at": [2, 0]}],
+                           borderlands=[MILITIA] * 4)))
+
+
+def test_002_s15_a_place_cut_off_during_the_balancing_stops_providing_at_once():
+    g = cut_farm_board()
+    do(g, "done")
+    assert g.bal_avail == [2, 4, 1, 0]                   # the supplied Farmstead's Food is counted
+    do(g, f"discard {MARKET}")                           # on purpose: the Farmstead loses its Supply Line
+    farm = g.z[0][6][1]
+    assert not g.supplied[farm] and g.bal_avail == [2, 2, 1, 0]
+    do(g, f"pay {MILITIA}#1", f"pay {MILITIA}#2")        # Orla's 2 Food feed two; the other two are discarded
+    assert len(g.z[0][7]) == 2 and g.zone[farm] == 6     # the cut-off Farmstead stays, paying nothing
+    assert g.reserve[0] == 2 and g.unpaid_by_turn[0] == [1]
+
+
+def test_002_s15_cards_paid_with_a_cut_off_places_resources_are_unpaid_again():
+    g = cut_farm_board()
+    do(g, "done", *[f"pay {MILITIA}#{k}" for k in (1, 2, 3, 4)])   # all four fed with Orla's and the Farm's Food
+    assert g.bal_avail[1] == 0
+    do(g, f"discard {MARKET}")
+    assert g.bal_avail == [2, 2, 1, 0] and len(g.bal_unpaid) == 4   # the Food spent is given back, and owed
+    assert any("is no longer paid" in line for line in g.logs)
+    do(g, f"pay {MILITIA}#1", f"pay {MILITIA}#2")
+    assert len(g.z[0][7]) == 2 and g.reserve[0] == 2
+
+
+def test_002_s15_a_paid_place_cut_off_gives_back_its_output_and_its_payment():
+    # the Market Square (2 Gold for 1 Timber) is paid first, then the Iron Pit joining it to Orla is discarded
+    g = load(pos(player(leader=ORLA, reserve=0, deck=[FARM] * 9,
+                        settlement=[{"card": IRON_PIT, "at": [1, 0]}, {"card": MARKET, "at": [2, 0]}])))
+    assert g.pending.kind == "balance"                   # nothing to do in the Actions step
+    do(g, f"pay {MARKET}")
+    assert g.bal_avail == [4, 2, 0, 0]
+    do(g, f"discard {IRON_PIT}")                         # nothing is left to pay: the balancing ends
+    assert g.reserve[0] == 2                             # Orla's 2 Gold only: the cut-off Market Square's 2 go
+
+
 # ---- 002 §9: drawing, the reshuffle, R15 -----------------------------------------------------------------
 def test_002_s9_the_discard_pile_is_shuffled_into_a_new_deck_when_the_deck_runs_out():
     p0 = player(hand=[FARM, FARM, FARM], deck=[MILITIA], discard=[PIKEMEN, BLADES, CAMP], set_aside=[MARKET, SWORD])

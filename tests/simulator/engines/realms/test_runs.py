@@ -135,7 +135,7 @@ def test_the_engine_imports_no_django():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize("module", ["cards", "decks", "game", "sim", "positions", "policies", "view"])
+@pytest.mark.parametrize("module", ["cards", "decks", "state", "game", "sim", "positions", "policies", "view"])
 def test_the_docstring_examples_hold(module):
     mod = importlib.import_module(f"simulator.engines.realms.{module}")
     if not hasattr(mod, "__file__") or not mod.__file__.endswith(".py"):

@@ -9,6 +9,7 @@ import pytest
 from simulator.engines.realms import (
     Game, HiddenCard, PositionError, from_position, make_policy, play_game, to_position,
 )
+from simulator.engines.realms import statics
 from simulator.engines.realms.game import Z_ASIDE, Z_DECK, Z_HAND
 
 from .conftest import FARM, MILITIA, PIKEMEN, SWORD, player, pos
@@ -84,7 +85,7 @@ def test_the_view_hides_the_opponents_hand_and_both_decks(decks):
             with pytest.raises(HiddenCard):
                 v.card(i)
     assert v.hand_size(1) == len(g.z[1][Z_HAND]) and v.deck_size(1) == len(g.z[1][Z_DECK])
-    for i in g._in_play(1):
+    for i in statics.in_play(g, 1):
         assert v.card(i) is g.cdef[i]
 
 

@@ -46,6 +46,8 @@ TEST_CARDS = [
     _card("t-flag", "Flag", "structure", 2, damage=0, health=2, abilities=[{"when": "finish", "points": 2}]),
     _card("t-herald", "Herald", "citizen", 2, damage=0, health=1,
           abilities=[{"when": "reveal", "effects": [{"recognition": 1}]}]),
+    _card("t-pyre", "Pyre Keeper", "citizen", 2, damage=0, health=1,
+          abilities=[{"when": "reveal", "effects": [{"trash": 1}]}]),
 ]
 TEST_HEROES = [_hero("t-seamus", "Seamus"), _hero("t-finn", "Finn"), _hero("t-third", "Third"),
                _hero("t-fourth", "Fourth")]

@@ -1,4 +1,4 @@
-"""The engine's public verbs (simulator/engines/protocol.py): actions and their texts, clone, positions, views,
+"""The engine's public verbs (simulator/engines/common/protocol.py): actions and their texts, clone, positions, views,
 the fast loop, and that it all stays pure Python with no Django."""
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.engines.regions import CardSet, Game, IllegalAction
+from simulator.engines.regions import CardSet, Game, IllegalAction, PositionError, cleanup, effects
 
 from .helpers import CS, load, names, position
 
@@ -285,10 +285,42 @@ def test_7_2_non_contest_damage_hits_the_named_card_only_and_does_not_carry():
 
 
 # ---- 003 §8: deck, trash, the Market -----------------------------------------------------------------------------
+# ---- 003 §4.2: the end of the Purchase phase -----------------------------------------------------------------
+def test_4_2_only_the_cards_bought_in_the_phase_move_from_the_pocket_at_its_end():
+    g = load([{"hand": ["hr-003"] * 2, "pocket": ["hr-001", "t-coin"], "deck": COINS}, {"deck": FINN_COINS}],
+             phase="purchase", step="window")
+    g.apply_action("buy Silver")
+    g.apply_action("done")
+    assert g.pending.kind == "pocket"
+    assert texts(g) == ["take Silver", "done"]                 # the Goods and Coin were not bought this turn
+    for bad in ("take Coin", "take Goods"):
+        with pytest.raises(IllegalAction, match="is not an option of the pocket decision"):
+            g.apply_action(bad)
+    with pytest.raises(IllegalAction, match="Coin was not bought in this Purchase phase"):
+        g.apply_action("take Silver, Coin")
+    assert g.to_position()["players"][0]["purchased"] == ["hr-003"]
+    g.apply_action("take Silver")
+    assert g.pending.kind == "capacity"                        # nothing bought is left: over capacity, any card
+    assert sorted(texts(g)) == ["take Coin", "take Goods"]
+
+
+def test_4_2_a_pocket_without_purchases_opens_no_window_at_the_end_of_the_phase():
+    g = load([{"hand": [], "pocket": ["hr-001"], "deck": COINS}, {"deck": FINN_COINS}],
+             phase="purchase", step="window")
+    g.apply_action("done")
+    assert (g.pending.kind, g.pending.player) == ("purchase", 1)
+
+
+def test_4_2_purchased_must_name_cards_in_the_pocket():
+    with pytest.raises(PositionError, match="player 0, purchased: Silver is not in the Pocket"):
+        load([{"pocket": ["hr-001"], "purchased": ["hr-003"]}, {"deck": FINN_COINS}], phase="purchase",
+             step="pocket")
+
+
 def test_8_2_trashing_a_standing_card_returns_it_to_its_pile():
     g = load([{"hand": ["hr-006", "hr-003"], "deck": COINS}, {"deck": FINN_COINS}], phase="hero", step="window",
              recognition_pile=9)
-    g._trash(0, g.hand[0].pop(0))                             # a Recognition trashed from the hand
+    effects.trash(g, 0, g.hand[0].pop(0))                             # a Recognition trashed from the hand
     assert g.rec_pile == 10 and g.rec_owned[0] == 0 and g.mdiscard == []
 
 
@@ -322,6 +354,40 @@ def test_9_1_the_recognition_clock_ends_the_game_after_the_current_turn():
     assert g.score(0) == 1 and g.score_parts(0)["cards"] == 1 and g.score(1) == 9
 
 
+def test_9_1_a_recognition_trashed_back_after_the_pile_ran_out_does_not_stop_the_end():
+    # our reading of §8.3 ("the pile stays empty and the game is ending") over §4.5 step 7: the last Recognition
+    # bought starts the end; one trashed back to the pile later in the turn (§8.2) goes back, but the turn is
+    # still the last
+    g = load([{"hand": ["hr-003"] * 3 + ["t-pyre"], "deck": COINS},
+              {"deck": FINN_COINS, "discard": ["hr-006"] * 9}],
+             phase="purchase", step="window", recognition_pile=1, turn=6)
+    g.apply_action("buy Recognition")
+    assert g.rec_pile == 0 and g.ending
+    g.apply_action("done")
+    g.apply_action("take Recognition")                         # into the Hand, to be trashed
+    while g.pending.kind != "position":
+        g.apply_action("done")
+    g.apply_action("place Pyre Keeper at Ios")                 # Reveal: trash a card from your Hand
+    assert g.pending.kind == "trash"
+    g.apply_action("trash Recognition")
+    assert g.rec_pile == 1 and g.rec_owned[0] == 0             # back to its pile (§8.2) ...
+    assert g.to_position()["ending"] is True
+    while not g.is_terminal():
+        g.apply_action("done")
+    assert g.reason == "recognition" and g.turn == 6           # ... and the game still ends with this turn
+
+
+def test_9_1_the_end_already_under_way_is_part_of_a_position():
+    players = [{"hand": ["hr-003"], "deck": COINS}, {"deck": FINN_COINS, "discard": ["hr-006"] * 9}]
+    g = load(players, phase="contest", step="window", recognition_pile=1, ending=True, turn=4)
+    while not g.is_terminal():
+        g.apply_action("done")
+    assert g.reason == "recognition" and g.turn == 4
+    assert not load(players, phase="hero", step="window", recognition_pile=1).ending
+    with pytest.raises(PositionError, match="ending: expected true or false"):
+        load(players, phase="hero", step="window", recognition_pile=1, ending="yes")
+
+
 def test_9_2_scoring_counts_cards_presence_control_and_exposed_finish_flags():
     g = load([{"deck": COINS + ["hr-006"], "stacks": {GIG: ["t-flag"], ATOS: ["t-flag", "t-lyla"]}},
               {"deck": FINN_COINS}], phase="hero", step="window", control={GIG: 0}, recognition_pile=9)
@@ -336,13 +402,13 @@ def test_9_3_tiebreakers_regions_controlled_first():
               {"deck": FINN_COINS, "stacks": {GIG: ["t-jarl"], ATOS: ["t-lyla"]}}],
              phase="hero", step="window", control={GIG: 0}, recognition_pile=10)
     assert g.score(0) == g.score(1) == 2
-    g._finish("recognition")
+    cleanup.finish(g, "recognition")
     assert g.winners == [0]                                     # control breaks the tie
 
 
 def test_9_3_a_full_tie_is_a_draw():
     g = load([{"deck": COINS}, {"deck": FINN_COINS}], phase="hero", step="window")
-    g._finish("recognition")
+    cleanup.finish(g, "recognition")
     assert g.winners == [0, 1] and g.returns() == [0.0, 0.0] and g.winner is None
 
 

@@ -73,11 +73,12 @@ def _cond(expr: str):
     return parse_strategy(HEAD + f"buy:\n  Silver if {expr}\n").buy[0].cond
 
 
-def test_conditions_read_the_game():
+def test_conditions_read_the_players_view():
     g = load([{"hand": ["hr-003", "hr-003", "t-coin"], "deck": ["t-coin"] * 5, "stacks": {"hr-053": ["t-lyla"]}},
               {"deck": ["t-finn-coin"] * 8}], phase="purchase", step="window", turn=4)
     g.bank[0] = 1
     cs = g.cs
+    v = g.view(0)   # conditions read the player's view, as the policy hands it to them
 
     def strat(text, cs):
         return parse_strategy(text.replace(HEAD, SEAMUS), cs)
@@ -85,13 +86,13 @@ def test_conditions_read_the_game():
     env = {"goods": 6, "turn": 4, "regions": 1, "hand": 3, "deck": 5, "pile": 10, "players": 2, "level": 1}
     for var, value in env.items():
         cond = strat(HEAD + f"buy:\n  Silver if {var} == {value}\n", cs).buy[0].cond
-        assert cond(g, 0), var
-    assert strat(HEAD + "buy:\n  Silver if count(Silver) == 2 and count(supplies) == 9\n", cs).buy[0].cond(g, 0)
+        assert cond(v, 0), var
+    assert strat(HEAD + "buy:\n  Silver if count(Silver) == 2 and count(supplies) == 9\n", cs).buy[0].cond(v, 0)
     assert strat(HEAD + "buy:\n  Silver if inhand(Silver) = 2 and stack(Ios) = 1 and opp_stack(Ios) = 0\n",
-                 cs).buy[0].cond(g, 0)
-    assert strat(HEAD + "buy:\n  Silver if (count(Silver) + 1) * 2 >= goods or not turn < 5\n", cs).buy[0].cond(g, 0)
-    assert not strat(HEAD + "buy:\n  Silver if not (goods > 1 and turn > 1)\n", cs).buy[0].cond(g, 0)
-    assert strat(HEAD + "buy:\n  Silver if lead == score - opp_score and -1 < 0\n", cs).buy[0].cond(g, 0)
+                 cs).buy[0].cond(v, 0)
+    assert strat(HEAD + "buy:\n  Silver if (count(Silver) + 1) * 2 >= goods or not turn < 5\n", cs).buy[0].cond(v, 0)
+    assert not strat(HEAD + "buy:\n  Silver if not (goods > 1 and turn > 1)\n", cs).buy[0].cond(v, 0)
+    assert strat(HEAD + "buy:\n  Silver if lead == score - opp_score and -1 < 0\n", cs).buy[0].cond(v, 0)
 
 
 def test_buy_rules_are_read_in_order_after_every_purchase():
@@ -141,6 +142,32 @@ def test_pocket_rules_keep_what_they_rank_and_take_the_rest_in_one_action():
         g.apply_action(pol.act(g, g.pending))
     assert sorted(c.name for c in g.pocket[0]) == ["Goods", "Recognition", "Silver"]
     assert g.pending.kind == "pocket"
-    assert g.action_text(pol.act(g, g.pending)) == "take Goods, Silver"
+    assert g.action_text(pol.act(g, g.pending)) == "take Silver"   # only this phase's purchases move (003 §4.2)
+    g.apply_action(pol.act(g, g.pending))
+    assert g.pending.kind == "pocket" and g.action_text(pol.act(g, g.pending)) == "done"   # Recognition stays
+    g.apply_action(pol.act(g, g.pending))
+    assert g.pending.kind == "capacity"                             # the Goods from before must make room
+    assert g.action_text(pol.act(g, g.pending)) == "take Goods"
     g.apply_action(pol.act(g, g.pending))
     assert [c.name for c in g.pocket[0]] == ["Recognition"]
+
+
+def test_policies_are_handed_the_players_view_which_hides_the_rest():
+    from simulator.engines.regions import CardSet, Game, PlayerView, StrategyPolicy, shipped_strategy
+    from simulator.engines.regions.view import HiddenInfo
+
+    cs = CardSet.default()
+    strat = shipped_strategy("big-money", cs)
+    pols = [StrategyPolicy(strat, 1), StrategyPolicy(strat, 2)]
+    g = Game(cs, [strat.hero.code, strat.hero.code], seed=3)
+    handed = []
+
+    def actor(view, d):
+        handed.append(view)
+        assert isinstance(view, PlayerView) and view.player == d.player
+        with pytest.raises(HiddenInfo):
+            view.hand[1 - d.player]
+        return pols[d.player].act(view, d)
+
+    g.play([actor, actor], [pols[0].skip, pols[1].skip])
+    assert g.is_terminal() and len(handed) > 20 and not any(isinstance(v, Game) for v in handed)

@@ -1,0 +1,260 @@
+"""The public verbs of a game of ruleset r1: `Game` in the OpenSpiel / python-chess shape (`legal_actions()`,
+`apply_action()`, `clone()`, `is_terminal()`, `returns()`, `play()` with policies).
+
+The rules are the layers below, each a module and a class, each built on the one before:
+`State` (state.py, §3) → `Characteristics` (characteristics.py) → `Changes` (changes.py) → `Resolution`
+(resolution.py, with the effect primitives of effects.py) → `Struggles` (struggles.py) → `Setup` (opening.py, §4)
+→ `Phases` (phases.py, §5) → `Game`. `Phases._run` is the whole game as one generator: it yields a `Decision`
+when a player must choose and is resumed with the answer.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import STRUGGLE_TYPES, Deck
+from .phases import Phases
+from .state import (
+    ASIDE, AUTHORITY_P, COMBAT, CONFRONT_P, CONTINUE, DEAD, DECK, DESTINY, DISCARD, DONE, DRAW_P, DRAW_PER_ROUND,
+    DUP, FACTION, FAITH, FIELD, GONE, GUILE, HAND, HAND_SIZE, KINGDOM_P, LIMBO, NO, OUT, PASS, PHASES, PUBLIC_ZONE,
+    QDECK, QUEST, QUEST_P, QUSED, REFRESH_P, SECRET, SECRET_PLACE_COST, SETUP_BUDGET, SORCERY, STRUGGLE_COUNTERS,
+    TOLL_P, WIN_INFLUENCE, YES, ZONE_BY_NAME, ZONE_NAMES, Decision, GameOver, IllegalAction, Struggle, fisher_yates,
+)
+from .view import PlayerView
+
+__all__ = [
+    "ASIDE", "AUTHORITY_P", "COMBAT", "CONFRONT_P", "CONTINUE", "DEAD", "DECK", "DESTINY", "DISCARD", "DONE",
+    "DRAW_P", "DRAW_PER_ROUND", "DUP", "FACTION", "FAITH", "FIELD", "GONE", "GUILE", "HAND", "HAND_SIZE", "KINGDOM_P",
+    "LIMBO", "NO", "OUT", "PASS", "PHASES", "PUBLIC_ZONE", "QDECK", "QUEST", "QUEST_P", "QUSED", "REFRESH_P",
+    "SECRET", "SECRET_PLACE_COST", "SETUP_BUDGET", "SORCERY", "STRUGGLE_COUNTERS", "STRUGGLE_TYPES", "TOLL_P",
+    "WIN_INFLUENCE", "YES", "ZONE_BY_NAME", "ZONE_NAMES", "Decision", "Game", "GameOver", "IllegalAction",
+    "PlayerView", "Struggle", "fisher_yates",
+]
+
+
+class Game(Phases):
+
+    """One game between two decks (`deck_b=None`: the goldfish opponent of CONTRACTS §3).
+
+    A deck of 60 vanilla Knights against the goldfish, every decision answered with its first option:
+
+    >>> from simulator.engines.r1 import build_deck
+    >>> faction = {"code": "camelot", "name": "Camelot", "type": "faction", "faction": "camelot"}
+    >>> quest = {"code": "muster", "name": "Muster", "type": "quest", "faction": "camelot", "wealth": 4,
+    ...          "momentum": 1, "spoils": 1, "levy": 7}
+    >>> knight = {"code": "knight", "name": "Knight", "type": "unit", "faction": "camelot", "cost": 2, "power": 2,
+    ...           "icons": ["combat", "faith"]}
+    >>> g = Game(build_deck([(faction, 1), (quest, 7), (knight, 60)]), None, seed=1)
+    >>> g.pending.kind, g.legal_actions()        # §4: the first decision is player 0's mulligan
+    ('mulligan', [('yes',), ('no',)])
+    >>> while not g.is_terminal(): g.apply_action(g.legal_actions()[0])
+    >>> g.winner, g.reason, g.returns()          # §12: player 0 reached 15 Influence
+    (0, 'influence', [1.0, -1.0])
+    """
+
+    def __init__(self, deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_player: int | None = None,
+                 max_rounds: int = 50, log: bool = False, autostart: bool = True, observer=None,
+                 policies: Any = None, cards: list[int] | None = None):
+        """`policies`: None, or a pair of policy objects (None for a player decided through `apply_action`) —
+        each has `choose(view, decision)` and may have the shortcuts `wants_window`, `ability_filter` and
+        `declare` (docs/engine.md); `play()` then plays the game out with them. `cards`: internal, used by
+        `PlayerView.determinize`: card id i starts as the card the decks give id cards[i] (a permutation within
+        one owner's draw cards)."""
+        super().__init__(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=log,
+                         observer=observer, cards=cards)
+        self._gen = self._run()
+        if policies is not None:
+            self._set_policies(policies)
+        if autostart:
+            self._advance(None, first=True)
+
+    def _set_policies(self, policies: Any) -> None:
+        if isinstance(policies, str) or len(policies) != 2:
+            raise ValueError("policies must be a pair of policy objects (or None for either)")
+        for p in (0, 1):
+            pol = policies[p]
+            if pol is not None and not hasattr(pol, "choose"):
+                raise ValueError("a policy needs a choose(view, decision) method")
+            self.policies[p] = pol
+            self.fast_pass[p] = getattr(pol, "wants_window", None) if pol is not None else None
+            self.ability_filter[p] = getattr(pol, "ability_filter", None) if pol is not None else None
+            self.declare_hook[p] = getattr(pol, "declare", None) if pol is not None else None
+
+    def view(self, p: int) -> "PlayerView":
+        """What player p may know of this game (a read-only view; PlayerView)."""
+        v = self._views[p]
+        if v is None:
+            v = PlayerView(self, p)
+            self._views[p] = v
+        return v
+
+    @property
+    def struggle_counts(self) -> list[list[dict[str, int]]]:
+        """§6.2 counters per player and struggle type (0 combat, 1 guile, 2 sorcery, 3 faith) for the struggles
+        that player initiated: initiated, won (as the attacker), unopposed (S.10), defended (the defending
+        player declared at least one defender, S.6); and won_defending: struggles of that type the player won as
+        the defender."""
+        sc = self._sc
+        return [[{k: sc[(p * 4 + t) * 5 + n] for n, k in enumerate(STRUGGLE_COUNTERS)} for t in range(4)]
+                for p in (0, 1)]
+
+    def play(self, stop: Any = None) -> None:
+        """Play the game with the policies given to the constructor (play_game's loop): to its end, or until
+        `stop(game, decision)` says True at a decision, which then waits in `pending`."""
+        pols = self.policies
+        if pols[0] is None or (pols[1] is None and not self.goldfish):
+            raise ValueError("play() needs a policy for each player")
+        v0, v1 = self.view(0), self.view(1)
+        c0 = pols[0].choose
+        c1 = pols[1].choose if pols[1] is not None else c0
+        gen = self._gen
+        hist = self.history
+        try:
+            dec: Decision = next(gen) if self.pending is None else self.pending
+            self.pending = None
+            while True:
+                if stop is not None and stop(self, dec):
+                    self.pending = dec
+                    return
+                self._pcache = {}   # the state cannot change while a policy chooses: Power may be memoised
+                a = c0(v0, dec) if dec.player == 0 else c1(v1, dec)
+                self._pcache = None
+                hist.append(a)
+                dec = gen.send(a)
+        except StopIteration:
+            self.pending = None
+            self._release_views()
+
+    def _release_views(self) -> None:
+        """At the end of the game, forget the cached views: each refers back to the game, and a finished game
+        that is only reachable through such a loop waits for the cycle collector instead of being freed at once
+        (docs/performance.md, "A finished game is freed at once"). `view()` makes a new one when asked."""
+        self._views[0] = None
+        self._views[1] = None
+
+    def _advance(self, action, first=False):
+        try:
+            self.pending = next(self._gen) if first else self._gen.send(action)
+        except StopIteration:
+            self.pending = None
+            self._release_views()
+
+    def current_player(self) -> int:
+        """The player who must decide now (-1 when the game is over)."""
+        return self.pending.player if self.pending is not None else -1
+
+    def legal_actions(self) -> list:
+        """The options of the pending decision (empty when the game is over)."""
+        return list(self.pending.options) if self.pending is not None else []
+
+    def apply_action(self, action) -> None:
+        """Resolve the pending decision with `action` and run the rules up to the next decision."""
+        if self.pending is None:
+            raise IllegalAction("the game is over")
+        if isinstance(action, str):
+            from .actions import apply_text   # the action texts of CONTRACTS §6
+            apply_text(self, action)
+            return
+        if isinstance(action, list):
+            action = tuple(action)
+        if self.pending.kind == "boundary":
+            if action != CONTINUE:
+                raise IllegalAction(f"{action!r}: the game is paused at a {self.pending.info[0]} boundary; "
+                                    "continue with ('continue',)")
+            self._advance(action)   # a pause, not a choice: not recorded
+            return
+        if action not in self.pending.options:
+            raise IllegalAction(f"{action!r} is not a legal {self.pending.kind} action for player "
+                                f"{self.pending.player}")
+        self.history.append(action)
+        self._advance(action)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    # the text and position verbs of the engine protocol (common/protocol.py); actions.py and positions.py are
+    # loaded on demand, as play never needs them
+    def action_text(self, action: Any) -> str:
+        """The text of an option of the pending decision (CONTRACTS §6), e.g. `pass`."""
+        from .actions import action_text
+        return action_text(self, action)
+
+    def parse_action(self, text: str) -> Any:
+        """The option a printed text stands for at the pending decision (IllegalAction, naming the options, when
+        it is none); a text naming several cards (`attackers A B`) stands for a list of options."""
+        from .actions import parse_text
+        steps = parse_text(self, text)
+        return steps[0] if len(steps) == 1 else steps
+
+    def to_position(self) -> dict:
+        """The state as a position (CONTRACTS §6); positions.from_position loads it."""
+        from .positions import to_position
+        return to_position(self)
+
+    def returns(self) -> list[float]:
+        """[1, -1] when player 0 won, [-1, 1] when player 1 won, [0, 0] otherwise."""
+        if self.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    def clone(self, log: bool | None = None, policies: Any = None) -> "Game":
+        """An independent copy of this game: replays the same seed and every recorded choice (no deepcopy, no
+        shared state). The copy has the `policies` given here (default none: each of its decisions waits in
+        `pending`)."""
+        g = self._replayed(self.history, self.card_map, self.logs is not None if log is None else log)
+        if policies is not None:
+            g._set_policies(policies)
+        return g
+
+    def _replayed(self, history: list, cards: list[int] | None, log: bool, log_hook: Any = None) -> "Game":
+        """A new game on the same decks and seed that makes the choices of `history` (IllegalAction when one no
+        longer applies); `log_hook`, the new game's (State.log_hook), called from its first line on."""
+        if self.origin is not None:   # a game loaded from a position starts from it again
+            g: Game = self.origin(cards, log)
+            g.observer = self.observer
+        else:
+            g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
+                     max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
+        g.log_hook = log_hook
+        g._replay_choices(history, self.reseeds)
+        return g
+
+    def reseed(self, seed: int) -> None:
+        """Draw the random events from here on from `seed` (PlayerView.determinize: a world's own future).
+        The point is recorded with the seed, so that clone() and determinize(), which replay the game from its
+        own seed, seed again at the same point: a copy made after further random events then draws them as
+        this game did (otherwise the copy shuffles, discards at random, etc. from the old stream and its
+        recorded choices stop being legal)."""
+        self.rng.seed(seed)
+        self.reseeds.append((len(self.history), seed))
+
+    def _replay_choices(self, history: list, reseeds: list) -> None:
+        """Run this new, unstarted game through the choices of `history` (IllegalAction when one no longer
+        applies), seeding its random stream again wherever `reseeds` says the recorded game was (reseed)."""
+        self._replay = history
+        self._rpos = 0
+        n = len(history)
+        gen = self._gen
+        k = 0
+        at = reseeds[0][0] if reseeds else n + 1
+        try:
+            dec: Decision = next(gen)
+            while True:
+                # a reseed took place while the game waited at a decision, after `at` recorded choices; the
+                # replay waits at the same decision when it has consumed as many
+                while self._rpos >= at:
+                    self.rng.seed(reseeds[k][1])
+                    self.reseeds.append(reseeds[k])
+                    k += 1
+                    at = reseeds[k][0] if k < len(reseeds) else n + 1
+                if self._rpos >= n:
+                    break
+                a = history[self._rpos]
+                if type(a) is not tuple or a not in dec.options:
+                    raise IllegalAction(f"replay: {a!r} is not an option of {dec!r}")
+                self._rpos += 1
+                self.history.append(a)
+                dec = gen.send(a)
+            self.pending = dec
+        except StopIteration:
+            self.pending = None
+        self._replay = None

@@ -1,0 +1,396 @@
+"""The search player `expert`: determinized Monte Carlo search over the engine's own actions (docs/engine.md,
+"The search player").
+
+Two layers:
+
+1. `search_decision` (simulator/engines/common/search.py) — the engine-agnostic determinized Monte Carlo search
+   that every game's search player shares, written over the engine protocol only. Here it deals its worlds with
+   `world_of` (`view.determinize`, or for a game loaded from a position, that position dealt again) and copies
+   them with `copy_game`.
+2. `ExpertPolicy` — the r1 adapter: which decisions are worth searching and what the candidates are. It
+   searches the decisions that matter (which struggle to start, or none; who defends; which unit dies to
+   Combat spoils; which card gets a Sorcery emblem; the quest; the first player) and answers the rest
+   directly with the greedy player (one option, pass-only windows, the one-by-one declarations it already
+   planned, every minor choice).
+
+The budget is a number of simulated games per searched decision (`expert:N`; default `DEFAULT_ITERATIONS`),
+never wall time, so a run gives the same moves on every machine: the worlds are dealt from the policy's own
+`random.Random`, seeded from the game's seed stream (play_game's per-player policy seed).
+
+A policy decides only from what its player may know (CONTRACTS §3): it is handed the engine's `PlayerView`,
+never the Game, and every world comes from `view.determinize(rng)`, which deals the cards the player has not
+seen (its own deck order; the opponent's unseen hand, secret area and deck) again at random and replays the
+game's recorded choices on that deal.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from simulator.engines.common.search import search_decision
+from simulator.engines.common.shuffle import fisher_yates
+
+DEFAULT_ITERATIONS = 24     # simulated games per searched decision (expert = expert:24)
+MAX_CANDIDATES = 5          # at most this many candidates per searched decision
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 1. the game-agnostic search
+# ---------------------------------------------------------------------------------------------------------
+# Games loaded from a position (CONTRACTS §6) do not start from §4 setup, so the engine's clone() and
+# determinize(), which replay a game's choices from its seed, cannot copy them yet: such a game is registered
+# here with its position (load_position) and copied by loading that position again and replaying the choices
+# made since. id(game) -> (position, catalogue); games are dropped from it when `forget` is called or the
+# table grows large.
+_ORIGINS: dict[int, tuple] = {}
+
+
+def load_position(position: dict, catalogue: Any, **kw) -> Any:
+    """from_position(position, catalogue) for a game the search player will be asked about."""
+    from .positions import from_position
+    g = from_position(position, catalogue, **kw)
+    _remember(g, position, catalogue)
+    return g
+
+
+def _remember(g: Any, position: dict, catalogue: Any) -> None:
+    if len(_ORIGINS) > 5000:
+        _ORIGINS.clear()
+    _ORIGINS[id(g)] = (g, position, catalogue)
+
+
+def forget(g: Any) -> None:
+    _ORIGINS.pop(id(g), None)
+
+
+def _from_origin(position: dict, catalogue: Any, history: list, reseeds: list = ()) -> Any:
+    """The position loaded again with the choices of `history` replayed (the engine's own replay loop), its
+    random stream seeded again where `reseeds` says (Game.reseed)."""
+    from .positions import from_position
+    g = from_position(position, catalogue, advance=False)
+    g._replay_choices(history, list(reseeds))
+    _remember(g, position, catalogue)
+    return g
+
+
+def copy_game(g: Any) -> Any:
+    """g.clone(), also for a game loaded with load_position."""
+    o = _ORIGINS.get(id(g))
+    if o is not None and o[0] is g and getattr(g, "origin", None) is None:
+        return _from_origin(o[1], o[2], list(g.history), g.reseeds)
+    return g.clone()
+
+
+def _dealt_position(position: dict, me: int, rng: random.Random) -> dict:
+    """The position with what player `me` cannot see dealt again: its own deck order, and the opponent's hand,
+    secret area and deck shuffled together (sizes kept)."""
+    import copy
+    pos = copy.deepcopy(position)
+    players = pos.get("players", [])
+    if me < len(players):
+        deck = list(players[me].get("deck", []))
+        fisher_yates(rng, deck)
+        players[me]["deck"] = deck
+    q = 1 - me
+    if q < len(players) and players[q].get("faction"):
+        pl = players[q]
+        zones = [(z, len(pl.get(z, []))) for z in ("hand", "secret", "deck")]
+        pool = [c for z, _ in zones for c in pl.get(z, [])]
+        fisher_yates(rng, pool)
+        k = 0
+        for z, n in zones:
+            pl[z] = pool[k:k + n]
+            k += n
+    return pos
+
+
+def world_of(view: Any, rng: random.Random) -> Any:
+    """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
+    from what it could be (the engine's `view.determinize(rng)`; for a loaded position, the position dealt
+    again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is)."""
+    g = getattr(view, "_g", None)
+    o = _ORIGINS.get(id(g)) if g is not None else None
+    if o is None or o[0] is not g or getattr(g, "origin", None) is not None:
+        return view.determinize(rng)   # the engine copies a loaded position itself (Game.origin)
+    from .game import IllegalAction
+    for attempt in range(11):
+        pos = _dealt_position(o[1], view.player, rng) if attempt < 10 else o[1]
+        try:
+            w = _from_origin(pos, o[2], list(g.history), g.reseeds)
+        except (IllegalAction, ValueError):
+            continue
+        w.reseed(int(rng.random() * 281474976710656))   # the random events from here on: this world's own
+        return w
+    raise AssertionError("unreachable: the position as it is always replays")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 2. the r1 adapter
+# ---------------------------------------------------------------------------------------------------------
+PASS = ("pass",)   # the engine's own action values (game.py)
+DONE = ("done",)
+
+
+def _greedy(seed: int = 0):
+    from .policies import GreedyPolicy   # late: policies registers this module
+    return GreedyPolicy(seed)
+
+
+def _rollout_greedy(seed: int):
+    from .policies import make_policy
+    return make_policy("greedy", seed)
+
+
+def continue_with(game: Any, pols: list, horizon_round: int | None = None) -> None:
+    """Play `game` on from its pending decision with the policies `pols` (and their shortcuts), to the end of
+    the game or to the first decision after round `horizon_round`."""
+    game._set_policies(pols)
+    if horizon_round is None:
+        game.play()
+    else:
+        game.play(stop=lambda g, d: g.round_no > horizon_round)
+
+
+def r1_score(game: Any, p: int, steps: int = 0) -> float:
+    """+1 / -1 for a win / loss (0 for a draw), plus small terms that break ties between lines that end the
+    same way: a sooner win (a later loss) is worth up to 0.25 more, since the rollout player's mistakes make
+    slow lines look safer than they are, and the Influence margin up to 0.15. An unfinished game scores its
+    position (Influence, ready Power, cards)."""
+    o = 1 - p
+    margin = game.influence(p) - (game.influence(o) if not game.goldfish else 0)
+    if game.winner is not None or game.pending is None:
+        w = game.winner
+        if w is None:
+            return 0.01 * max(-15, min(15, margin))
+        soon = 0.25 * 0.97 ** max(steps, 0)
+        base = 1.0 + soon if w == p else -1.0 - soon
+        return base + 0.01 * max(-15, min(15, margin))
+    cdef, exh = game.cdef, game.exh
+    ready = [sum(max(game.power(i), 0) for i in game.field[q] if cdef[i].is_unit and not exh[i]) for q in (0, 1)]
+    x = margin + 0.25 * (ready[p] - ready[o]) + 0.2 * (len(game.hand[p]) - len(game.hand[o]))
+    return math.tanh(x / 6.0)
+
+
+class ExpertPolicy:
+    """The search player (see the module docstring). `iterations`: simulated games per searched decision."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, horizon: int | None = None):
+        self.rng = random.Random(seed ^ 0x5EA4C4)
+        self.seed = seed
+        self.iterations = DEFAULT_ITERATIONS if iterations is None else int(iterations)
+        self.horizon = horizon            # rounds past the current one a rollout plays (None: to the end)
+        self.greedy = _greedy(seed)
+        self.plan: list = []             # the rest of a declaration it chose (attackers / defenders)
+        self.plan_kind = ""
+        self.searched = 0                # decisions searched (statistics)
+        self._rollouts = 0
+
+    # hooks play_game asks for: the greedy player's, except that expert answers declarations one by one
+    def wants_window(self, game, p: int, kind: int) -> bool:
+        return self.greedy.wants_window(game, p, kind)
+
+    def ability_filter(self, game, ab, kind: int) -> bool:
+        return self.greedy.ability_filter(game, ab, kind)
+
+    # ------------------------------------------------------------------
+    def choose(self, game, dec):
+        opts = dec.options
+        if len(opts) == 1:
+            return opts[0]
+        kind = dec.kind
+        if kind == "defenders" and game.struggle is not None and not game.struggle.defenders:
+            self.plan_kind = ""   # a new S.6 declaration: search it afresh
+        if kind in ("attackers", "defenders") and self.plan_kind == kind:
+            a = self._from_plan(dec)
+            if a is not None:
+                return a
+        cands = self._candidates(game, dec)
+        if cands is None or len(cands) <= 1:
+            return self._greedy_choice(game, dec)
+        self.searched += 1
+        me = dec.player
+        seed = self.rng.getrandbits(48)
+        counter = [0]
+
+        def rollout(w):
+            counter[0] += 1
+            s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
+            hr = None if self.horizon is None else w.round_no + self.horizon
+            continue_with(w, [_rollout_greedy(s), _rollout_greedy(s + 1)], hr)
+
+        firsts = {c[1][0] for c in cands}
+        dkind, dinfo = dec.kind, dec.info
+
+        def at_decision(g, d):
+            return d.player == me and d.kind == dkind and (dkind != "window" or d.info == dinfo)
+
+        def align(w):
+            if w.pending is None:
+                return False
+            if not at_decision(w, w.pending):
+                w._set_policies(_plain_pair(me, seed))
+                w.play(stop=at_decision)
+                w._set_policies((None, None))
+                if w.pending is None:
+                    return False
+            return all(f in w.pending.options for f in firsts)
+
+        best, _means = search_decision(game, me, [c[1] for c in cands], iterations=self.iterations,
+                                       rng=self.rng, align=align, play=_play_macro, rollout=rollout,
+                                       score=r1_score, deal=world_of, copy=copy_game)
+        first, rest = cands[best][1][0], list(cands[best][1][1:])
+        self.plan = rest
+        self.plan_kind = cands[best][0] if rest else ""
+        return first
+
+    def _from_plan(self, dec):
+        while self.plan:
+            a = self.plan.pop(0)
+            if a in dec.options:
+                return a
+        self.plan_kind = ""
+        return DONE if DONE in dec.options else None
+
+    def _greedy_choice(self, game, dec):
+        a = self.greedy.choose(game, dec)
+        return a
+
+    # candidates: (plan kind, macro = [first action, follow-up actions of the same declaration ...])
+    def _candidates(self, game, dec) -> list | None:
+        kind = dec.kind
+        p = dec.player
+        if kind == "window":
+            if dec.info != 3 or game.struggle is not None:
+                return None
+            types = [o[1] for o in dec.options if isinstance(o, tuple) and o[0] == "struggle"]
+            if not types:
+                return None
+            out: list = []
+            seen = set()
+            g = _greedy(self.seed)
+            a0 = g.choose(game, dec)
+            if a0[0] == "struggle" if isinstance(a0, tuple) else False:
+                macro = [a0] + [("attacker", i) for i in g.attack_plan] + [DONE]
+            else:
+                macro = [a0]
+            out.append(("attackers", macro))
+            seen.add(_key(macro))
+            for t in types:
+                for units in self._attack_sets(game, p, t):
+                    macro = [("struggle", t)] + [("attacker", i) for i in units] + [DONE]
+                    if _key(macro) not in seen:
+                        seen.add(_key(macro))
+                        out.append(("attackers", macro))
+            if PASS in dec.options and _key([PASS]) not in seen:
+                out.append(("", [PASS]))
+            return out[:MAX_CANDIDATES + 1]
+        if kind == "defenders":
+            s = game.struggle
+            if s is None or s.defenders:
+                return None
+            elig = [o[1] for o in dec.options if o != DONE]
+            g = _greedy(self.seed)
+            plan = g._defence_plan(game, p, list(elig))
+            sets = [plan, []]
+            pw = {i: max(game.power(i), 0) for i in elig}
+            withp = sorted((i for i in elig if pw[i] > 0), key=lambda i: (pw[i], i))
+            if withp:
+                sets.append([withp[0]])
+                att, _ = game.struggle_totals(s)
+                run, win = 0, []
+                for i in sorted(withp, key=lambda i: -pw[i]):
+                    if run > att:
+                        break
+                    win.append(i)
+                    run += pw[i]
+                if run > att:
+                    sets.append(win)
+                sets.append(withp)
+            out = []
+            seen = set()
+            for st in sets:
+                k = tuple(sorted(st))
+                if k in seen:
+                    continue
+                seen.add(k)
+                out.append(("defenders", [("defender", i) for i in st] + [DONE]))
+            return out[:MAX_CANDIDATES]
+        if kind in ("kill_own", "emblem", "first_player", "quest"):
+            opts = list(dec.options)
+            a0 = self.greedy.choose(game, dec)
+            opts.sort(key=lambda o: o != a0)
+            return [("", [o]) for o in opts[:MAX_CANDIDATES]]
+        return None
+
+    @staticmethod
+    def _attack_sets(game, p: int, t: int) -> list[list[int]]:
+        """Attackers worth trying for a struggle of type t: the greedy planner's pick for t alone, and every
+        ready unit bearing the icon (the all-in line), when those differ."""
+        g = _greedy(0)
+        out = []
+        if g._plan_struggle(game, p, [t]) == t and g.attack_plan:
+            out.append(list(g.attack_plan))
+        bit = 1 << t
+        ready = [i for i in g._ready_units(game, p, "cannot_attack") if game.cdef[i].icons & bit]
+        if ready and (not out or sorted(out[0]) != sorted(ready)):
+            out.append(ready)
+        return out
+
+
+class _Plain:
+    """The greedy player's choices without its shortcuts (so every decision of this player is asked)."""
+
+    def __init__(self, seed: int):
+        self.g = _rollout_greedy(seed)
+
+    def choose(self, view, dec):
+        return self.g.choose(view, dec)
+
+
+def _plain_pair(me: int, seed: int) -> tuple:
+    pols: list = [None, None]
+    pols[me] = _Plain(seed)
+    pols[1 - me] = _rollout_greedy(seed + 1)
+    return tuple(pols)
+
+
+def _key(macro: list) -> tuple:
+    first = macro[0]
+    rest = tuple(sorted(str(a) for a in macro[1:]))
+    return (first,) + rest
+
+
+def _play_macro(w, macro: list) -> None:
+    """Apply a macro in world w: its first action, then each follow-up while it is an option of a decision of
+    the same declaration (the rest of the game is the rollout's)."""
+    w.apply_action(macro[0])
+    p = None
+    for a in macro[1:]:
+        dec = w.pending
+        if dec is None:
+            return
+        if dec.kind not in ("attackers", "defenders"):
+            # windows of the declaration (S.4-S.5) may come first; the greedy player passes them for us
+            return
+        if a in dec.options:
+            w.apply_action(a)
+        elif DONE in dec.options:
+            w.apply_action(DONE)
+            return
+    del p
+
+
+def make_expert(seed: int = 0, arg: str | None = None) -> ExpertPolicy:
+    """`expert` or `expert:N` (N simulated games per searched decision)."""
+    if arg in (None, ""):
+        return ExpertPolicy(seed)
+    try:
+        n = int(arg)
+    except ValueError:
+        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:24") from None
+    if not 2 <= n <= 10_000:
+        raise ValueError(f"expert:{arg}: the budget must be from 2 to 10000 simulations per decision")
+    return ExpertPolicy(seed, iterations=n)

@@ -1,0 +1,401 @@
+"""The game state of ruleset r1 (§3) and the moves of cards between zones.
+
+Cards are indices ("iids") into per-game tables (`cdef`, `owner`, `ctrl`, `zone`, `exh`, `emb`, `cnt`); each zone
+of §3.1 is a list of iids per player (a deck's top is its end). `State` holds all of it, moves cards (`_move`),
+keeps the listener counts of the reaction windows in step (`_hook`) and prints the state (`state_text`). The rule
+procedures are the layers above it, one module each (docs/engine.md, "How the rules map to code"):
+characteristics.py, changes.py, resolution.py, struggles.py, opening.py, phases.py and game.py.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import random
+
+from cards.games.r1 import facts
+from simulator.engines.common.protocol import IllegalAction
+from simulator.engines.common.shuffle import fisher_yates
+
+from .abilities import Ability
+from .cards import CardDef, Deck
+
+# r1's facts: §1.1/§12 the Influence that wins, §4 hand size and setup budget, §10.9 secret-placing, §5.2 draws
+WIN_INFLUENCE = facts.WIN_INFLUENCE
+HAND_SIZE = facts.HAND_SIZE
+SETUP_BUDGET = facts.SETUP_BUDGET
+SECRET_PLACE_COST = facts.SECRET_PLACE_COST
+DRAW_PER_ROUND = facts.DRAWS_PER_ROUND
+
+# Zones (§3.1). FIELD is "in play"; FACTION/DESTINY/QUEST are the permanent slots.
+DECK, HAND, FIELD, DISCARD, DEAD, SECRET, QDECK, QUSED, OUT, DUP, FACTION, DESTINY, QUEST, GONE, LIMBO, ASIDE = \
+    range(16)
+ZONE_NAMES = ("deck", "hand", "field", "discard", "dead", "secret", "quest_deck", "used_quests", "out",
+              "duplicate", "faction", "destiny", "active_quest", "gone", "resolving", "aside")
+# zones whose cards both players see (§3.1); the others are a hand, a deck, a secret area or a facedown board
+PUBLIC_ZONE = bytes(0 if z in (DECK, HAND, SECRET, QDECK, ASIDE) else 1 for z in range(16))
+ZONE_BY_NAME = {"field": FIELD, "hand": HAND, "deck": DECK, "discard": DISCARD, "dead": DEAD, "secret": SECRET}
+
+PHASES = facts.PHASES   # §5
+QUEST_P, DRAW_P, KINGDOM_P, CONFRONT_P, AUTHORITY_P, REFRESH_P, TOLL_P = range(7)
+COMBAT, GUILE, SORCERY, FAITH = range(4)
+
+PASS = ("pass",)
+DONE = ("done",)
+CONTINUE = ("continue",)
+STRUGGLE_COUNTERS = ("initiated", "won", "unopposed", "defended", "won_defending")
+YES = ("yes",)
+NO = ("no",)
+
+
+# (source card, its controller, the static ability): one active static ability (§8.1)
+StaticEntry = tuple[int, int, Ability]
+# A Power static that could apply to a card (Characteristics._power_candidates): source, controller, kind (0 self,
+# 1 host, 2 selector), zone, "you" True / "opponent" False / "any" None, remaining selector checks, condition, amount
+PowerCand = tuple[int, int, int, int, Any, tuple, Any, Any]
+
+
+class GameOver(Exception):
+    """Raised inside the rules when the game ends (§12); caught by `_run`."""
+
+    def __init__(self, winner, reason):
+        super().__init__(reason)
+        self.winner = winner
+        self.reason = reason
+
+
+class Decision:
+    """A choice the rules ask of one player: `kind`, `player`, the legal `options` and some `info`."""
+
+    __slots__ = ("kind", "player", "options", "info")
+
+    def __init__(self, kind: str, player: int, options: list, info=None):
+        self.kind = kind
+        self.player = player
+        self.options = options
+        self.info = info
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind}, p{self.player}, {len(self.options)} options)"
+
+
+class Struggle:
+    """§6: the struggle in progress."""
+
+    __slots__ = ("type", "attacker", "defender", "attackers", "defenders", "barred", "att_total", "def_total",
+                 "winner", "margin", "spoils_mod", "unopposed", "declared_attackers", "declared_defenders")
+
+    def __init__(self, stype: int, attacker: int):
+        self.type = stype
+        self.attacker = attacker
+        self.defender = 1 - attacker
+        self.attackers: list[int] = []
+        self.defenders: list[int] = []
+        self.declared_attackers: list[int] = []
+        self.declared_defenders: list[int] = []
+        self.barred: set[int] = set()
+        self.att_total = self.def_total = 0
+        self.winner: Any = None   # the winning player, None until S.8 (and for 0-0)
+        self.margin = 0
+        self.spoils_mod = 0
+        self.unopposed = False
+
+
+class State:
+    """The state of one game (§3): the card tables, the zones, the round's progress and what the layers above
+    keep of it (caches of the static abilities, listener counts, the recorded history)."""
+
+    def __init__(self, deck_a: Deck, deck_b: Deck | None, *, seed: int, first_player: int | None,
+                 max_rounds: int, log: bool, observer: Any, cards: list[int] | None):
+        """`cards`: card id i starts as the card the decks give id cards[i] (a permutation within one owner's
+        draw cards; PlayerView.determinize). The other arguments are Game's."""
+        if first_player not in (None, 0, 1):
+            raise ValueError("first_player must be 0, 1 or None")
+        self.decks = (deck_a, deck_b)
+        self.goldfish = deck_b is None
+        self.seed = seed
+        self.first_arg = first_player
+        self.max_rounds = max_rounds
+        self.rng = random.Random(seed)
+        self.logs: Any = [] if log else None   # list[str] when logging
+        cdef: list[CardDef] = []
+        owner: list[int] = []
+        self.faction_iid = [-1, -1]
+        self.destiny_iid = [-1, -1]
+        self.deck: list[list[int]] = [[], []]
+        self.qdeck: list[list[int]] = [[], []]
+        for p, d in enumerate(self.decks):
+            if d is None:
+                continue
+            self.faction_iid[p] = len(cdef); cdef.append(d.faction); owner.append(p)
+            if d.destiny is not None:
+                self.destiny_iid[p] = len(cdef); cdef.append(d.destiny); owner.append(p)
+            for q in d.quests:
+                self.qdeck[p].append(len(cdef)); cdef.append(q); owner.append(p)
+            for c in d.draw:
+                self.deck[p].append(len(cdef)); cdef.append(c); owner.append(p)
+        if cards is not None:
+            if sorted(cards) != list(range(len(cdef))) or any(owner[i] != owner[j] for i, j in enumerate(cards)):
+                raise ValueError("cards must permute card ids within one owner")
+            cdef = [cdef[j] for j in cards]
+        self.card_map = cards
+        self.cdef = cdef
+        self.owner = owner
+        self.printed = len(cdef)   # the decks' card ids; tokens made during play (§10) come after them
+        n = len(cdef)
+        # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
+        # those as they are and deals the others again
+        self.seen = bytearray(n)
+        self.zone = [DECK] * n
+        for p in (0, 1):
+            if self.faction_iid[p] >= 0:
+                self.zone[self.faction_iid[p]] = FACTION
+            if self.destiny_iid[p] >= 0:
+                self.zone[self.destiny_iid[p]] = DESTINY
+            for qi in self.qdeck[p]:
+                self.zone[qi] = QDECK
+        self.ctrl = list(owner)
+        self.exh = [0] * n
+        self.emb = [0] * n
+        self.cnt = [0] * n
+        self.host: dict[int, int] = {}
+        self.dups: dict[int, list[int]] = {}
+        self.hand: list[list[int]] = [[], []]
+        self.field: list[list[int]] = [[], []]
+        self.discard: list[list[int]] = [[], []]
+        self.dead: list[list[int]] = [[], []]
+        self.secret: list[list[int]] = [[], []]
+        self.qused: list[list[int]] = [[], []]
+        self.out: list[list[int]] = [[], []]
+        self.limbo: list[int] = []
+        self.aside: list[list[int]] = [[], []]   # §4: the facedown opening board / a mulliganed hand
+        self.quest = [-1, -1]
+        self.infl = [0, 0]
+        self.pool = [0, 0]
+        self.authority = -1
+        self.first = 0
+        self.round_no = 0
+        self.phase = -1
+        self.active = -1
+        self.struggle: Struggle | None = None
+        self.struggles_done: list[set] = [set(), set()]
+        # a game loaded from a position starts here (positions.py); -1: from §4 setup
+        self.start_phase = -1
+        self.start_active = -1
+        # stops: the rules also pause at the start of each phase or turn and at the end of each struggle with a
+        # Decision of kind "boundary" (player -1, one option, never recorded): the judge stops there
+        self.stops = False
+        # positions.from_position: origin(cards, log) lays out the same start again (clone and determinize replay
+        # the history from there instead of from §4 setup)
+        self.origin: Any = None
+        self.queued: list[Any] = []   # (player, host name) of a `play CARD on HOST` whose host decision is to come
+        self.labels: dict[int, str] = {}   # card id -> the label a position gave it (action texts use it)
+        self.restricted_used = [0, 0]
+        self.plays_by_name: list[dict] = [{}, {}]
+        self.uses: dict = {}
+        self.lasting: list[tuple] = []   # (until, kind, who, value): kind "power" | "keyword" | "control"
+        self.delayed: list[tuple] = []   # §8.9 (at, ctx, effects): "at the end of this phase / struggle / round"
+        self.retyped: dict[int, list] = {}   # §2.2 card -> [printed CardDef, then each type change still applying]
+        self.pmod: dict[int, int] = {}
+        self.kgrant: dict[int, list] = {}
+        self._statics_cache: Any = None
+        self._st_power: list[StaticEntry] = []   # the active statics split by what they modify (_statics)
+        self._st_grant: list[StaticEntry] = []
+        self._st_grant_mask = 0
+        self._st_rule: list[StaticEntry] = []
+        self._st_cost: list[StaticEntry] = []
+        self._st_player: list[StaticEntry] = []
+        self._st_rule_by: dict[str, list[StaticEntry]] = {}
+        self._pw_cands: dict[int, list[PowerCand]] = {}
+        self._st_power_prep: list[tuple[int, int, Ability, Any, bool, PowerCand]] | None = None   # _power_statics
+        self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
+        # §7.4 replacements: only decks that have one pay for tracking when each card entered play
+        self.has_replace = any(d is not None and any(c.replacements for c in d.defs) for d in self.decks)
+        self.entry_seq: dict[int, int] = {}   # card -> order it entered the field ("most recent wins")
+        self._seq = 0
+        self._replacing: set = set()          # (source, ability, card) replacements being applied (no loops)
+        # live[event]: how many cards where they lie (field, hand for deeds, permanent slots) could react to it;
+        # n_act[p]: cards of p that could take an action in a window. Windows nobody can act in are skipped.
+        self.live: dict[str, int] = {}
+        self.live_ev: dict[str, int] = {}   # event name -> live counts of its Response, Halt and Disrupt keys
+        self.n_act = [0, 0]
+        for p in (0, 1):
+            for i in (self.faction_iid[p], self.destiny_iid[p]):
+                if i >= 0 and cdef[i].hooks:
+                    self._hook(i, FIELD, 1, p)
+        # statistics for GameResult
+        self.stat_spent = [0, 0]
+        self.stat_played = [0, 0]
+        self.stat_won = [0, 0]
+        self.by_round: dict[str, list] = {"influence": [], "spent": [], "played": [], "won": []}
+        self.cards_played: dict[str, int] = {}
+        self.winner: int | None = None
+        self.reason: str | None = None
+        self.over = False
+        # Every choice made in this game, in order, so that clone() can replay it exactly: the answer to each
+        # Decision (a tuple), and the answers of play_game's shortcuts, which skip Decisions: a wants_window answer
+        # is the int 2*player + answer, an action window whose options came out empty under an ability filter
+        # is 4 + player, a declaration is the list [player, card, ...].
+        self.history: list[Any] = []
+        self._replay: list[Any] | None = None   # while replaying a history (clone, determinize)
+        # (choices made, seed): where the random stream was seeded again (Game.reseed), for the replays
+        self.reseeds: list[tuple[int, int]] = []
+        self._rpos = 0
+        # §6.2 counters per player and struggle type, for the struggles that player initiated: initiated, won
+        # (as the attacker), unopposed (S.10), defended (the defending player declared at least one defender,
+        # S.6); and won_defending, the struggles of that type the player won as the defender
+        self._sc = [0] * 40   # (player * 4 + type) * 5 + counter, counters in STRUGGLE_COUNTERS order
+        self._round_open = False   # a round is under way whose statistics are not recorded yet (Phases._run)
+        self._gen: Any = None   # the rules as a generator (Phases._run), made by Game
+        self.pending: Decision | None = None
+        self.round1_first = first_player if first_player is not None else 0
+        # the policies' shortcuts (Game._set_policies): per player, wants_window(view, p, kind) -> bool, asked
+        # before an action window's options are built; ability_filter(view, ability, kind) -> bool; and
+        # declare(view, kind, p, eligible, stype) -> list of ids, which answers a whole S.1-S.3 / S.6 declaration
+        # at once (the same picks its one-by-one decisions would make)
+        self.fast_pass: list[Any] = [None, None]
+        self.ability_filter: list[Any] = [None, None]
+        self.declare_hook: list[Any] = [None, None]
+        # effective Power memo, only while nothing can change: a policy's choice, building window options
+        self._pcache: dict | None = None
+        # tests: observer(game, what, info) with ("phase_end", phase) before each phase closes, ("toll_done", phase)
+        # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
+        self.observer = observer
+        # replays (simulator/replay.py): log_hook(game) right after each line is added to `logs`, so a board can be
+        # taken at each logged event; reads only, never changes the game (None: no call)
+        self.log_hook: Any = None
+        self.policies: list[Any] = [None, None]
+        self._views: list[Any] = [None, None]   # each player's PlayerView, made on first use (Game.view)
+
+    def _replayed_entry(self, kind: int, p: int) -> Any:
+        """While replaying: the recorded answer of one of play_game's shortcuts at this point, if it was asked
+        here (kind 0: wants_window -> bool; 1: empty filtered options -> True; 2: a declaration -> list), else
+        None."""
+        rep = self._replay
+        if rep is None or self._rpos >= len(rep):
+            return None
+        e = rep[self._rpos]
+        if kind == 0:
+            if type(e) is not int or e >= 4 or e >> 1 != p:
+                return None
+            out: Any = bool(e & 1)
+        elif kind == 1:
+            if type(e) is not int or e != 4 + p:
+                return None
+            out = True
+        else:
+            if type(e) is not list or not e or e[0] != p:
+                return None
+            out = e[1:]
+        self._rpos += 1
+        self.history.append(e)
+        return out
+
+    def view(self, p: int) -> Any:
+        """Player p's PlayerView (Game.view; the windows and declarations below ask for it)."""
+        raise NotImplementedError
+
+    def players(self):
+        """Players in first-player order, without the goldfish (which never acts)."""
+        f = self.first
+        if self.goldfish:
+            return (0,)
+        return (f, 1 - f)
+
+    def influence(self, p: int) -> int:
+        """§1.1: Influence a player controls: counters on the faction card plus counters on its field cards."""
+        total = self.infl[p]
+        cnt = self.cnt
+        for i in self.field[p]:
+            if cnt[i]:
+                total += cnt[i]
+        return total
+
+    def state_text(self) -> str:
+        """One canonical line per player (like a FEN): round, phase, Influence, pool, zones by card code."""
+        def names(ids):
+            return ",".join(self.cdef[i].code + ("*" if self.exh[i] else "") + ("!" * self.emb[i]) for i in ids)
+        phase = PHASES[self.phase] if 0 <= self.phase < 7 else "setup"
+        lines = [f"r{self.round_no} {phase} first={self.first} authority={self.authority}"]
+        for p in (0, 1):
+            q = self.cdef[self.quest[p]].code if self.quest[p] >= 0 else "-"
+            lines.append(f"p{p} inf={self.influence(p)} pool={self.pool[p]} quest={q} deck={len(self.deck[p])} "
+                         f"hand=[{names(self.hand[p])}] field=[{names(self.field[p])}] "
+                         f"secret={len(self.secret[p])} discard={len(self.discard[p])} dead={len(self.dead[p])}")
+        return "\n".join(lines)
+
+    def _log(self, msg: str) -> None:
+        self.logs.append(f"R{self.round_no} {msg}")
+        if self.log_hook is not None:
+            self.log_hook(self)
+
+    def name(self, iid: int) -> str:
+        return self.cdef[iid].name
+
+    def _zone_list(self, p: int, z: int) -> list[int]:
+        return (self.deck, self.hand, self.field, self.discard, self.dead, self.secret, self.qdeck,
+                self.qused, self.out)[z][p]
+
+    def _hook(self, iid: int, z: int, delta: int, p: int) -> None:
+        """Keep `live` and `n_act` in step when a listening card enters or leaves the field / a hand."""
+        d = self.cdef[iid]
+        live = self.live
+        ev = self.live_ev
+        if z == HAND:
+            e = d.hand_event
+            if e:
+                live[e] = live.get(e, 0) + delta
+                b = e.partition(":")[2] or e
+                ev[b] = ev.get(b, 0) + delta
+            if d.hand_action:
+                self.n_act[p] += delta
+        else:
+            for e in d.field_events:
+                live[e] = live.get(e, 0) + delta
+                b = e.partition(":")[2] or e
+                ev[b] = ev.get(b, 0) + delta
+            if d.actions and not d.is_deed:
+                self.n_act[p] += delta
+
+    def _move(self, iid: int, z: int, p: int | None = None, top: bool = True) -> None:
+        """Take a card out of its zone and put it into zone z of player p (default: its owner)."""
+        oz = self.zone[iid]
+        hooks = self.cdef[iid].hooks
+        if hooks and (oz == FIELD or oz == HAND):
+            self._hook(iid, oz, -1, self.ctrl[iid] if oz == FIELD else self.owner[iid])
+        if oz <= OUT:
+            lst = self._zone_list(self.ctrl[iid] if oz == FIELD else self.owner[iid], oz)
+            lst.remove(iid)
+        elif oz == LIMBO:
+            self.limbo.remove(iid)
+        elif oz == ASIDE:
+            self.aside[self.owner[iid]].remove(iid)
+        elif oz == DUP:
+            for k, v in self.dups.items():
+                if iid in v:
+                    v.remove(iid)
+                    break
+        if p is None:
+            p = self.owner[iid]
+        if z <= OUT:
+            if z == DECK and not top:
+                self.deck[p].insert(0, iid)
+            else:
+                self._zone_list(p, z).append(iid)
+        elif z == LIMBO:
+            self.limbo.append(iid)
+        elif z == ASIDE:
+            self.aside[p].append(iid)
+        self.zone[iid] = z
+        if PUBLIC_ZONE[z]:
+            self.seen[iid] = 1
+        if z == FIELD:
+            self.ctrl[iid] = p
+            if self.has_replace:
+                self._seq += 1
+                self.entry_seq[iid] = self._seq
+        else:
+            self.ctrl[iid] = self.owner[iid]
+        if (oz == FIELD or z == FIELD) and self.cdef[iid].statics:
+            self._statics_cache = None   # only a card with static abilities changes the set of statics
+        if hooks and (z == FIELD or z == HAND):
+            self._hook(iid, z, 1, p)
