@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from simulator.access import set_shared
 from tests.conftest import ROOT, STARTERS_DIR
 
 ROOT_TEMPLATES = ROOT / "templates"
@@ -29,11 +30,12 @@ def hands_run():
     services.run_execute_here(run)
     run.refresh_from_db()
     assert run.status == "done", run.error
+    set_shared(run, True)   # runs are private to their owner: visited by its shared link
     return run
 
 
 def test_the_hands_report_separates_cards_by_a_mark_no_card_name_holds(client, hands_run):
-    html = client.get(f"/simulate/runs/{hands_run.pk}/").content.decode()
+    html = client.get(f"/simulate/runs/{hands_run.share_token}/").content.decode()
     best = re.search(r"<h3>Best hands</h3><ol>(.*?)</ol>", html, re.S).group(1)
     hands = re.findall(r"<li>(.*?) → places", best)
     assert hands and all(len(h.split(" · ")) == 7 for h in hands), hands   # 7 cards, each whole
@@ -41,7 +43,7 @@ def test_the_hands_report_separates_cards_by_a_mark_no_card_name_holds(client, h
 
 
 def test_hand_chart_legends_are_not_cut(client, hands_run):
-    html = client.get(f"/simulate/runs/{hands_run.pk}/").content.decode()
+    html = client.get(f"/simulate/runs/{hands_run.share_token}/").content.decode()
     legends = re.findall(r'class="legend reactive activate-serie">.*?<text[^>]*>([^<]*)</text>', html)
     assert legends and not any(t.endswith("…") for t in legends), legends
     assert any("Arthur Pendragon, The Once and Future King" in t for t in legends), legends
@@ -119,7 +121,8 @@ def test_the_hosted_games_reports_write_the_interval_in_percentages(client, real
         a, b = (STRATEGY_DIR / "big-money.txt").read_text(), (STRATEGY_DIR / "wide-board.txt").read_text()
     run, _ = game_run_request(game, mode="versus", text=a, opponent_text=b, games=6, seed=2, dispatch=False)
     services.run_execute_here(run)
-    html = client.get(f"/{game}/simulate/runs/{run.pk}/").content.decode()
+    set_shared(run, True)
+    html = client.get(f"/{game}/simulate/runs/{run.share_token}/").content.decode()
     assert re.search(r"won <strong>\d+\.\d%</strong> .*95% interval \d+\.\d–\d+\.\d%\)", html), html
     assert not re.search(r"\b0\.\d{2,3}–[01]\.\d{2,3}", html)
 

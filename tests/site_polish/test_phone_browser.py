@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.browser.conftest import browser, shot  # noqa: F401  (shared Playwright fixtures)
-from tests.simulator.engine.helpers import CORE
+from tests.simulator.engines.r1.helpers import CORE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

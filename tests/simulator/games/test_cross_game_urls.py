@@ -13,9 +13,12 @@ pytestmark = pytest.mark.django_db
 
 
 def _done(run):
+    from simulator.access import set_shared
+
     services.run_execute_here(run)
     run.refresh_from_db()
     assert run.status == "done", run.error
+    set_shared(run, True)   # runs are private to their owner: the tests visit them by their shared link
     return run
 
 
@@ -35,7 +38,7 @@ def runs(sim_db, camelot_text, winter_text, capsys):
     return {"r1": _done(r1), "realms": _done(realms), "regions": _done(regions)}
 
 
-def _own_urls(game: str, pk: int) -> list[str]:
+def _own_urls(game: str, pk: str) -> list[str]:
     if game == "r1":
         return [f"/simulate/runs/{pk}/games/0/", f"/simulate/runs/{pk}/games/0/?step=3",
                 f"/play/sandbox/?run={pk}&game=0&step=3"]
@@ -45,10 +48,10 @@ def _own_urls(game: str, pk: int) -> list[str]:
 
 def test_each_games_run_urls_open_for_its_own_runs(client, runs):
     for game, run in runs.items():
-        for url in _own_urls(game, run.pk):
+        for url in _own_urls(game, run.share_token):
             assert client.get(url).status_code == 200, url
     # the realms board replay is served at r1's replay address too (the realms report links it)
-    assert client.get(f"/simulate/runs/{runs['realms'].pk}/games/0/").status_code == 200
+    assert client.get(f"/simulate/runs/{runs['realms'].share_token}/games/0/").status_code == 200
 
 
 @pytest.mark.parametrize("game", ["r1", "realms", "regions"])
@@ -56,7 +59,7 @@ def test_each_games_run_urls_open_for_its_own_runs(client, runs):
 def test_another_games_run_id_is_a_404(client, runs, game, other):
     if game == other:
         return
-    for url in _own_urls(game, runs[other].pk):
+    for url in _own_urls(game, runs[other].share_token):
         if (game, other) == ("r1", "realms") and "/games/0/" in url:
             continue   # the realms board replay, served at r1's replay address (above)
         r = client.get(url)
@@ -65,8 +68,8 @@ def test_another_games_run_id_is_a_404(client, runs, game, other):
 
 def test_r1s_report_address_sends_another_games_run_to_its_own_report(client, runs):
     for game in ("realms", "regions"):
-        r = client.get(f"/simulate/runs/{runs[game].pk}/")
-        assert r.status_code == 302 and r["Location"] == f"/{game}/simulate/runs/{runs[game].pk}/"
+        r = client.get(f"/simulate/runs/{runs[game].share_token}/")
+        assert r.status_code == 302 and r["Location"] == f"/{game}/simulate/runs/{runs[game].share_token}/"
 
 
 def test_the_strategy_editor_runs_against_the_strategy_picked(client, monkeypatch):
