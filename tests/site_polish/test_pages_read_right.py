@@ -180,3 +180,16 @@ def test_the_tune_tables_scroll_in_their_own_box_with_a_hint():
     matrix = (ROOT_TEMPLATES / "simulator" / "tuning_matrix.html").read_text()
     assert re.search(r'class="scroll-hint"[^>]*>[^<]*sideways[^<]*</p>\s*<div class="table-scroll[^"]*"[^>]*>'
                      r'<table class="sim-table tune-matrix">', matrix)
+
+
+def test_the_realms_hands_report_writes_chances_as_percentages(client, realms_cards):
+    from cards.games.realms import STARTERS_DIR as REALMS_STARTERS
+
+    r = client.post("/realms/hands/", {"text": (REALMS_STARTERS / "sunward.txt").read_text()})
+    html = r.content.decode()
+    table = re.search(r'<table class="card-table hands-table">.*?</table>', html, re.S)
+    assert r.status_code == 200 and table, html[:2000]
+    cells = re.findall(r"<td(?: class=\"wide\")?>([^<]*)</td>", table.group(0))
+    chances = [c for c in cells if re.fullmatch(r"[\d.]+%?|—", c) and not c.isdigit()]
+    assert chances and all(c.endswith("%") or c == "—" for c in chances), chances[:10]
+    assert re.search(r"taken in \d+\.\d% of hands", html)
