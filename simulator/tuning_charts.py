@@ -80,10 +80,12 @@ def report_context(result: dict) -> dict:
     elif kind == "tune":
         top = [s for s in result["swaps"] if s["delta"] is not None][:10]
         if top:
-            charts.append(("Best swaps", delta_chart(f"Improvement ({result['delta_means']})",
+            charts.append(("Best swaps", delta_chart("Improvement (rounds sooner to 15 Influence)" if result.get("target") == "goldfish"
+                                                     else "Improvement (percentage points of win rate)",
                                                      [f"#{i + 1}" for i in range(len(top))],
                                                      [s["delta"] for s in top],
-                                                     [s["ci95"] for s in top])))
+                                                     [s["ci95"] for s in top],
+                                                     scale=1.0 if result.get("target") == "goldfish" else 100.0)))
         context["top_swaps"] = top
     else:
         names = [d["name"] for d in result["decks"]]

@@ -193,3 +193,16 @@ def test_the_realms_hands_report_writes_chances_as_percentages(client, realms_ca
     chances = [c for c in cells if re.fullmatch(r"[\d.]+%?|—", c) and not c.isdigit()]
     assert chances and all(c.endswith("%") or c == "—" for c in chances), chances[:10]
     assert re.search(r"taken in \d+\.\d% of hands", html)
+
+
+@pytest.mark.parametrize("target, delta, interval", [("gauntlet", "+4.0 points", "−1.0 to +9.0 points"),
+                                                     ("goldfish", "0.04 rounds", "-0.01 to 0.09")])
+def test_card_swaps_write_a_win_rate_difference_in_points(target, delta, interval):
+    from django.template.loader import render_to_string
+
+    swap = {"label": "−1 Squire, +1 Gawain", "delta": 0.04, "ci95": [-0.01, 0.09], "games": 80, "finalist": True,
+            "out": [{"copies": 1, "name": "Squire"}], "in": [{"copies": 1, "name": "Gawain"}], "why": ""}
+    result = {"kind": "tune", "target": target, "candidates": 4, "rounds": [], "best": swap, "dead_weight": [],
+              "delta_means": ""}
+    html = render_to_string("simulator/tuning_tune.html", {"result": result, "top_swaps": [swap]})
+    assert f"<td>{delta}</td><td>{interval}</td>" in html, html
