@@ -1,7 +1,11 @@
 """API-wide behaviour: every error is JSON with a `detail` message (CONTRACTS §4)."""
-from rest_framework import status
+from django.urls import NoReverseMatch
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
 from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
@@ -39,3 +43,26 @@ def exception_handler(exc, context):
     if response.status_code == status.HTTP_500_INTERNAL_SERVER_ERROR:  # pragma: no cover
         response.data = {"detail": "Internal error."}
     return response
+
+
+# The API root lists every top-level endpoint (DRF's router root listed only the router it belonged to).
+API_ROOT_ENDPOINTS = (
+    ("cards", "card-list"), ("decks", "deck-list"), ("decklists", "decklist-list"), ("collection", "collection-list"),
+    ("validate", "deck-validate"), ("doctor", "deck-doctor"), ("simulations", "simulation-list"),
+    ("tuning", "tuning-list"), ("schema", "api-schema"), ("docs", "api-docs"),
+)
+
+
+@extend_schema(exclude=True)   # an index of the documented endpoints, not one of them
+class ApiRootView(APIView):
+    """The API's endpoints by name (an endpoint this build lacks is left out)."""
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request, format=None):
+        out = {}
+        for name, url_name in API_ROOT_ENDPOINTS:
+            try:
+                out[name] = reverse(url_name, request=request, format=format)
+            except NoReverseMatch:
+                continue
+        return Response(out)

@@ -43,9 +43,12 @@ def _one_event_each(frames: list[dict]) -> list[dict]:
 
 def replay_page(request, pk: str, index: int):
     run = access.run_access(request, pk)
-    if (run.spec or {}).get("game") == "realms":   # the realms board (simulator/games/realms_replay.py)
+    other_game = (run.spec or {}).get("game")
+    if other_game == "realms":   # the realms board (simulator/games/realms_replay.py)
         from .games.realms_replay import replay_page as realms_replay
         return realms_replay(request, run, index)
+    if other_game:   # another game's run replays on its own /<game>/ page; r1's replayer cannot read its spec
+        raise Http404("No such r1 simulation run.")
     try:
         data = _replayed(run, index)
     except replay.ReplayError as exc:
@@ -101,6 +104,8 @@ def _sandbox_from_replay(request, catalogue) -> tuple[dict | None, list[str], di
     since it up to the step's last decision, and what the page says about it."""
     from . import sandbox as sb
     run = access.run_access(request, request.GET.get("run", ""))
+    if (run.spec or {}).get("game"):   # the judge sandbox holds r1 positions only
+        raise Http404("No such r1 simulation run: the judge sandbox opens r1 games only.")
     try:
         index, step = int(request.GET.get("game", "0")), int(request.GET.get("step", "0"))
         data = _replayed(run, index)

@@ -103,8 +103,9 @@ def simulate_page(request, game: str):
     error, status = None, 200
     if request.method == "POST":
         form.update({k: request.POST.get(k, form[k])[:MAX_TEXT] for k in form})
-        if game == "regions" and not form["opponent"].strip():  # the strategy editor's "against" pick
-            form["opponent"] = shipped.get(request.POST.get("opponent_pick", ""), "")
+        # the strategy editor's "Against" pick: it sends no opponent text, so the default opponent must not win
+        if game == "regions" and request.POST.get("opponent_pick") and not request.POST.get("opponent", "").strip():
+            form["opponent"] = shipped.get(request.POST["opponent_pick"], "")
         user, session_key = _owner(request)
         if game == "realms" and form["player"] in REALMS_PLAYERS:   # fast / strong: both sides unless chosen
             form["policy"] = form["policy"] or REALMS_PLAYERS[form["player"]]
@@ -266,7 +267,7 @@ def round_robin_page(request, game: str):
         return render(request, "games/round_robin.html", {**context, "busy": str(exc), "status": exc.status},
                       status=exc.status)
     return render(request, "games/round_robin.html", {**context, "rr": rr, "chart": charts.matrix_chart(rr),
-                                                      "rows": list(zip(rr["strategies"], rr["heroes"],
+                                                      "rows": list(zip(rr["strategies"], [_hero_name(h) for h in rr["heroes"]],
                                                                        rr["matrix"]))})
 
 
