@@ -13,7 +13,8 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
 from cards.games.r1.facts import CARD_TYPES, FACTION_NAMES, FACTIONS, ICONS
-from .search import SORTS, SYNTAX_EXAMPLES, SearchError, search_cards
+from .games.query import And, Term
+from .search import SORTS, SYNTAX_EXAMPLES, SearchError, parse_query, search_cards
 from .selectors import card_count, card_get, card_ids, card_neighbours, card_search, card_versions, cards_by_ids
 
 PAGE_SIZES = {"list": 50, "grid": 24}
@@ -50,8 +51,20 @@ def _url(state: dict, **changes) -> str:
     return "/cards/" + ("?" + urlencode(params) if params else "")
 
 
+def _query_picks(q: str, key: str) -> set[str]:
+    """The values a query requires for `key` ("f:camelot t:unit c<=2" -> {"camelot"} for f): terms of its top-level
+    "and", so the filter chips show what the typed query already narrows to."""
+    try:
+        root = parse_query(q).root
+    except SearchError:
+        return set()
+    terms = root.children if isinstance(root, And) else (root,)
+    return {str(v) for t in terms if isinstance(t, Term) and t.key == key and t.op in (":", "=") for v in t.values}
+
+
 def card_list(request):
     state = _state(request)
+    typed_f, typed_t = _query_picks(state["q"], "f"), _query_picks(state["q"], "t")
     error = None
     page = None
     try:
@@ -77,12 +90,14 @@ def card_list(request):
         "page_links": page_links,
         # Only an empty answer needs to know whether the catalogue itself is empty.
         "total_cards": card_count() if page is not None and not page.object_list else None,
-        "faction_buttons": [{"slug": "", "name": "All factions", "url": _url(state, f=""), "active": not state["f"]}]
+        "faction_buttons": [{"slug": "", "name": "All factions", "url": _url(state, f=""),
+                             "active": not state["f"] and not typed_f}]
         + [{"slug": s, "name": FACTION_NAMES[s], "url": _url(state, f="" if state["f"] == s else s),
-            "active": state["f"] == s} for s in FACTIONS],
-        "type_buttons": [{"slug": "", "name": "All types", "url": _url(state, t=""), "active": not state["t"]}]
+            "active": state["f"] == s or s in typed_f} for s in FACTIONS],
+        "type_buttons": [{"slug": "", "name": "All types", "url": _url(state, t=""),
+                          "active": not state["t"] and not typed_t}]
         + [{"slug": t, "name": TYPE_LABELS[t], "url": _url(state, t="" if state["t"] == t else t),
-            "active": state["t"] == t} for t in CARD_TYPES],
+            "active": state["t"] == t or t in typed_t} for t in CARD_TYPES],
         "view_links": [{"name": v, "url": _url(state, view=v), "active": state["view"] == v} for v in VIEWS],
         "sorts": [(s, f"{label}") for s, label in SORTS.items()],
         "hidden": {k: v for k, v in state.items() if k in ("f", "t", "view") and v and v != "list"},

@@ -16,11 +16,13 @@ from rest_framework.exceptions import ParseError, PermissionDenied, UnsupportedM
 from rest_framework.fields import empty
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.utils import html
 
+from roc_site.inputs import InputError, check_text
+from roc_site.parsers import SafeJSONParser
 from roc_site.schema import ObjectListSchema
 
 from .collection import export_collection_csv
@@ -53,9 +55,11 @@ class PlainTextParser(BaseParser):
         if len(data) > MAX_TEXT_CHARS * 4:
             raise ParseError(f"The decklist is too long: at most {MAX_TEXT_CHARS:,} characters.")
         try:
-            return {"text": data.decode("utf-8-sig")}
+            return {"text": check_text(data.decode("utf-8-sig"), "text")}
         except UnicodeDecodeError as e:
             raise ParseError(f"The body is not UTF-8 text (byte {e.start}).") from e
+        except InputError as e:
+            raise ParseError(str(e)) from e
 
 
 class OctetStreamParser(PlainTextParser):
@@ -334,8 +338,8 @@ class DecklistSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     faction = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     destiny = serializers.SlugRelatedField(slug_field="code", read_only=True)
-    derived_from = serializers.PrimaryKeyRelatedField(read_only=True)
-    previous = serializers.PrimaryKeyRelatedField(read_only=True)
+    derived_from = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)   # null: no source
+    previous = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)   # null: the first one
     cards = serializers.DictField(child=serializers.IntegerField(), read_only=True)
 
     class Meta:
@@ -550,7 +554,7 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                         status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: DeckVersionSerializer(many=True), 404: DetailSerializer})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)   # a plain array, as the schema then says
     def versions(self, request, pk=None):
         """Every saved version, newest first, with the cards added and removed by each."""
         deck = self.get_object()
@@ -649,7 +653,7 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                    responses={200: VerdictSerializer, 400: DetailSerializer},
                    description="Check decklist text (CONTRACTS §2) against §11 and the active format; no login.")
     @action(detail=False, methods=["post"], permission_classes=[permissions.AllowAny], authentication_classes=[],
-            parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
+            parser_classes=[SafeJSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
     def validate(self, request):
         """The verdict of `validatedeck --json` for posted decklist text."""
         data, text = _posted_decklist(request)
@@ -684,7 +688,7 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
                                "rule, evidence and suggestions (from your collection when signed in). No login; "
                                "a line that names no card is a 400 naming the line.")
     @action(detail=False, methods=["post"], permission_classes=[permissions.AllowAny], authentication_classes=[],
-            parser_classes=[JSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
+            parser_classes=[SafeJSONParser, FormParser, MultiPartParser, PlainTextParser, OctetStreamParser])
     def doctor(self, request):
         """`manage.py doctor --json` for posted decklist text."""
         from .doctor import DoctorInputError, diagnose_text

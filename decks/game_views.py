@@ -7,7 +7,6 @@ card to add or remove and get the canonical text back (/<game>/decks/area/)."""
 from __future__ import annotations
 
 import io
-import json
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -18,6 +17,7 @@ from cards.game_views import card_rows, hosted_game, search
 from cards.games import registry
 from cards.games.query import QueryError
 from cards.selectors import game_cards
+from roc_site.inputs import InputError, loads
 
 from .game_services import GameDeckError, game_collection_set, game_deck_restore, game_deck_save, \
     game_decklist_publish, read_text
@@ -329,7 +329,7 @@ def collection(request, game: str):
         for key, value in request.POST.items():
             if key.startswith("own_"):
                 value = value.strip() or "0"
-                if not value.isdigit():
+                if not (value.isascii() and value.isdigit() and len(value) <= 6):   # "²".isdigit(); int() refuses it
                     error = f"{key[4:]}: owned copies are a whole number, not {value[:10]!r}."
                     break
                 counts[key[4:]] = int(value)
@@ -379,9 +379,9 @@ def hands_page(request, game: str):
 # ---- the HTTP API ---------------------------------------------------------------------------------------------
 def _json_body(request) -> dict:
     try:
-        data = json.loads(request.body or b"{}")
-    except ValueError as exc:
-        raise GameDeckError(f"Malformed request body: {exc}") from None
+        data = loads(request.body or b"{}", field="", max_bytes=None)  # the body's size: InputGuardMiddleware
+    except InputError as exc:
+        raise GameDeckError(f"Malformed request body: {str(exc).lstrip(': ')}") from None
     if not isinstance(data, dict):
         raise GameDeckError("The request body must be a JSON object.")
     return data
@@ -427,6 +427,13 @@ def api_hands(request, game: str):
         if not isinstance(groups, list) or not all(isinstance(g, dict) and isinstance(g.get("query"), str)
                                                    for g in groups):
             raise GameDeckError('"groups" must be a list of {"query": "...", "k": n}.')
+        for i, g in enumerate(groups):
+            k = g.get("k", 1)
+            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 99:
+                raise GameDeckError(f'groups[{i}].k: at least k copies, a whole number from 1 to 99, not '
+                                    f'{str(k)[:20]!r}.')
+            if not isinstance(g.get("label", ""), (str, type(None))):
+                raise GameDeckError(f'groups[{i}].label: a string.')
         options = {k: data.get(k) for k in ("turns", "plays_per_turn", "mulligan")}
         options["groups"] = groups
         report = spec.hook("hands")(counts, cards, options)

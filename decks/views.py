@@ -931,7 +931,7 @@ def account_archive(request):
 @require_POST
 def account_archive_import(request):
     """Import an account file: checked whole first; decks are added (never overwritten), versions kept."""
-    import json
+    from roc_site.inputs import InputError, loads
 
     from .services import account_import
 
@@ -942,11 +942,9 @@ def account_archive_import(request):
         if upload.size > 10_000_000:
             raise DeckInputError("The file is larger than 10 MB; that is not an account file.")
         try:
-            data = json.loads(upload.read().decode("utf-8-sig"))
-        except UnicodeDecodeError as e:
-            raise DeckInputError("The file is not UTF-8 text.") from e
-        except json.JSONDecodeError as e:
-            raise DeckInputError(f"The file is not JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from e
+            data = loads(upload.read(), field="", max_bytes=None)
+        except InputError as e:
+            raise DeckInputError(f"The file: {str(e).lstrip(': ')}.") from e
         summary = account_import(user=request.user, data=data)
     except DeckInputError as e:
         context = _list_context(request, error=e.summary, problems=e.problems)

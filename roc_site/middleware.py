@@ -57,7 +57,7 @@ class SecurityHeadersMiddleware:
                        else "Content-Security-Policy")
 
     def __call__(self, request):
-        response = self._too_big(request) or self.get_response(request)
+        response = self.get_response(request)
         if self.header not in response:  # a view may set a narrower policy of its own
             response[self.header] = self.default
         response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
@@ -95,19 +95,3 @@ class SecurityHeadersMiddleware:
                                     f"<p>{detail}</p>", status=503)
         response["Retry-After"] = "5"
         return response
-
-    @staticmethod
-    def _too_big(request):
-        """An API body over DATA_UPLOAD_MAX_MEMORY_SIZE: 400 with a JSON detail before anything reads it
-        (Django would answer its HTML 400 page; CONTRACTS §4 promises {"detail"} on the API)."""
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if limit is None or not request.path.startswith("/api/"):
-            return None
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            return JsonResponse({"detail": "Malformed Content-Length header."}, status=400)
-        if length > limit:
-            return JsonResponse({"detail": f"Request body too large: {length:,} bytes, the limit is {limit:,}."},
-                                status=400)
-        return None

@@ -4,10 +4,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import views
+from .api import ApiRootView
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("roc_site.accounts.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -15,6 +17,7 @@ urlpatterns = [
     # script from /api/docs/?script (the split view), our stylesheet instead of the template's inline <style>.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/docs.html"),
          name="api-docs"),
+    path("api/", ApiRootView.as_view(), name="api-root"),
     path("api/", include("cards.api_urls")),
     path("api/", include("decks.api_urls")),
     path("api/", include("simulator.api_urls")),

@@ -17,9 +17,11 @@ def games_context(request) -> dict:
     except registry.UnknownGame:
         game = registry.get(None)
     from simulator.games import GAMES as SIMULATED   # the hosted games with simulation pages (/<game>/simulate/)
+    from simulator.games import STRATEGY_GAMES
 
     return {"site_games": registry.games(), "current_game": game,
-            "game_prefix": "" if game.builtin else f"/{game.slug}", "game_simulates": game.slug in SIMULATED}
+            "game_prefix": "" if game.builtin else f"/{game.slug}", "game_simulates": game.slug in SIMULATED,
+            "game_strategies": game.slug in STRATEGY_GAMES}
 
 
 def rules(request):
@@ -29,3 +31,12 @@ def rules(request):
 
     body, toc = rulebook.rendered()
     return render(request, "rules.html", {"rules_html": body, "toc": toc})
+
+
+def favicon(request):
+    """/favicon.ico, which browsers and feed readers ask for whatever the page's <link rel="icon"> says: the site's
+    icon (static/favicon.svg, under its hashed name in production)."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.http import HttpResponsePermanentRedirect
+
+    return HttpResponsePermanentRedirect(staticfiles_storage.url("favicon.svg"))

@@ -23,7 +23,7 @@ _SCRIPT_ELEMENT = re.compile(r"<script[^>]*>.*?</script>", re.S)
 
 def _config(chart_class, title: str, **kwargs):
     # no_prefix: the chart's CSS does not name the chart's id, so one stylesheet (chart_css) serves them all.
-    return chart_class(title=title, style=STYLE, width=640, height=320, disable_xml_declaration=True, js=[],
+    return chart_class(title=title, style=STYLE, width=640, height=kwargs.pop("height", 320), disable_xml_declaration=True, js=[],
                        no_prefix=True, explicit_size=False, show_legend=kwargs.pop("show_legend", False),
                        print_values=False, **kwargs)
 
@@ -88,8 +88,11 @@ def line(title: str, series: dict[str, list[float | None]], *, x_labels: list[st
         extra["range"] = y_range
     if y_labels is not None:
         extra["y_labels"] = y_labels
-    chart = _config(pygal.Line, title, x_title=x_title, y_title=y_title, show_legend=len(series) > 1,
-                    legend_at_bottom=True, legend_at_bottom_columns=2, truncate_legend=40, dots_size=4,
+    # One legend entry a line, never cut (card names run to 40 characters and more): the chart grows to hold them.
+    legend = len(series) > 1
+    chart = _config(pygal.Line, title, x_title=x_title, y_title=y_title, show_legend=legend,
+                    height=320 + (22 * len(series) if legend else 0),
+                    legend_at_bottom=True, legend_at_bottom_columns=1, truncate_legend=-1, dots_size=4,
                     value_formatter=_percent if percent else _number, **extra)
     chart.x_labels = x_labels
     for name, values in series.items():

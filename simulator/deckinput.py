@@ -98,6 +98,10 @@ def _policy_setting(settings: dict, key: str, engine) -> str:
     names = policy_names()
     if not isinstance(value, str) or value.partition(":")[0] not in names:
         raise SpecError(f"{key} must be one of {', '.join(names)} (or expert:N), not {value!r}.")
+    _, colon, arg = value.partition(":")
+    if colon and not (arg.isascii() and arg.isdigit()):   # int() would take " 24", "2_4" and "٢٤" and store them
+        raise SpecError(f"{key}: {value!r}: after the colon goes the budget, a whole number of simulations per "
+                        "decision (e.g. expert:24), or no colon at all.")
     try:
         engine.make_policy(value, 0)
     except ValueError as exc:
@@ -194,8 +198,14 @@ def build_spec(*, mode, text, opponent_text=None, games=None, seed=None, setting
             except getattr(engine, "DeckError", ValueError) as exc:
                 raise SpecError(f"The {d['name']} cannot play a game: {exc}") from exc
             d["unsupported_cards"] = sorted(set(getattr(built, "unsupported_cards", []) or []))
-    unknown = set(settings) - set(clean) - {"mulligan", "rounds", "setup_refill", "targets", "max_rounds",
-                                            "policy", "opponent_policy"}
+    play_settings, hands_settings = {"max_rounds", "policy", "opponent_policy"}, {"mulligan", "rounds",
+                                                                                   "setup_refill", "targets"}
+    other = sorted(k for k in set(settings) & ((play_settings | hands_settings) - set(clean))
+                   if settings[k] not in (None, ""))
+    if other:   # a setting of the other kind of run would be dropped without a word
+        modes = "'goldfish' and 'versus'" if mode == "hands" else "'hands'"
+        raise SpecError(f"Setting(s) {', '.join(other)} go with mode {modes}, not {mode!r}; leave them out.")
+    unknown = set(settings) - set(clean) - play_settings - hands_settings
     if unknown:
         raise SpecError(f"Unknown setting(s) {', '.join(sorted(unknown))} for mode {mode!r}.")
     spec = {"mode": mode, "games": games, "seed": seed, "settings": clean, "deck": deck, "opponent": opponent,

@@ -6,12 +6,16 @@ judge reads: a position's `"actions"` list), so it needs no storage and its expo
 """
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from roc_site.inputs import InputError, loads
 
 from . import replay
 
 ZONES = ("hand", "deck", "field", "discard", "dead", "secret", "quest_deck")
+MAX_POSITION_BYTES = 1_000_000   # a real position is a few kilobytes
+MAX_ACTIONS = 2_000              # a whole game is a few hundred decisions
+MAX_ACTION_CHARS = 500
 
 
 class SandboxError(ValueError):
@@ -40,13 +44,62 @@ def builder_field_of(message: str) -> str | None:
     return None
 
 
-def parse(text: str) -> dict:
+def parse_actions(text: str) -> list[str]:
+    """The page's hidden `actions` field: a JSON list of action texts, bounded."""
+    try:
+        actions = loads(text, field="actions", max_bytes=MAX_ACTIONS * (MAX_ACTION_CHARS + 8))
+    except InputError as exc:
+        raise SandboxError(str(exc), field="action") from None
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise SandboxError("actions: a list of action texts", field="action")
+    if len(actions) > MAX_ACTIONS:
+        raise SandboxError(f"actions: {len(actions):,} actions; at most {MAX_ACTIONS:,}", field="action")
+    for n, text in enumerate(actions):
+        check_action(text, n)
+    return actions
+
+
+def check_action(text: str, index: int) -> str:
+    if len(text) > MAX_ACTION_CHARS:
+        raise SandboxError(f"action {index}: {len(text):,} characters; an action is at most {MAX_ACTION_CHARS}",
+                           field="action")
+    return text
+
+
+def check_size(position: dict) -> None:
+    """At most a deck's worth of cards per player (decks.services.MAX_DECK_CARDS, counting every zone and
+    attachment): the rules set no upper size for a deck (000 §11: at least 60 draw cards), the site's decks
+    stop there, and the engine's work per decision grows with the cards it can name."""
+    from decks.services import MAX_DECK_CARDS
+
+    players = position.get("players")
+    if not isinstance(players, list):
+        return   # the loader names what is wrong with it
+    for p, pl in enumerate(players[:2]):
+        if not isinstance(pl, dict):
+            continue
+        sizes = {}
+        for zone in (*ZONES, "out_of_game", "used_quests"):
+            cards = pl.get(zone)
+            if isinstance(cards, list):
+                sizes[zone] = len(cards)
+                if zone == "field":
+                    sizes[zone] += sum(len(c.get("attachments") or []) for c in cards
+                                       if isinstance(c, dict) and isinstance(c.get("attachments"), list))
+        total = sum(sizes.values())
+        if total > MAX_DECK_CARDS:
+            biggest = max(sizes, key=sizes.get)   # named first, so the builder shows the message at that field
+            raise SandboxError(f"player {p}, {biggest}: {sizes[biggest]:,} cards, {total:,} in all zones; a player "
+                               f"has at most {MAX_DECK_CARDS} cards in a position", field="position")
+
+
+def parse(text: str | bytes) -> dict:
     if not text or not text.strip():
         raise SandboxError("paste a position (a JSON object, CONTRACTS §6), upload one, or build one below")
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise SandboxError(f"not JSON: {exc}") from None
+        data = loads(text, field="position", max_bytes=MAX_POSITION_BYTES)
+    except InputError as exc:   # shown next to the position field: the field's name would only repeat it
+        raise SandboxError(str(exc).removeprefix("position: ")) from None
     if not isinstance(data, dict):
         raise SandboxError("a position is a JSON object")
     return data
@@ -115,7 +168,13 @@ def run(position: dict, actions: list[str], catalogue) -> Any:
     from simulator.engines.r1 import IllegalAction
     from simulator.engines.r1.actions import option_texts
     from simulator.engines.r1.positions import PositionError, from_position
-    todo = list(position.get("actions") or []) + list(actions)
+    check_size(position)
+    saved = position.get("actions") or []
+    if not isinstance(saved, list) or not all(isinstance(a, str) for a in saved):
+        raise SandboxError("actions: a list of action texts")
+    todo = list(saved) + list(actions)
+    if len(todo) > MAX_ACTIONS:
+        raise SandboxError(f"actions: {len(todo):,} actions; at most {MAX_ACTIONS:,}", field="action")
     body = {k: v for k, v in position.items() if k != "actions"}
     try:
         g = from_position(body, catalogue, log=True)

@@ -10,6 +10,10 @@ def _signed(v: float) -> str:
     return f"{v:+.2f}"
 
 
+def _signed_points(v: float) -> str:
+    return f"{v:+.1f} pts"
+
+
 def short(name: str, limit: int = 22) -> str:
     """A deck's name short enough for an axis ("Starter deck: Camelot — The Fellowship..." -> "Camelot")."""
     if name.lower().startswith("starter deck:"):
@@ -28,9 +32,12 @@ def compare_chart(result: dict) -> str:
     return _render(chart)
 
 
-def delta_chart(title: str, labels: list[str], deltas: list[float], cis: list) -> str:
-    """Each delta with its 95% interval as the bar's error range (pygal's ci metadata)."""
-    chart = _config(pygal.Bar, title, value_formatter=_signed, x_label_rotation=20 if len(labels) > 3 else 0,
+def delta_chart(title: str, labels: list[str], deltas: list[float], cis: list, *, scale: float = 1.0) -> str:
+    """Each delta with its 95% interval as the bar's error range (pygal's ci metadata); `scale` 100 draws a
+    difference of rates in percentage points."""
+    deltas = [None if d is None else d * scale for d in deltas]
+    cis = [None if not c else (c[0] * scale, c[1] * scale) for c in cis]
+    chart = _config(pygal.Bar, title, value_formatter=_signed if scale == 1.0 else _signed_points, x_label_rotation=20 if len(labels) > 3 else 0,
                     max_scale=6, min_scale=3,
                     truncate_label=24)
     chart.x_labels = [short(label, 24) for label in labels]
@@ -65,17 +72,20 @@ def report_context(result: dict) -> dict:
     if kind == "compare":
         if result["opponents"]:
             charts.append(("Win rates", compare_chart(result)))
-            charts.append(("A − B win rate (points of 1) with 95% intervals",
-                           delta_chart("A − B win rate", [r["opponent"] for r in result["opponents"]],
+            charts.append(("A − B win rate in percentage points, with 95% intervals",
+                           delta_chart("A − B win rate (percentage points)",
+                                       [r["opponent"] for r in result["opponents"]],
                                        [r["delta"] for r in result["opponents"]],
-                                       [r["ci95"] for r in result["opponents"]])))
+                                       [r["ci95"] for r in result["opponents"]], scale=100.0)))
     elif kind == "tune":
         top = [s for s in result["swaps"] if s["delta"] is not None][:10]
         if top:
-            charts.append(("Best swaps", delta_chart(f"Improvement ({result['delta_means']})",
+            charts.append(("Best swaps", delta_chart("Improvement (rounds sooner to 15 Influence)" if result.get("target") == "goldfish"
+                                                     else "Improvement (percentage points of win rate)",
                                                      [f"#{i + 1}" for i in range(len(top))],
                                                      [s["delta"] for s in top],
-                                                     [s["ci95"] for s in top])))
+                                                     [s["ci95"] for s in top],
+                                                     scale=1.0 if result.get("target") == "goldfish" else 100.0)))
         context["top_swaps"] = top
     else:
         names = [d["name"] for d in result["decks"]]

@@ -28,6 +28,10 @@ def _check_policy(name, what: str) -> str:
         return tuning.DEFAULT_POLICY
     if not isinstance(name, str):
         raise TuningError(f"{what} must be a policy name ({', '.join(policy_names())}), not {name!r}.")
+    _, colon, arg = name.partition(":")
+    if colon and not (arg.isascii() and arg.isdigit()):   # "expert:" would be stored as given
+        raise TuningError(f"{what} {name!r}: after the colon goes the budget, a whole number of simulations per "
+                          "decision (e.g. expert:24), or no colon at all.")
     engine = runner.engine_module()
     try:
         engine.make_policy(name, 0)
@@ -39,7 +43,9 @@ def _check_policy(name, what: str) -> str:
 def _int(value, default: int, low: int, high: int, what: str) -> int:
     if value is None:
         return default
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():   # not "²", which int() refuses
+        if len(value.strip()) > len(str(high)):   # nor thousands of digits, which int() refuses too
+            raise TuningError(f"{what} must be from {low:,} to {high:,}, not a {len(value.strip()):,}-digit number.")
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise TuningError(f"{what} must be a whole number, not {value!r}.")

@@ -43,9 +43,12 @@ def _one_event_each(frames: list[dict]) -> list[dict]:
 
 def replay_page(request, pk: str, index: int):
     run = access.run_access(request, pk)
-    if (run.spec or {}).get("game") == "realms":   # the realms board (simulator/games/realms_replay.py)
+    other_game = (run.spec or {}).get("game")
+    if other_game == "realms":   # the realms board (simulator/games/realms_replay.py)
         from .games.realms_replay import replay_page as realms_replay
         return realms_replay(request, run, index)
+    if other_game:   # another game's run replays on its own /<game>/ page; r1's replayer cannot read its spec
+        raise Http404("No such r1 simulation run.")
     try:
         data = _replayed(run, index)
     except replay.ReplayError as exc:
@@ -101,6 +104,8 @@ def _sandbox_from_replay(request, catalogue) -> tuple[dict | None, list[str], di
     since it up to the step's last decision, and what the page says about it."""
     from . import sandbox as sb
     run = access.run_access(request, request.GET.get("run", ""))
+    if (run.spec or {}).get("game"):   # the judge sandbox holds r1 positions only
+        raise Http404("No such r1 simulation run: the judge sandbox opens r1 games only.")
     try:
         index, step = int(request.GET.get("game", "0")), int(request.GET.get("step", "0"))
         data = _replayed(run, index)
@@ -134,28 +139,24 @@ def sandbox(request):
         elif op == "load":
             upload = request.FILES.get("upload")
             if upload is not None:
-                try:
-                    text = upload.read(1_000_000).decode("utf-8")
-                except UnicodeDecodeError:
-                    raise sb.SandboxError("the uploaded file is not UTF-8 text") from None
+                if upload.size > sb.MAX_POSITION_BYTES:
+                    raise sb.SandboxError(f"the uploaded file is {upload.size:,} bytes; a position is at most "
+                                          f"{sb.MAX_POSITION_BYTES:,}")
+                text = upload.read()
             else:
                 text = request.POST.get("position", "")
             position = sb.parse(text)
         else:
             position = sb.parse(request.POST.get("start", ""))
-            try:
-                actions = json.loads(request.POST.get("actions") or "[]")
-            except ValueError:
-                actions = []
-            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                raise sb.SandboxError("actions: a list of action texts", field="action")
+            actions = sb.parse_actions(request.POST.get("actions") or "[]")
             if op == "step":
-                actions = actions + [request.POST.get("action", "")]
+                actions = actions + [sb.check_action(request.POST.get("action", ""), len(actions))]
             elif op == "undo":
                 actions = actions[:-1]
     except sb.SandboxError as exc:
         ctx.update({"error": str(exc), "error_field": exc.field})
         status = 400
+        position, actions = None, []   # nothing runs from a refused input
     if position is not None:
         try:
             g = sb.run(position, actions, CardPool.from_db())

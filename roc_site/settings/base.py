@@ -39,6 +39,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "roc_site.middleware.SecurityHeadersMiddleware",  # CSP and Permissions-Policy (Django sets the rest)
+    "roc_site.inputs.InputGuardMiddleware",  # body size (413), NUL in path, query and form fields (400)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cards.cache.CardApiCacheMiddleware",  # anonymous card API answers, replayed before sessions/auth/DRF
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -151,6 +152,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON bodies bounded in depth and checked as text once (roc_site/inputs.py), for every API view
+    "DEFAULT_PARSER_CLASSES": ["roc_site.parsers.SafeJSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

@@ -2,6 +2,10 @@
 
     .venv/bin/python -m scripts.fuzz.run                    # all targets, 10,000 cases each (`make fuzz`)
     .venv/bin/python -m scripts.fuzz.run engine --cases 500 # one target, fewer cases
+    .venv/bin/python -m scripts.fuzz.run http-nested http-nul --cases 2000   # HTTP input surfaces (http.py)
+
+The http-* targets send hostile input to every endpoint through Django's test client; they run against a test
+database made for the run (as pytest does: test_<NAME> of DATABASE_URL, or SQLite) and dropped after it.
 
 Prints one line per target (cases run, failures, seconds) and a Markdown table to paste into
 docs/reliability.md; exits 1 if any target found a failing case (hypothesis prints the shrunk example).
@@ -24,9 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_target(name: str, cases: int, seed: int) -> dict:
     from hypothesis import HealthCheck, given, seed as hseed, settings
 
-    from scripts.fuzz.targets import TARGETS
-
-    strategy, check = TARGETS[name]
+    strategy, check = all_targets()[name]
     counter = {"n": 0}
 
     @hseed(seed)
@@ -47,9 +49,31 @@ def run_target(name: str, cases: int, seed: int) -> dict:
             "seconds": time.perf_counter() - started, "seed": seed}
 
 
+def all_targets() -> dict:
+    from scripts.fuzz import http, targets
+
+    return {**targets.TARGETS, **http.TARGETS}
+
+
+def _test_database():
+    """A test database with the core cards, as the test suite makes one; returns the teardown."""
+    from django.core.management import call_command
+    from django.test.utils import setup_databases, setup_test_environment, teardown_databases
+
+    setup_test_environment()
+    config = setup_databases(verbosity=0, interactive=False)
+    from cards.models import FACTION_ROWS, Faction
+
+    for slug, fname, color, position in FACTION_ROWS:
+        Faction.objects.update_or_create(slug=slug, defaults={"name": fname, "color": color, "position": position})
+    call_command("loadcards", str(ROOT / "cards" / "data" / "core.json"), verbosity=0)
+    return lambda: teardown_databases(config, verbosity=0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("targets", nargs="*", help="search, decklist, cardfile, engine (default: all)")
+    parser.add_argument("targets", nargs="*", help="search, decklist, cardfile, engine, http-nested, "
+                        "http-surrogate, http-nul, http-number, http-body (default: all)")
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
@@ -58,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from scripts.fuzz.targets import TARGETS
+    TARGETS = all_targets()
 
     names = args.targets or list(TARGETS)
     unknown = [n for n in names if n not in TARGETS]
@@ -67,13 +91,23 @@ def main(argv: list[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"fuzz seed {seed}, {args.cases:,} cases per target", flush=True)
     rows = []
-    for name in names:
-        row = run_target(name, args.cases, seed)
-        rows.append(row)
-        status = "ok" if row["failure"] is None else "FAILED"
-        print(f"{name:9} {row['cases']:>7,} cases  {status:6} {row['seconds']:8.1f} s", flush=True)
-        if row["failure"]:
-            print(row["failure"], file=sys.stderr)
+    teardown = None
+    if any(n.startswith("http-") for n in names):
+        import logging
+
+        logging.getLogger("django.request").setLevel(logging.ERROR)   # every refusal would print "Bad Request"
+        teardown = _test_database()
+    try:
+        for name in names:
+            row = run_target(name, args.cases, seed)
+            rows.append(row)
+            status = "ok" if row["failure"] is None else "FAILED"
+            print(f"{name:14} {row['cases']:>7,} cases  {status:6} {row['seconds']:8.1f} s", flush=True)
+            if row["failure"]:
+                print(row["failure"], file=sys.stderr)
+    finally:
+        if teardown is not None:
+            teardown()
     print()
     print(f"Seed {seed} · {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · Python "
           f"{platform.python_version()} · {os.cpu_count()} CPUs")

@@ -15,6 +15,7 @@ from cards.games import registry
 
 # the hosted games whose simulations run here (r1, the builtin game, keeps its own pages and API at the root)
 GAMES = tuple(g.slug for g in registry.hosted() if g.has("runs"))
+STRATEGY_GAMES = ("regions",)   # played by written strategies: the strategy editor and the round robin
 
 
 def game_of(spec: dict | None) -> str:

@@ -112,7 +112,31 @@ def run_from_game_spec(spec: dict) -> SimulationRun:
     return SimulationRun.objects.create(
         mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
         engine_version=spec["engine_version"], request_key=engine.request_key(spec), spec=spec,
-        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])), **run_fields(spec))
+        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
+        **_clipped(run_fields(spec)))
+
+
+MAX_SEED = 2**63 - 1   # the seed column is a signed 64-bit integer (as r1's runs: simulator/deckinput.py)
+MAX_NAME = 200         # SimulationRun.deck_name / opponent_name
+
+
+def _check_bounds(kwargs: dict) -> None:
+    """What the run's columns can hold, checked before anything is built: the seed and the names given."""
+    seed = kwargs.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool) and not 0 <= seed <= MAX_SEED:
+        raise GameSpecError(f"seed: from 0 to {MAX_SEED:,} (2^63 - 1), not {str(seed)[:30]}"
+                            f"{'…' if len(str(seed)) > 30 else ''}")
+    for key, label in (("deck_name", "name"), ("opponent_name", "opponent_name")):
+        value = kwargs.get(key)
+        if isinstance(value, str) and len(value) > MAX_NAME:
+            raise GameSpecError(f"{label}: at most {MAX_NAME} characters, not {len(value):,}")
+
+
+def _clipped(fields: dict) -> dict:
+    """A name the spec carries from the text itself (a strategy's or decklist's own name) clipped to its column;
+    the spec keeps it whole."""
+    return {k: (v[:MAX_NAME] if k in ("deck_name", "opponent_name") and isinstance(v, str) else v)
+            for k, v in fields.items()}
 
 
 def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", dispatch: bool = True,
@@ -125,6 +149,7 @@ def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", 
         raise LimitExceeded(f"Limit: at most {cap:,} games per run for {mode} "
                             f"({'signed-in users' if limits.who == 'user' else 'anonymous users; sign in for more'})"
                             f", you asked for {games:,}.")
+    _check_bounds(kwargs)
     spec = build_game_spec(game, mode=mode, **kwargs)
     engine = engine_for(spec)
     key = engine.request_key(spec)
@@ -144,7 +169,7 @@ def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", 
         engine_version=spec["engine_version"], request_key=key, spec=spec,
         chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
-        session_key=session_key or "", **run_fields(spec))
+        session_key=session_key or "", **_clipped(run_fields(spec)))
     if dispatch:
         run_dispatch(run)
     return run, True

@@ -16,6 +16,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from roc_site.inputs import InputError, loads
 from roc_site.throttling import page_throttle
 from simulator import access, selectors, services
 from simulator.run_json import anonymous_key, run_json
@@ -102,8 +103,9 @@ def simulate_page(request, game: str):
     error, status = None, 200
     if request.method == "POST":
         form.update({k: request.POST.get(k, form[k])[:MAX_TEXT] for k in form})
-        if game == "regions" and not form["opponent"].strip():  # the strategy editor's "against" pick
-            form["opponent"] = shipped.get(request.POST.get("opponent_pick", ""), "")
+        # the strategy editor's "Against" pick: it sends no opponent text, so the default opponent must not win
+        if game == "regions" and request.POST.get("opponent_pick") and not request.POST.get("opponent", "").strip():
+            form["opponent"] = shipped.get(request.POST["opponent_pick"], "")
         user, session_key = _owner(request)
         if game == "realms" and form["player"] in REALMS_PLAYERS:   # fast / strong: both sides unless chosen
             form["policy"] = form["policy"] or REALMS_PLAYERS[form["player"]]
@@ -265,16 +267,16 @@ def round_robin_page(request, game: str):
         return render(request, "games/round_robin.html", {**context, "busy": str(exc), "status": exc.status},
                       status=exc.status)
     return render(request, "games/round_robin.html", {**context, "rr": rr, "chart": charts.matrix_chart(rr),
-                                                      "rows": list(zip(rr["strategies"], rr["heroes"],
+                                                      "rows": list(zip(rr["strategies"], [_hero_name(h) for h in rr["heroes"]],
                                                                        rr["matrix"]))})
 
 
 # ---- the API --------------------------------------------------------------------------------------------------
 def _body(request) -> dict:
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise GameSpecError("Send a JSON object.") from None
+        data = loads(request.body or b"{}", field="", max_bytes=None)  # the body's size: InputGuardMiddleware
+    except InputError as exc:
+        raise GameSpecError(f"Send a JSON object: {str(exc).lstrip(': ')}") from None
     if not isinstance(data, dict):
         raise GameSpecError("Send a JSON object with mode and text.")
     return data
@@ -287,7 +289,8 @@ def api_create(request, game: str, data: dict):
         mode = data.get("mode")
         if not isinstance(mode, str):
             raise GameSpecError("mode: goldfish or versus")
-        for key in ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name"):
+        for key in ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name",
+                    "strategy", "opponent_strategy"):
             if data.get(key) is not None and not isinstance(data[key], str):
                 raise GameSpecError(f"{key}: a string")
         games, seed = data.get("games"), data.get("seed", 1)

@@ -25,3 +25,38 @@ def _fuzz(name):
 @pytest.mark.parametrize("name", ["search", "decklist", "cardfile", "engine"])
 def test_fuzz_target_holds(name):
     _fuzz(name)
+
+
+# --- the HTTP input surfaces (scripts/fuzz/http.py): every slot once per kind of input, then a few random cases
+
+HTTP_CASES = 5
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("surface", ["http-nested", "http-surrogate", "http-nul", "http-number", "http-body"])
+def test_every_input_slot_refuses_hostile_input_cleanly(surface):
+    from scripts.fuzz.http import EXAMPLES, SLOTS, check_case
+
+    failures = []
+    for slot in SLOTS:
+        try:
+            check_case((slot, EXAMPLES[surface]))
+        except AssertionError as exc:
+            failures.append(str(exc)[:400])
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("surface", ["http-nested", "http-surrogate", "http-nul", "http-number", "http-body"])
+def test_http_fuzz_target_holds(surface):
+    from scripts.fuzz.http import TARGETS
+
+    strategy, check = TARGETS[surface]
+
+    @settings(max_examples=HTTP_CASES, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def run(example):
+        check(example)
+
+    run()

@@ -162,7 +162,7 @@ def test_the_request_body_itself_is_capped(settings):
     r = Client().post("/api/decks/validate/", data=json.dumps({"text": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE
                                                                              + 10)}),
                       content_type="application/json")
-    assert r.status_code == 400 and "too large" in r.json()["detail"]
+    assert r.status_code == 413 and "too large" in r.json()["detail"]
 
 
 # --- API tokens ---

@@ -64,13 +64,15 @@ def _cards_of(dec: Decision) -> list[int]:
 def names_for(g: Game, cards: list[int]) -> dict[int, str]:
     """How each of these cards is named in the texts of one decision (see the module docstring)."""
     by_code: dict[str, set] = {}
-    order: dict[str, list[int]] = {}
+    # each card's place among its code's cards (1, 2, ...): a dict, so that naming n copies of one code stays
+    # linear (a list's `in` and `index` made it quadratic, and a decision over hundreds of copies took seconds)
+    order: dict[str, dict[int, int]] = {}
     for i in cards:
         code = g.cdef[i].code
         by_code.setdefault(code, set()).add(_alike_key(g, i))
-        seq = order.setdefault(code, [])
+        seq = order.setdefault(code, {})
         if i not in seq:
-            seq.append(i)
+            seq[i] = len(seq) + 1
     out = {}
     for i in cards:
         lab = g.labels.get(i)
@@ -80,7 +82,7 @@ def names_for(g: Game, cards: list[int]) -> dict[int, str]:
         elif len(by_code[code]) == 1:
             out[i] = code
         else:
-            out[i] = f"{code}.{order[code].index(i) + 1}"
+            out[i] = f"{code}.{order[code][i]}"
     return out
 
 

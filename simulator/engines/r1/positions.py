@@ -127,7 +127,7 @@ def _read_lasting(raw: Any, where: str) -> list[tuple]:
         return []
     if not isinstance(raw, list):
         raise PositionError(f"{where} lasting: a list of effects")
-    out = []
+    out: list[tuple] = []
     for x in raw:
         if not isinstance(x, dict) or x.get("until") not in DURATIONS or len(x) != 2:
             raise PositionError(f"{where} lasting: {x!r} is not one effect with an \"until\" of "
@@ -183,6 +183,8 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
     rnd = data.get("round", 1)
     if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
         raise PositionError(f"round: {rnd!r} (a position is in round 1 or later)")
+    if rnd > max_rounds:   # the game would stop at its round limit before anything could be judged
+        raise PositionError(f"round: {rnd} (a position is in round 1 to {max_rounds}, the game's round limit)")
     phase = data.get("phase", "quest")
     if phase not in PHASES:
         raise PositionError(f"phase: {phase!r} is not one of {', '.join(PHASES)}")
@@ -191,6 +193,8 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
     if first not in (0, 1) or isinstance(first, bool):
         raise PositionError(f"first_player: {first!r} (0 or 1)")
     active: Any = data.get("active_player")
+    if active not in (None, 0, 1) or isinstance(active, bool):   # outside a turn it is unused, but still a player
+        raise PositionError(f"active_player: {active!r} (0, 1 or null)")
     if ph in (KINGDOM_P, CONFRONT_P):
         active = first if active is None else active
         if active not in (0, 1) or isinstance(active, bool):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, Sequence
 
 from simulator.engines.common.search import search_decision
 from simulator.engines.common.shuffle import fisher_yates
@@ -64,7 +64,7 @@ def forget(g: Any) -> None:
     _ORIGINS.pop(id(g), None)
 
 
-def _from_origin(position: dict, catalogue: Any, history: list, reseeds: list = ()) -> Any:
+def _from_origin(position: dict, catalogue: Any, history: list, reseeds: Sequence = ()) -> Any:
     """The position loaded again with the choices of `history` replayed (the engine's own replay loop), its
     random stream seeded again where `reseeds` says (Game.reseed)."""
     from .positions import from_position
