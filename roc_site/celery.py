@@ -303,7 +303,7 @@ class RedisUnackedHeartbeat(bootsteps.StartStopStep):
     def start(self, c):
         from django.conf import settings
 
-        interval = float(getattr(settings, "CELERY_UNACKED_HEARTBEAT_S", 0) or 0)
+        interval = float(getattr(settings, "ROC_UNACKED_HEARTBEAT_S", 0) or 0)
         channel = getattr(c.task_consumer, "channel", None)
         if interval <= 0 or not hasattr(getattr(channel, "qos", None), "unacked_index_key"):
             return  # not the Redis transport

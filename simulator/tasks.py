@@ -91,7 +91,7 @@ def start_run(run_id: int) -> None:
         chunks.append(run_chunk.si(run_id, index).set(soft_time_limit=soft, time_limit=hard))
     longest = max(chunk_time_limits(run.mode, sizes[index], run.settings, per_game=per_game)[1] for index in missing)
     visibility = (getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {}).get("visibility_timeout")
-    stamped = float(getattr(settings, "CELERY_UNACKED_HEARTBEAT_S", 0) or 0) > 0
+    stamped = float(getattr(settings, "ROC_UNACKED_HEARTBEAT_S", 0) or 0) > 0
     if visibility and longest >= visibility and not stamped:
         log.warning("run %s: a chunk may take up to %.0f s, longer than the broker's visibility timeout (%s s); "
                     "it may be computed twice (harmless, only slower). Raise CELERY_VISIBILITY_TIMEOUT, or turn "

@@ -222,7 +222,9 @@ elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         # every sweep scans (one ZRANGE of the few unacknowledged messages)
         "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", "1")),
     }
-CELERY_UNACKED_HEARTBEAT_S = float(os.environ.get("CELERY_UNACKED_HEARTBEAT_S", "5"))
+# Not a CELERY_ name: Celery has no such setting (the heartbeat is our own worker step), and every CELERY_ name
+# here must be one Celery reads. The environment variable keeps the broker settings' CELERY_ prefix.
+ROC_UNACKED_HEARTBEAT_S = float(os.environ.get("CELERY_UNACKED_HEARTBEAT_S", "5"))
 # The queue a worker reads and tasks are sent to; a separate name keeps a test's workers apart from others'
 # on a shared broker.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")

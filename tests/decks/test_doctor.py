@@ -264,7 +264,7 @@ def test_api_is_open_to_anonymous_users_as_json_or_plain_text():
     ({"text": ""}, "json", "empty"),
     ({"text": "1x Camelot", "game": "nope"}, "json", "unknown game"),
     ({"text": "1x Camelot", "game": "regions"}, "json", "no deck doctor"),
-    ({"text": "1x Camelot\x00"}, "json", "binary"),
+    ({"text": "1x Camelot\x00"}, "json", "nul character"),
 ])
 def test_api_bad_input_is_a_400_naming_what_is_wrong(body, fmt, needle):
     r = APIClient().post(DOCTOR, body, format=fmt)

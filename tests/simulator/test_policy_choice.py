@@ -71,7 +71,7 @@ def test_goldfish_takes_a_policy(sim_db, capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["--mode", "versus", "--policy", "nobody"], "policy must be one of"),
-    (["--mode", "versus", "--policy", "expert:lots"], "budget must be a whole number"),
+    (["--mode", "versus", "--policy", "expert:lots"], "the budget, a whole number"),
     (["--mode", "goldfish", "--opponent-policy", "greedy"], "--opponent-policy goes with --mode versus"),
     (["--mode", "hands", "--policy", "greedy"], "go with --mode goldfish or versus"),
 ])

@@ -264,7 +264,7 @@ def test_redis_gives_a_killed_workers_chunks_back_within_about_20_s():
     env["CELERY_BROKER_URL"] = "redis://127.0.0.1:6379/15"  # read, never connected to
     code = ("import django, json; django.setup(); from django.conf import settings as s; "
             "print(json.dumps([s.CELERY_BROKER_TRANSPORT_OPTIONS, s.CELERY_TASK_TIME_LIMIT, s.CELERY_TASK_SOFT_TIME_LIMIT,"
-            " s.CELERY_UNACKED_HEARTBEAT_S]))")
+            " s.ROC_UNACKED_HEARTBEAT_S]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True,
                          text=True, env={**env, "DJANGO_SETTINGS_MODULE": "roc_site.settings.dev"}, timeout=60)
     options, hard, soft, heartbeat = json.loads(out.stdout)
