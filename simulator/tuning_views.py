@@ -19,7 +19,6 @@ from .api import anonymous_key
 from .views_play import replay_share_context
 from .models import TuningRun
 from .services import BrokerUnavailable, LimitExceeded
-from .tuning_input import policy_names
 
 SEPARATOR = "---"
 
@@ -66,15 +65,29 @@ def _deck_versions(request, deck_id, numbers):
     return deck, out
 
 
+def _put(box: str, text: str, several: bool) -> str:
+    """A deck's list into a box: it replaces a single list; a box of several lists gets it added after a
+    separator line (once: a list already in the box is not added again)."""
+    if not several or not box.strip():
+        return text
+    if text.strip() in box.replace("\r\n", "\n"):
+        return box
+    return box.rstrip() + f"\n{SEPARATOR}\n" + text
+
+
 @require_http_methods(["GET", "POST"])
 def tune_page(request):
+    from .selectors import deck_version_for, saved_decks_for
+    from .tuning_forms import BOXES, TunePicks
+    from .views import player_times
+
     kind = request.POST.get("kind") or request.GET.get("kind") or "compare"
     if kind not in tuning.KINDS:
         kind = "compare"
     form = {"kind": kind, "a": "", "b": "", "deck": "", "gauntlet": "", "decks": "", "target": "goldfish",
-            "games": "", "seed": "1", "policy": tuning.DEFAULT_POLICY, "opponent_policy": tuning.DEFAULT_POLICY,
-            "owned": "", "from_deck": ""}
+            "games": "", "seed": "1", "player": "fast", "owned": "", "from_deck": ""}
     private = False
+    my_decks = saved_decks_for(user=request.user)
     if request.method == "GET":
         for key, slot in (("starter_a", "a"), ("starter_b", "b"), ("starter", "deck")):
             s = starter(request.GET.get(key))
@@ -92,46 +105,104 @@ def tune_page(request):
             form["kind"] = kind = "compare"
         if request.GET.get("all_starters"):
             form["decks"] = f"\n{SEPARATOR}\n".join(s.text.strip() for s in starters())
-    error, status = None, 200
+    error, status, problems = None, 200, []
+    chosen = {field: "" for field, _, _ in BOXES[kind]}
     if request.method == "POST":
         form.update({k: request.POST.get(k, v) for k, v in form.items()})
         private = bool(form["from_deck"])
-        throttled = page_throttle(request)
-        if throttled:
-            error, status = throttled, 429
+        picks = TunePicks(request.POST, kind=kind, my_decks=my_decks)
+        filling = any(request.POST.get(f"use_starter_{f}") for f, _, _ in BOXES[kind])
+        loading = request.POST.get("load") == "1"
+        if not picks.is_valid():
+            problems = picks.problems()
+            error, status = "Pick again: nothing was started.", 400
+        elif filling or loading:
+            # A starter button or "Load": fill the box(es) and keep everything else typed (a link would reload
+            # the page and lose the lists pasted in the other boxes).
+            for field, _, several in BOXES[kind]:
+                slug = picks.cleaned_data.get(f"use_starter_{field}")
+                if slug:
+                    form[field] = _put(form[field], starter(slug).text, several)
+                deck_id = picks.cleaned_data.get(f"my_{field}")
+                if loading and deck_id:
+                    found = deck_version_for(user=request.user, deck_id=deck_id)
+                    if found is None:   # it has no saved version yet
+                        problems.append(f"{dict((f, lab) for f, lab, _ in BOXES[kind])[field]}: that deck has no "
+                                        "saved version yet; save it in the editor first")
+                    else:
+                        form[field] = _put(form[field], found[1], several)
+                        chosen[field] = "" if several else deck_id
+            if problems:
+                error, status = "Pick again:", 400
         else:
-            if kind == "compare":
-                decks = [("A", form["a"]), ("B", form["b"])]
-                decks = [(_title(t) or n, t) for n, t in decks]
-            elif kind == "tune":
-                decks = [(_title(form["deck"]) or "deck", form["deck"])]
+            form["player"] = picks.cleaned_data.get("player") or "fast"
+            throttled = page_throttle(request)
+            if throttled:
+                error, status = throttled, 429
             else:
-                decks = split_lists(form["decks"], "deck")
-            user = request.user if request.user.is_authenticated else None
-            owned = None
-            if kind == "tune" and form["owned"] and user is not None:
-                owned = dict(user.collection.values_list("card_code", "count"))
-            if user is None and not request.session.session_key:
-                request.session.save()
-            try:
-                run, _ = services.tuning_request(
-                    kind=kind, decks=decks, gauntlet=split_lists(form["gauntlet"], "gauntlet deck"),
-                    games=form["games"].strip() or None, seed=form["seed"].strip() or None, policy=form["policy"],
-                    opponent_policy=form["opponent_policy"], target=form["target"], owned=owned, user=user,
-                    session_key="" if user else anonymous_key(request, create=True), private=private)
-                return redirect(run.get_absolute_url())
-            except (tuning.TuningError, LimitExceeded, runner.EngineUnavailable) as exc:
-                error, status = str(exc), 400
-            except BrokerUnavailable as exc:
-                error, status = str(exc), 503
+                started = _start(request, kind, form, picks.policy(), private)
+                if isinstance(started, TuningRun):
+                    return redirect(started.get_absolute_url())
+                error, status = started
     recent = access.owned_runs(request, TuningRun)[:10]
     return access.keep_session(request, render(request, "simulator/tuning.html", {
-        "form": form, "kind": kind, "kinds": TuningRun.KIND_CHOICES, "error": error, "policies": policy_names(),
+        "form": form, "kind": kind, "kinds": TuningRun.KIND_CHOICES, "error": error, "problems": problems,
+        "player_times": player_times(), "my_decks": my_decks, "chosen": chosen,
         "starters": starters(), "recent": recent, "separator": SEPARATOR,
         "default_games": tuning.DEFAULT_GAMES[kind],
-        "starter_a": request.GET.get("starter_a", "") if starter(request.GET.get("starter_a")) else "",
-        "starter_b": request.GET.get("starter_b", "") if starter(request.GET.get("starter_b")) else ""},
+        "holding": {field: _holding(form[field]) for field, _, several in BOXES[kind] if not several}},
         status=status))
+
+
+def _holding(text: str) -> str:
+    """The starter whose list is in a box now (its button shows as chosen, whichever way it got there)."""
+    text = text.replace("\r\n", "\n").strip()
+    return next((s.slug for s in starters() if text and s.text.strip() == text), "")
+
+
+def _start(request, kind: str, form: dict, policy: str, private: bool):
+    """Start the run the form asks for: the run, or (error message, HTTP status)."""
+    if kind == "compare":
+        decks = [(_title(t) or n, t) for n, t in (("A", form["a"]), ("B", form["b"]))]
+    elif kind == "tune":
+        decks = [(_title(form["deck"]) or "deck", form["deck"])]
+    else:
+        decks = split_lists(form["decks"], "deck")
+    user = request.user if request.user.is_authenticated else None
+    owned = None
+    if kind == "tune" and form["owned"] and user is not None:
+        owned = dict(user.collection.values_list("card_code", "count"))
+    if user is None and not request.session.session_key:
+        request.session.save()
+    try:
+        # One player on both sides, as on /simulate/: the result measures the decks, not a difference in play.
+        run, _ = services.tuning_request(
+            kind=kind, decks=decks, gauntlet=split_lists(form["gauntlet"], "gauntlet deck"),
+            games=form["games"].strip() or None, seed=form["seed"].strip() or None, policy=policy,
+            opponent_policy=policy, target=form["target"], owned=owned, user=user,
+            session_key="" if user else anonymous_key(request, create=True), private=private)
+        return run
+    except (tuning.TuningError, LimitExceeded, runner.EngineUnavailable) as exc:
+        return str(exc), 400
+    except BrokerUnavailable as exc:
+        return str(exc), 503
+
+
+def player_label(policy: str | None) -> str:
+    """A policy as the pages name players: greedy -> "Fast", expert (any budget) -> "Strong", as on /simulate/;
+    the API's other players in words rather than their engine names."""
+    name = runner.policy_name(policy)
+    by_policy = {v: k for k, v in runner.PLAYERS.items()}
+    if name in by_policy:
+        return {"fast": "Fast", "strong": "Strong"}[by_policy[name]]
+    return {"greedy-v1": "Fast (its first version)", "random": "Random moves",
+            "first": "First legal move"}.get(name, "another player")
+
+
+def players_label(run: TuningRun) -> str:
+    """"Fast" when both sides are the same player, else "Fast / Strong" (the deck's, then the opponents')."""
+    mine, theirs = player_label(run.policy), player_label(run.opponent_policy)
+    return mine if mine == theirs else f"{mine} / {theirs}"
 
 
 def _run_or_404(request, pk, *, write: bool = False) -> TuningRun:
@@ -144,7 +215,8 @@ def tuning_run(request, pk: str):
 
     run = _run_or_404(request, pk)
     context = {"run": run, "result": run.result if run.status == "done" else None,
-               "can_cancel": not run.is_finished and run.viewer_owns, **share_context(request, run)}
+               "can_cancel": not run.is_finished and run.viewer_owns, "players": players_label(run),
+               **share_context(request, run)}
     if context["result"]:
         context.update(tuning_charts.report_context(context["result"]))
     template = "simulator/tuning_body.html" if getattr(request, "htmx", False) else "simulator/tuning_run.html"

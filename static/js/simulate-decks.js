@@ -1,6 +1,7 @@
 // The simulate page: choosing one of my saved decks fills its list at once (the deck's text from
 // /api/decks/ID/export/), so nothing else typed on the page is lost; editing the list afterwards makes it a pasted
-// list again. Without this script the "Load" button next to each choice does the same through the server.
+// list again. Without this script the "Load" button next to each choice does the same through the server. A choice
+// with data-separator (a box of several lists, as on /tune/) adds the deck's list to the box after that line.
 (function () {
   "use strict";
 
@@ -25,8 +26,13 @@
           return response.text();
         })
         .then(function (text) {
-          area.value = text;
-          loaded = text;
+          var sep = select.dataset.separator;
+          if (sep && area.value.trim() && area.value.indexOf(text.trim()) < 0) {
+            area.value = area.value.replace(/\s+$/, "") + "\n" + sep + "\n" + text;
+          } else if (!sep || !area.value.trim()) {
+            area.value = text;
+          }
+          loaded = area.value;
           say("Loaded " + name + ".");
           if (select.dataset.mode) {
             var radio = document.querySelector('input[name="mode"][value="' + select.dataset.mode + '"]');
