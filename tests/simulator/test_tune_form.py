@@ -135,7 +135,7 @@ def test_the_player_choice_reads_fast_and_strong_with_its_time_and_maps_to_the_a
 @pytest.mark.parametrize("kind", ["compare", "tune", "matrix"])
 def test_no_engine_names_or_fractions_on_the_form(client, kind):
     page = _visible(client.get(f"/tune/?kind={kind}").content.decode())
-    for word in ("greedy-v1", "(0-1)", "(0–1)", "docs/", ".md", "manage.py", "Opponents' player"):
+    for word in ("{#", "#}", "greedy-v1", "(0-1)", "(0–1)", "docs/", ".md", "manage.py", "Opponents' player"):
         assert word not in page, word
 
 
@@ -161,3 +161,10 @@ def test_a_card_swap_report_speaks_in_percentage_points(client, no_queue):
     assert "+3.1 points" in page and "−1.2 to +7.4 points" in page
     assert "percentage points of win rate against the gauntlet" in page
     assert "players: Random moves / Fast (its first version)" in page
+
+
+def test_the_simulate_page_shows_its_shared_picker_parts_without_template_comments(client, ada):
+    client.force_login(ada["user"])
+    page = client.get("/simulate/").content.decode()
+    assert 'id="sim-my-deck"' in page and 'name="use_opponent_starter"' in page and 'id="sim-players"' in page
+    assert "{#" not in _visible(page) and "#}" not in _visible(page)
