@@ -13,6 +13,10 @@ from simulator.engines.realms import sim
 MODES = sim.MODES
 SpecError = sim.SpecError
 POLICIES = ("greedy", "random", "expert")
+# the simulate page's choices: its modes, and its fast/strong choice (as r1's simulate page): the greedy player or
+# the search player (search.py)
+MODE_LABELS = (("goldfish", "Goldfish (against a Leader that never acts)"), ("versus", "Head-to-head"))
+PLAYERS = {"fast": "greedy", "strong": "expert"}
 # A chunk's time allowance per game (simulator/tasks.py chunk_time_limits): the plain-Python engine's worst per game
 # on a quiet machine (docs/performance.md, "Realms engine": goldfish 5 ms, greedy head-to-head 36 ms) times about
 # 10 for goldfish and 5.5 for versus, so 200 versus games get 53 s (58 hard), under the broker's visibility timeout.
@@ -65,3 +69,20 @@ def run_fields(spec: dict) -> dict:
             "deck_counts": counts(spec["deck"]), "deck_legal": True,
             "opponent_name": (opp or {}).get("name") or "", "opponent_hash": (opp or {}).get("data_hash") or "",
             "opponent_counts": counts(opp) if opp else None}
+
+
+def build_spec(**kwargs) -> dict:
+    """A spec from the page's, API's or command's fields (simulator/games/services.py realms_spec)."""
+    from .services import realms_spec
+    return realms_spec(**kwargs)
+
+
+def charts(result: dict) -> list[tuple[str, str]]:
+    from .charts import realms_goldfish, realms_versus
+    return realms_goldfish(result) if result["mode"] == "goldfish" else realms_versus(result)
+
+
+def root_replay(request, run, index: int):
+    """A realms run's game `index` at r1's replay address (/simulate/runs/ID/replay/N/), on the realms board."""
+    from .realms_replay import replay_page
+    return replay_page(request, run, index)

@@ -92,14 +92,13 @@ def regions_spec(*, mode: str, text: str, opponent_text: str | None, games=None,
 
 
 def build_game_spec(game: str, **kwargs) -> dict:
-    if game == "realms":
-        return realms_spec(**kwargs)
-    if game == "regions":
-        kwargs.pop("fmt", None)
-        kwargs.pop("deck_name", None)
-        kwargs.pop("opponent_name", None)
-        return regions_spec(**kwargs)
-    raise GameSpecError(f"game: {game!r} has no simulations here (realms, regions; r1 is the default)")
+    """The spec of the game's run module (simulator/games/<game>.py `build_spec`) from the common fields."""
+    from . import GAMES, run_hook
+
+    build = run_hook(game, "build_spec")
+    if build is None:
+        raise GameSpecError(f"game: {game!r} has no simulations here ({', '.join(GAMES)}; r1 is the default)")
+    return build(**kwargs)
 
 
 def run_fields(spec: dict) -> dict:
