@@ -66,12 +66,32 @@ def shipped_strategies() -> dict[str, str]:
     return sim.shipped_texts()
 
 
-def build_spec(**kwargs) -> dict:
-    """A spec from the page's, API's or command's fields; a strategy has no format and names itself."""
-    from .services import regions_spec
-    for key in ("fmt", "deck_name", "opponent_name"):
-        kwargs.pop(key, None)
-    return regions_spec(**kwargs)
+def build_spec(*, mode: str, text: str, opponent_text: str | None, games=None, seed=0,
+               policy: str | None = None, opponent_policy: str | None = None, fmt=None, deck_name="",
+               opponent_name="") -> dict:
+    """A regions versus spec from two strategy texts (docs/games/regions-strategies.md); a strategy that does not
+    parse fails here with its line and column. A strategy has no format and names itself (`fmt`, `deck_name`
+    and `opponent_name`, the decks' fields, are ignored)."""
+    from simulator.engines.regions.strategy import StrategyError
+
+    from .services import MAX_TEXT, GameSpecError
+
+    if mode != "versus":
+        raise GameSpecError(f"mode: regions runs are versus (strategy against strategy), not {mode!r}")
+    for label, body in (("text", text), ("opponent", opponent_text)):
+        if not isinstance(body, str) or not body.strip():
+            raise GameSpecError(f"{label}: give a strategy's text (or the name of a shipped one)")
+        if len(body) > MAX_TEXT:
+            raise GameSpecError(f"{label}: at most {MAX_TEXT:,} characters")
+    kwargs = {"seed": seed, "policy": policy, "opponent_policy": opponent_policy}
+    if games is not None:
+        kwargs["games"] = games
+    try:
+        return make_spec(text, opponent_text, **kwargs)
+    except StrategyError as exc:
+        raise GameSpecError(f"strategy: {exc}") from None
+    except SpecError as exc:
+        raise GameSpecError(str(exc)) from None
 
 
 def charts(result: dict) -> list[tuple[str, str]]:
