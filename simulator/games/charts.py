@@ -64,10 +64,11 @@ def regions_versus(r: dict) -> list[tuple[str, str]]:
     ]
 
 
-def charts_for(result: dict) -> list[tuple[str, str]]:
-    if result.get("game") == "regions":
-        return regions_versus(result)
-    return realms_goldfish(result) if result["mode"] == "goldfish" else realms_versus(result)
+def charts_for(result: dict, game: str | None = None) -> list[tuple[str, str]]:
+    """The report's charts, by the game's run module (simulator/games/<game>.py `charts`)."""
+    from . import run_hook
+
+    return run_hook(game or result.get("game"), "charts", lambda result: [])(result)
 
 
 def matrix_chart(rr: dict) -> str:

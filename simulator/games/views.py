@@ -22,14 +22,10 @@ from simulator import access, selectors, services
 from simulator.run_json import anonymous_key, run_json
 from simulator.models import SimulationRun
 
-from . import GAMES, charts
+from . import GAMES, STRATEGY_GAMES, charts, run_hook
 from .services import GameSpecError, game_run_request
 
 MAX_TEXT = 20_000
-REALMS_POLICIES = ("greedy", "random", "expert")
-# the realms page's fast/strong choice (as r1's simulate page): the greedy player or the search player (search.py)
-REALMS_PLAYERS = {"fast": "greedy", "strong": "expert"}
-REGIONS_POLICIES = ("strategy", "random", "search", "search:8")  # search[:N]: simulator/engines/regions/search.py
 
 
 class Throttled(Exception):
@@ -52,14 +48,10 @@ def _int(value, default=None):
         raise GameSpecError(f"{value!r} is not a whole number") from None
 
 
-def _regions_strategies() -> dict[str, str]:
-    from simulator.engines.regions.sim import shipped_texts
-    return shipped_texts()
-
-
-def _realms_starters() -> list[tuple[str, str]]:
-    from cards.games import registry
-    return registry.get("realms").hook("starters")()
+def _shipped(game: str) -> dict[str, str]:
+    """A strategy game's shipped strategies by name (none for a game played by decks)."""
+    shipped = run_hook(game, "shipped_strategies")
+    return shipped() if shipped else {}
 
 
 def _deck_text(request, spec, pk: str) -> tuple[str, str]:
@@ -85,16 +77,18 @@ def simulate_page(request, game: str):
     from cards.games import registry
 
     spec = registry.get(game)
-    shipped = _regions_strategies() if game == "regions" else {}
-    starters = _realms_starters() if game == "realms" else []
-    form = {"mode": "versus" if game == "regions" else "goldfish", "text": "", "opponent": "", "games": "",
+    shipped = _shipped(game)
+    starters = spec.hook("starters")() if spec.has("starters") else []
+    modes = run_hook(game, "MODE_LABELS")
+    form = {"mode": modes[0][0], "text": "", "opponent": "", "games": "",
             "seed": "1", "policy": "", "opponent_policy": "", "player": "", "name": "", "opponent_name": ""}
-    if game == "regions":
-        form["text"] = shipped.get(request.GET.get("strategy", "big-money"), "")
-        form["opponent"] = shipped.get(request.GET.get("opponent", "region-control"), "")
+    if game in STRATEGY_GAMES:
+        strategy, opponent = run_hook(game, "DEFAULT_STRATEGIES")
+        form["text"] = shipped.get(request.GET.get("strategy", strategy), "")
+        form["opponent"] = shipped.get(request.GET.get("opponent", opponent), "")
     elif request.GET.get("starter"):
         form["text"] = dict(starters).get(request.GET["starter"], "")
-    if game == "realms" and request.method == "GET":   # "Simulate this deck" on a deck's page
+    if spec.has("export_decklist") and request.method == "GET":   # "Simulate this deck" on a deck's page
         for param, text_key, name_key in (("deck", "text", "name"), ("opponent_deck", "opponent", "opponent_name")):
             if request.GET.get(param):
                 form[text_key], form[name_key] = _deck_text(request, spec, request.GET[param])
@@ -104,13 +98,14 @@ def simulate_page(request, game: str):
     if request.method == "POST":
         form.update({k: request.POST.get(k, form[k])[:MAX_TEXT] for k in form})
         # the strategy editor's "Against" pick: it sends no opponent text, so the default opponent must not win
-        if game == "regions" and request.POST.get("opponent_pick") and not request.POST.get("opponent", "").strip():
+        if game in STRATEGY_GAMES and request.POST.get("opponent_pick") and not request.POST.get("opponent", "").strip():
             form["opponent"] = shipped.get(request.POST["opponent_pick"], "")
         user, session_key = _owner(request)
-        if game == "realms" and form["player"] in REALMS_PLAYERS:   # fast / strong: both sides unless chosen
-            form["policy"] = form["policy"] or REALMS_PLAYERS[form["player"]]
+        players = run_hook(game, "PLAYERS", {})
+        if form["player"] in players:   # fast / strong: both sides unless chosen
+            form["policy"] = form["policy"] or players[form["player"]]
             if form["mode"] == "versus":
-                form["opponent_policy"] = form["opponent_policy"] or REALMS_PLAYERS[form["player"]]
+                form["opponent_policy"] = form["opponent_policy"] or players[form["player"]]
         throttled = page_throttle(request)  # the same per-user/per-address limit as the API and r1's page
         try:
             if throttled:
@@ -129,9 +124,7 @@ def simulate_page(request, game: str):
             return redirect(exc.run.get_absolute_url())
     return render(request, "games/simulate.html", {
         "game": spec, "form": form, "error": error, "shipped": shipped, "starters": starters,
-        "policies": REGIONS_POLICIES if game == "regions" else REALMS_POLICIES,
-        "modes": (("versus", "Strategy against strategy"),) if game == "regions" else
-        (("goldfish", "Goldfish (against a Leader that never acts)"), ("versus", "Head-to-head"))}, status=status)
+        "policies": run_hook(game, "POLICIES"), "modes": modes}, status=status)
 
 
 def _run_for(request, game: str, pk: str) -> SimulationRun:
@@ -152,26 +145,22 @@ def run_page(request, game: str, pk: int):
     from simulator.views import share_context
 
     context = {"game": registry.get(game), "run": run, "result": result, **share_context(request, run),
-               "charts": charts.charts_for(result) if result else [],
+               "charts": charts.charts_for(result, game) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
     if result:
         from simulator.views import run_doctor
         context["doctor"] = run_doctor(run, request.user, game)
-    if result and game == "regions":
-        context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
-        from simulator.engines.regions.replay import MAX_SAMPLE_GAMES
-        context["sample_games"] = list(range(1, min(MAX_SAMPLE_GAMES, run.games)))
+    run_context = run_hook(game, "run_context")
+    if result and run_context:
+        context.update(run_context(run, result))
     template = "games/run_body.html" if getattr(request, "htmx", False) else "games/run.html"
     return render(request, template, context)
 
 
 def _hero_name(code: str) -> str:
-    from simulator.engines.regions import CardSet
-    try:
-        return CardSet.default().hero(code).name
-    except KeyError:
-        return code
+    from .regions import _hero_name
+    return _hero_name(code)
 
 
 def replay_page(request, game: str, pk: int):
@@ -180,9 +169,9 @@ def replay_page(request, game: str, pk: int):
 
     game = _game(game)
     run = _run_for(request, game, pk)
-    if game == "regions":  # on a board of five Regions (regions_replay.py)
-        from .regions_replay import replay_page as regions_replay
-        return regions_replay(request, run, registry.get(game))
+    board = run_hook(game, "replay_board")
+    if board:  # the game's own board (regions: five Regions, regions_replay.py)
+        return board(request, run, registry.get(game))
     sample = (run.result or {}).get("sample_log") if run.status == "done" else None
     if not sample:
         raise Http404("This run has no sample game (goldfish runs keep none).")
@@ -222,11 +211,11 @@ def _parse(text: str) -> dict:
 
 
 def strategy_editor(request, game: str):
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("Strategies are a regions thing (realms builds decks).")
     from cards.games import registry
 
-    shipped = _regions_strategies()
+    shipped = _shipped(game)
     name = request.GET.get("strategy", "big-money")
     text = shipped.get(name, shipped.get("big-money", ""))
     return render(request, "games/strategy_editor.html", {"game": registry.get(game), "text": text,
@@ -236,7 +225,7 @@ def strategy_editor(request, game: str):
 @require_POST
 def strategy_parse(request, game: str):
     """The editor's live panel (htmx) or, with Accept: application/json, the parse as JSON."""
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("Strategies are a regions thing.")
     text = request.POST.get("text", "")
     if len(text) > MAX_TEXT:
@@ -249,7 +238,7 @@ def strategy_parse(request, game: str):
 
 
 def round_robin_page(request, game: str):
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("The round-robin is of regions strategies.")
     from cards.games import registry
 
@@ -298,10 +287,9 @@ def api_create(request, game: str, data: dict):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise GameSpecError(f"{key}: a whole number")
         text, opponent = data.get("text") or "", data.get("opponent") or None
-        if game == "regions":
-            shipped = _regions_strategies()
-            text = shipped.get(data.get("strategy") or "", text)
-            opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
+        shipped = _shipped(game)   # a strategy game's API takes a shipped strategy's name
+        text = shipped.get(data.get("strategy") or "", text)
+        opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
         run, created = game_run_request(game, mode=mode, text=text, opponent_text=opponent, games=games, seed=seed,
                                         policy=data.get("policy"), opponent_policy=data.get("opponent_policy"),
                                         fmt=data.get("format"), user=user, session_key=session_key,
@@ -340,7 +328,7 @@ def api_simulations(request, game: str):
 
 def api_round_robin(request, game: str):
     """GET the round-robin matrix: 200 when computed, 202 {"detail"} while the workers compute it (ask again)."""
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("The round-robin is of regions strategies.")
     from . import round_robin as rr_mod
 
