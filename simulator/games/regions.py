@@ -53,3 +53,22 @@ def run_fields(spec: dict) -> dict:
             "deck_counts": {"hero": spec["deck"]["hero"]}, "deck_legal": True,
             "opponent_name": spec["opponent"]["name"] or "", "opponent_hash": spec["opponent"]["hash"],
             "opponent_counts": {"hero": spec["opponent"]["hero"]}}
+
+
+# The simulate page's one player choice (simulator/games/picks.py `players`): the strategy's own rules, or the
+# search player over it; CPU seconds a game compiled (docs/performance.md, "Heroes and Regions engine": 1,542
+# strategy games a CPU-second; the search player 0.24-0.35 CPU-s a game).
+PLAYERS = {"fast": ("Fast", "strategy", "each side plays its strategy's rules as written", {"versus": 1 / 1542}),
+           "strong": ("Strong", "search", "each side searches its decisions by playing them out, its strategy "
+                      "guiding the rest", {"versus": 0.35})}
+
+
+def shipped_strategies() -> dict[str, str]:
+    """The shipped strategies by file name (the page's strategy picker)."""
+    return sim.shipped_texts()
+
+
+def heroes() -> list[str]:
+    """Every Hero's name (the page's Hero picker)."""
+    from simulator.engines.regions import CardSet
+    return [h.name for h in CardSet.default().heroes]
