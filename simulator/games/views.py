@@ -100,6 +100,8 @@ def simulate_page(request, game: str):
                 form[sides[key][1]] = f"strategy:{default}"
     if request.method == "GET":
         for param, (key, kind) in GET_PICKS.items():
+            if kind == "strategy" and not choices["strategies"]:
+                continue   # a game of decks: ?opponent= is not one of its addresses
             if request.GET.get(param):
                 try:
                     form[key], form[sides[key][0]] = picks.resolve(request, spec, f"{kind}:{request.GET[param]}")
