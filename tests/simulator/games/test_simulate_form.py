@@ -159,3 +159,13 @@ def test_regions_strategy_and_hero_pickers_and_one_player(queued):
     assert bad.status_code == 400 and "no shipped strategy called" in bad.content.decode()
     bad = c.post("/regions/simulate/", {"mode": "versus", "hero": "Nobody", "player": "fast"})
     assert bad.status_code == 400 and "no Hero called" in bad.content.decode()
+
+
+def test_a_published_decklist_links_its_simulation_which_fills_the_form(people):
+    c, published = Client(), people["published"]
+    detail = c.get(published.get_absolute_url()).content.decode()
+    assert f'href="/realms/simulate/?decklist={published.pk}"' in detail
+    page = c.get(f"/realms/simulate/?decklist={published.pk}").content.decode()
+    assert f'value="decklist:{published.pk}" selected' in page and "Marches of the Deepwood" in page
+    assert c.get("/realms/simulate/?decklist=99999").status_code == 404
+    assert c.get("/realms/simulate/?opponent_decklist=x1").status_code == 404
