@@ -13,14 +13,20 @@ from simulator.engines.realms import sim
 MODES = sim.MODES
 SpecError = sim.SpecError
 POLICIES = ("greedy", "random", "expert")
-# the simulate page's choices: its modes, and its fast/strong choice (as r1's simulate page): the greedy player or
-# the search player (search.py)
+# the simulate page's modes (its player choice is PLAYERS below)
 MODE_LABELS = (("goldfish", "Goldfish (against a Leader that never acts)"), ("versus", "Head-to-head"))
-PLAYERS = {"fast": "greedy", "strong": "expert"}
 # A chunk's time allowance per game (simulator/tasks.py chunk_time_limits): the plain-Python engine's worst per game
 # on a quiet machine (docs/performance.md, "Realms engine": goldfish 5 ms, greedy head-to-head 36 ms) times about
 # 10 for goldfish and 5.5 for versus, so 200 versus games get 53 s (58 hard), under the broker's visibility timeout.
 CHUNK_PER_GAME_S = {"goldfish": 0.05, "versus": 0.19}
+# The simulate page's one player choice, both sides (simulator/games/picks.py `players`), with CPU seconds a game
+# compiled: docs/performance.md "Realms engine" (greedy goldfish 1,682 games a CPU-second on average, greedy vs
+# greedy 171) and docs/games/realms.md §19.1 (the search player 2.6 CPU-s a head-to-head game; 0.82 a goldfish game,
+# the four 2026 starters, seeds 0-1, `play_game(deck, None, seed=s, policies=("expert", "greedy"))`, 6 Dec 2026).
+PLAYERS = {"fast": ("Fast", "greedy", "the greedy player: rules of thumb, no look-ahead",
+                    {"goldfish": 1 / 1682, "versus": 1 / 171}),
+           "strong": ("Strong", "expert", "the expert player: searches each important decision by playing it out "
+                      "in dealt worlds", {"goldfish": 0.82, "versus": 2.6})}
 
 
 def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:

@@ -129,3 +129,17 @@ def replay_board(request, run, game_spec):
     """The sample game on a board of five Regions (regions_replay.py)."""
     from .regions_replay import replay_page
     return replay_page(request, run, game_spec)
+
+
+# The simulate page's one player choice (simulator/games/picks.py `players`): the strategy's own rules, or the
+# search player over it; CPU seconds a game compiled (docs/performance.md, "Heroes and Regions engine": 1,542
+# strategy games a CPU-second; the search player 0.24-0.35 CPU-s a game).
+PLAYERS = {"fast": ("Fast", "strategy", "each side plays its strategy's rules as written", {"versus": 1 / 1542}),
+           "strong": ("Strong", "search", "each side searches its decisions by playing them out, its strategy "
+                      "guiding the rest", {"versus": 0.35})}
+
+
+def heroes() -> list[str]:
+    """Every Hero's name (the page's Hero picker)."""
+    from simulator.engines.regions import CardSet
+    return [h.name for h in CardSet.default().heroes]

@@ -71,7 +71,7 @@ def test_replay_draws_the_board_at_each_step():
 def test_search_player_through_the_form_and_the_api(inline_queue):
     c = Client()
     page = c.get("/regions/simulate/").content.decode()
-    assert "<option>search</option>" in page
+    assert 'name="player" value="strong"' in page and "Strong" in page   # the search player
     r = c.post("/regions/api/simulations/", json.dumps({"mode": "versus", "strategy": "big-money",
                                                        "opponent_strategy": "region-control", "games": 2,
                                                        "seed": 1, "policy": "search:3"}),
