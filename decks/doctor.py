@@ -167,5 +167,6 @@ def for_page(data: dict | None) -> dict | None:
             else:
                 rows.append((_label(key), _shown(value)))
         shown.append({**f, "rows": rows, "definition": f["evidence"].get("definition", ""), "rule_linked": linked,
-                      "rule_game": game.slug})
+                      # a hosted game's words cite its rules as "002 §9": shown as links, without the number
+                      "rule_game": game.slug, "cite_text": linked and not game.builtin})
     return {**data, "shown": shown}
