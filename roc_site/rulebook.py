@@ -170,6 +170,8 @@ def parse(text: str, book=None) -> tuple[str, list[dict]]:
                 out.append(f'<h3 id="{sid}">{mark} {_inline(rest.rstrip("."))}</h3>')
             else:
                 lead = re.split(r"(?<!\bvs)\. ", rest)[0].rstrip(".:")
+                if " — " in lead and len(lead.split(" — ")[0]) <= 36:   # "Leader — represents the player, …"
+                    lead = lead.split(" — ")[0]
                 if len(lead) > 36:
                     lead = " ".join(lead.split()[:5]).rstrip(",:;") + " …"
                 toc.append({"id": sid, "title": f"{m.group(1)} {lead}", "level": 3})
