@@ -114,3 +114,18 @@ def test_regions_replay_and_report_cite_rules_as_links():
     for html in (replay, later, report):
         assert "003 §" not in html and "002 §" not in html
     assert 'href="/regions/rules/#s9.2"' in report
+
+
+@pytest.mark.django_db
+def test_realms_editor_and_syntax_pages_cite_rules_as_links(capsys):
+    from cards.games.realms import SET_FILE
+
+    call_command("loadcards", str(SET_FILE), verbosity=0)
+    capsys.readouterr()
+    c = Client()
+    editor = c.get("/realms/decks/new/").content.decode()
+    syntax = c.get("/realms/cards/syntax/").content.decode()
+    assert 'href="/realms/rules/#s18"' in editor and 'href="/realms/rules/#s17"' in editor   # the formats' rules
+    assert 'href="/realms/rules/#s5"' in syntax
+    for html in (editor, syntax):
+        assert "002 §" not in html
