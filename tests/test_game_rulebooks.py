@@ -129,3 +129,13 @@ def test_realms_editor_and_syntax_pages_cite_rules_as_links(capsys):
     assert 'href="/realms/rules/#s5"' in syntax
     for html in (editor, syntax):
         assert "002 §" not in html
+
+
+@pytest.mark.django_db
+def test_r1_navigation_is_unchanged_and_keeps_its_footer_link():
+    html = Client().get("/cards/").content.decode()
+    nav = html[:html.index("</nav>")] if "</nav>" in html else html
+    assert 'href="/rules/">Rules</a>' not in nav                 # r1's menu stays as it was (its footer links it)
+    assert '<a href="/rules/">Rulebook</a>' in html
+    realms = Client().get("/realms/cards/").content.decode()
+    assert realms.count('href="/realms/rules/"') == 3   # the menu (wide and phone) and the footer
