@@ -42,7 +42,7 @@ def test_replay_draws_the_board_at_each_step():
     own(c, run)
     url = run.get_absolute_url() + "replay/"
     first = c.get(url).content.decode()
-    assert "step 1 / " in first and "Setup (003 §2)" in first
+    assert "step 1 / " in first and 'Setup (<a class="rule-ref" href="/regions/rules/#s2"' in first
     for name in ("Gig Harbour", "Atos", "Mangan", "Ios", "Pinehurst", "Market Deck", "Standing piles", "Recognition"):
         assert name in first, name
     assert len(re.findall(r'<div class="rr-region(?: held-p\d)?"', first)) == 5 and first.count('class="rr-pile"') == 10
