@@ -657,8 +657,10 @@ class DeckViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destr
     def validate(self, request):
         """The verdict of `validatedeck --json` for posted decklist text."""
         data, text = _posted_decklist(request)
+        from cards.games import registry
+
         game = data.get("game") or request.query_params.get("game")
-        if game and game != "r1":
+        if game and game != registry.DEFAULT:
             return self._validate_other_game(game, text, data)
         fmt = _fmt_from_request(data)
         verdict = check_decklist_text(text, CardPool.from_db(), fmt)

@@ -145,8 +145,9 @@ def for_page(data: dict | None) -> dict | None:
     each with its evidence as (label, text) rows — chances as percentages, a per-icon table one row an icon."""
     if data is None:
         return None
-    # the site's rulebook page is the builtin game's: only its citations become links there
-    linked = registry.get(data["deck"].get("game")).builtin
+    # every game's citations link to its own rulebook page (roc_site/rulebook.py), shown without the document's number
+    game = registry.get(data["deck"].get("game"))
+    linked = game.rulebook is not None
     shown = []
     for f in data["findings"]:
         if f["severity"] == "error":
@@ -165,5 +166,7 @@ def for_page(data: dict | None) -> dict | None:
                     rows.append((f"{sub.title()} struggles against it (stored games)", _shown(counts)))
             else:
                 rows.append((_label(key), _shown(value)))
-        shown.append({**f, "rows": rows, "definition": f["evidence"].get("definition", ""), "rule_linked": linked})
+        shown.append({**f, "rows": rows, "definition": f["evidence"].get("definition", ""), "rule_linked": linked,
+                      # a hosted game's words cite its rules as "002 §9": shown as links, without the number
+                      "rule_game": game.slug, "cite_text": linked and not game.builtin})
     return {**data, "shown": shown}

@@ -7,6 +7,7 @@ from django.urls import path, re_path, register_converter
 from cards import game_views as cv
 from cards.game_views import GameConverter
 from decks import game_views as dv
+from roc_site import views as site_views
 from roc_site.api_views import drf_view
 
 register_converter(GameConverter, "game")
@@ -15,6 +16,7 @@ urlpatterns = [
     re_path(r"^r1/(?P<rest>.*)$", dv.r1_prefix, name="r1-prefix"),
     path("<game:game>/", dv.game_home, name="game-home"),
     path("<game:game>/game.css", cv.game_css, name="game-css"),
+    path("<game:game>/rules/", site_views.rules, name="game-rules"),
     path("<game:game>/cards/", cv.card_list, name="game-cards"),
     path("<game:game>/cards/syntax/", cv.syntax, name="game-syntax"),
     path("<game:game>/cards/<slug:code>/", cv.card_detail, name="game-card"),

@@ -24,13 +24,22 @@ def games_context(request) -> dict:
             "game_strategies": game.slug in STRATEGY_GAMES}
 
 
-def rules(request):
-    """The r1 rulebook (roc_site/rulebook.py): every numbered section has an anchor, so a page's citation of a
-    rule (§6.2 S.8) is a link to its text."""
+def rules(request, game: str | None = None):
+    """A game's rulebook (roc_site/rulebook.py): r1's at /rules/, every other game's at /<game>/rules/. Every
+    numbered section has an anchor, so a page's citation of a rule (§6.2 S.8, §8) is a link to its text."""
+    from django.http import Http404
+
+    from cards.games import registry
+
     from . import rulebook
 
-    body, toc = rulebook.rendered()
-    return render(request, "rules.html", {"rules_html": body, "toc": toc})
+    spec = registry.get(game)
+    try:
+        body, toc, _ = rulebook.game_rendered(spec)
+    except LookupError as exc:
+        raise Http404(str(exc)) from None
+    return render(request, "rules.html", {"rules_html": body, "toc": toc, "game": spec,
+                                          "book": spec.rulebook})
 
 
 def favicon(request):

@@ -78,7 +78,7 @@ class SimulationViewSet(viewsets.ViewSet):
         runs = selectors.runs_for(request)
         if request.query_params.get("game"):  # ?game=realms|regions (simulator/games); r1 runs name no game
             game = request.query_params["game"]
-            runs = runs.filter(spec__game=game) if game != "r1" else runs.exclude(spec__has_key="game")
+            runs = runs.filter(spec__game=game) if game != registry.DEFAULT else runs.exclude(spec__has_key="game")
         runs = runs[:50]
         return Response({"count": len(runs), "results": [run_json(r, request) for r in runs]})
 

@@ -44,9 +44,11 @@ def _one_event_each(frames: list[dict]) -> list[dict]:
 def replay_page(request, pk: str, index: int):
     run = access.run_access(request, pk)
     other_game = (run.spec or {}).get("game")
-    if other_game == "realms":   # the realms board (simulator/games/realms_replay.py)
-        from .games.realms_replay import replay_page as realms_replay
-        return realms_replay(request, run, index)
+    from .games import run_hook
+
+    board = run_hook(other_game, "root_replay")
+    if board:   # a game whose runs replay at this address on its own board (realms: simulator/games/realms_replay.py)
+        return board(request, run, index)
     if other_game:   # another game's run replays on its own /<game>/ page; r1's replayer cannot read its spec
         raise Http404("No such r1 simulation run.")
     try:

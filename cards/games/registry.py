@@ -53,6 +53,29 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Rulebook:
+    """A game's rulebook page (r1's at /rules/, every other game's at /<game>/rules/, roc_site/rulebook.py): its
+    text, shipped with the site, rendered with an anchor per numbered section (`s8`, `s4.2`).
+
+    - `file`: the text, from the project's root (a copy of the source document, so the site never reads outside
+      its own tree).
+    - `number`: the source document's number, which code comments and engine logs prefix to a citation
+      ("002 §8"); the site shows the citation without it ("§8", a link to its section).
+    - `max_chapter`: a line "N. Title" with N above it is a numbered list item, not a chapter.
+    - `list_anchors`: a numbered list item ("1. Reveal Leaders — …" under §8) is anchored as `s8.1`.
+    - `headings`: the start of a line -> the heading the source lost before it ("2. Setup" anchors `s2`;
+      an unnumbered one is anchored by its name).
+    """
+
+    file: str
+    title: str
+    number: str = ""
+    max_chapter: int = 99
+    list_anchors: bool = True
+    headings: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Game:
     """What the site needs to know of a game. Card data is handled as plain dicts (the game's card file form).
 
@@ -107,6 +130,7 @@ class Game:
     # `doctor_samples(entries, deck_hash, games=True) -> [GameSample]`, the simulated games they read
     doctor: Callable | str | None = None
     doctor_samples: Callable | str | None = None
+    rulebook: Rulebook | None = None            # its rulebook page (roc_site/rulebook.py)
 
     def hook(self, name: str):
         """The named hook, resolved; raises NotImplementedError naming the game when it has none."""
@@ -204,6 +228,9 @@ register(Game(
     runs="simulator.games.r1",
     doctor="cards.games.r1.doctor:diagnose",
     doctor_samples="simulator.doctor_sample:r1_samples",
+    # its numbered lists (§4's setup steps) keep no anchors of their own: the page and its links stay as they were
+    rulebook=Rulebook(file="roc_site/rulebooks/r1.txt", title="Rulebook (ruleset r1)", max_chapter=13,
+                      list_anchors=False),
 ))
 
 
@@ -252,6 +279,7 @@ register(Game(
     group_color="cards.games.realms.schema:affiliation_color",
     doctor="cards.games.realms.doctor:diagnose",
     doctor_samples="simulator.doctor_sample:realms_samples",
+    rulebook=Rulebook(file="roc_site/rulebooks/realms.txt", title="Rulebook", number="002"),
 ))
 
 register(Game(
@@ -266,7 +294,14 @@ register(Game(
     data_files="cards.games.regions_hooks:data_files",
     engine="simulator.engines.regions.spec:SPEC",
     runs="simulator.games.regions",
+    # the source page lost its chapter headings to images; the project reads its chapters as docs/games/regions.md
+    # does (§2 the setup steps, §3 the turn's outline), chapters 4-9 are anchored at their first section
+    rulebook=Rulebook(file="roc_site/rulebooks/regions.txt", title="Rulebook", number="003", headings={
+        "Worth reading once before a first game": "Glossary",
+        "Two to four players. Allow about five minutes": "2. Setup",
+        "Four phases, then Damage & Clean Up": "3. The turn",
+    }),
 ))
 
-__all__ = ["DEFAULT", "Game", "Section", "UnknownGame", "entries", "games", "get", "hosted", "register", "slugs",
+__all__ = ["DEFAULT", "Game", "Rulebook", "Section", "UnknownGame", "entries", "games", "get", "hosted", "register", "slugs",
            "unregister"]

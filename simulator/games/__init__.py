@@ -22,6 +22,15 @@ def game_of(spec: dict | None) -> str:
     return (spec or {}).get("game") or registry.DEFAULT
 
 
+def run_hook(game: str | None, name: str, default=None):
+    """An optional hook of a hosted game's run module (simulator/games/<game>.py: its report lines, charts, replay
+    board, page choices…), or `default` when the game has no simulations here or its module has no such hook: the
+    shared pages and command ask this instead of naming a game."""
+    if game not in GAMES:
+        return default
+    return getattr(registry.get(game).hook("runs"), name, default)
+
+
 def engine_for(spec: dict | None) -> ModuleType:
     """The module running the spec's game (its registration's `runs`); UnknownGame for a game not registered."""
     return registry.get(game_of(spec)).hook("runs")

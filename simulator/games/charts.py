@@ -25,11 +25,11 @@ def realms_goldfish(r: dict) -> list[tuple[str, str]]:
         out.append(("Turns to the VP", histogram(f"Turn the deck reached {r['target_vp']} VP",
                                                  r["win_turn"]["histogram"], x_title="turn",
                                                  y_title="share of winning games")))
-    out.append(("VP by turn", line("Mean VP after each turn (002 §14)", {"VP": r["vp_by_turn"][:n]},
+    out.append(("VP by turn", line("Mean VP after each turn (§14)", {"VP": r["vp_by_turn"][:n]},
                                    x_labels=_labels(n), x_title="turn", y_title="VP")))
-    out.append(("Gold by turn", line("Mean Gold after each turn (002 §12)", {"Gold": r["gold_by_turn"][:n]},
+    out.append(("Gold by turn", line("Mean Gold after each turn (§12)", {"Gold": r["gold_by_turn"][:n]},
                                      x_labels=_labels(n), x_title="turn", y_title="Gold")))
-    out.append(("Unpaid red icons", line("Share of games with cards discarded unpaid (002 §12)",
+    out.append(("Unpaid red icons", line("Share of games with cards discarded unpaid (§12)",
                                          {"unpaid": r["unpaid"]["by_turn"][:n]}, x_labels=_labels(n), x_title="turn",
                                          y_title="share of games", percent=True)))
     return out
@@ -55,19 +55,20 @@ def regions_versus(r: dict) -> list[tuple[str, str]]:
     return [
         ("Game length", histogram("Turns per game", r["rounds"]["histogram"], x_title="turns",
                                   y_title="share of games")),
-        ("Recognition by turn", line("Recognition cards held (003 §9.2)", pair("recognition_cards"),
+        ("Recognition by turn", line("Recognition cards held (§9.2)", pair("recognition_cards"),
                                      x_labels=labels, x_title="turn", y_title="cards")),
-        ("Score by turn", line("Score if the game ended now (003 §9.2)", pair("score"), x_labels=labels,
+        ("Score by turn", line("Score if the game ended now (§9.2)", pair("score"), x_labels=labels,
                                x_title="turn", y_title="points")),
-        ("Regions held", line("Regions controlled (003 §5.1)", pair("control"), x_labels=labels, x_title="turn",
+        ("Regions held", line("Regions controlled (§5.1)", pair("control"), x_labels=labels, x_title="turn",
                               y_title="Regions")),
     ]
 
 
-def charts_for(result: dict) -> list[tuple[str, str]]:
-    if result.get("game") == "regions":
-        return regions_versus(result)
-    return realms_goldfish(result) if result["mode"] == "goldfish" else realms_versus(result)
+def charts_for(result: dict, game: str | None = None) -> list[tuple[str, str]]:
+    """The report's charts, by the game's run module (simulator/games/<game>.py `charts`)."""
+    from . import run_hook
+
+    return run_hook(game or result.get("game"), "charts", lambda result: [])(result)
 
 
 def matrix_chart(rr: dict) -> str:

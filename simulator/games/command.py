@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from roc_site.dbcheck import require_database
 
-from . import GAMES, engine_for, run_in_process
+from . import GAMES, STRATEGY_GAMES, engine_for, run_hook, run_in_process
 from .services import GameSpecError, build_game_spec, run_from_game_spec
 
 
@@ -25,18 +25,18 @@ def engine_modes(game: str | None) -> tuple[str, ...]:
 
 def handles(game: str | None, mode: str) -> bool:
     """Whether this module runs (game, mode); other games' modes (realms hands) go to their registry hooks."""
-    return game == "regions" or mode in engine_modes(game)
+    return game in STRATEGY_GAMES or mode in engine_modes(game)
 
 
 def _read(path: str, what: str, game: str) -> tuple[str, str]:
-    """(name, text) of a file; for regions also the stem of a shipped strategy (strategies/NAME.txt)."""
+    """(name, text) of a file; for a strategy game also the name of a shipped strategy (regions:
+    strategies/NAME.txt)."""
     p = Path(path)
-    if game == "regions" and not p.is_file():
-        from simulator.engines.regions import STRATEGY_DIR
-
-        shipped = STRATEGY_DIR / f"{path}.txt"
-        if shipped.is_file():
-            return path, shipped.read_text(encoding="utf-8")
+    shipped = run_hook(game, "shipped_strategies")
+    if shipped and not p.is_file():
+        text = shipped().get(path)
+        if text is not None:
+            return path, text
     try:
         return p.name, p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -48,7 +48,7 @@ def simulate_game(command, options: dict) -> None:
     games = options.get("games")
     if games is not None and games < 1:
         raise CommandError(f"--games must be at least 1, not {games}", returncode=2)
-    name, text = _read(options["file"], "strategy file" if game == "regions" else "deck file", game)
+    name, text = _read(options["file"], "strategy file" if game in STRATEGY_GAMES else "deck file", game)
     opp_name, opp_text = "", None
     if options.get("opponent"):
         opp_name, opp_text = _read(options["opponent"], "opponent file", game)
@@ -131,14 +131,9 @@ def report_text(r: dict) -> str:
                   f"seed {r['seed']}, policies {' / '.join(r.get('policies', []))}",
                   f"  wins {r['wins']}, losses {r['losses']}, draws {r['draws']}: win rate {_pct(r['win_rate'])}"
                   + (f" (95% {_pct(r['ci95'][0])}-{_pct(r['ci95'][1])})" if r.get("ci95") else ""),
-                  f"  mean length {r['mean_rounds']:.2f} {'turns' if game == 'regions' else 'rounds'}; "
+                  f"  mean length {r['mean_rounds']:.2f} {run_hook(game, 'REPORT_ROUNDS', 'rounds')}; "
                   f"first player wins {_pct(r['first_player_win_rate'])}"]
-        if game == "regions":
-            for label, side in (("deck", deck), ("opponent", opp)):
-                held = side.get("regions_held", {})
-                lines.append(f"  {label} {side.get('name')} ({side.get('hero')}): mean score "
-                             f"{side.get('mean_score') or 0:.2f}, Regions controlled {held.get('control') or 0:.2f}, "
-                             f"cards bought {side.get('cards_bought', {}).get('per_game') or 0:.1f} a game")
+        lines += run_hook(game, "report_sides", lambda r: [])(r)
     lines.append(f"  engine {r.get('engine_version')}; {r.get('elapsed_s')} s")
     return "\n".join(lines)
 

@@ -13,10 +13,20 @@ from simulator.engines.realms import sim
 MODES = sim.MODES
 SpecError = sim.SpecError
 POLICIES = ("greedy", "random", "expert")
+# the simulate page's modes (its player choice is PLAYERS below)
+MODE_LABELS = (("goldfish", "Goldfish (against a Leader that never acts)"), ("versus", "Head-to-head"))
 # A chunk's time allowance per game (simulator/tasks.py chunk_time_limits): the plain-Python engine's worst per game
 # on a quiet machine (docs/performance.md, "Realms engine": goldfish 5 ms, greedy head-to-head 36 ms) times about
 # 10 for goldfish and 5.5 for versus, so 200 versus games get 53 s (58 hard), under the broker's visibility timeout.
 CHUNK_PER_GAME_S = {"goldfish": 0.05, "versus": 0.19}
+# The simulate page's one player choice, both sides (simulator/games/picks.py `players`), with CPU seconds a game
+# compiled: docs/performance.md "Realms engine" (greedy goldfish 1,682 games a CPU-second on average, greedy vs
+# greedy 171) and docs/games/realms.md §19.1 (the search player 2.6 CPU-s a head-to-head game; 0.82 a goldfish game,
+# the four 2026 starters, seeds 0-1, `play_game(deck, None, seed=s, policies=("expert", "greedy"))`, 6 Dec 2026).
+PLAYERS = {"fast": ("Fast", "greedy", "the greedy player: rules of thumb, no look-ahead",
+                    {"goldfish": 1 / 1682, "versus": 1 / 171}),
+           "strong": ("Strong", "expert", "the expert player: searches each important decision by playing it out "
+                      "in dealt worlds", {"goldfish": 0.82, "versus": 2.6})}
 
 
 def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
@@ -65,3 +75,63 @@ def run_fields(spec: dict) -> dict:
             "deck_counts": counts(spec["deck"]), "deck_legal": True,
             "opponent_name": (opp or {}).get("name") or "", "opponent_hash": (opp or {}).get("data_hash") or "",
             "opponent_counts": counts(opp) if opp else None}
+
+
+def build_spec(*, mode: str, text: str, opponent_text: str | None = None, games=None, seed=0,
+               policy: str | None = None, opponent_policy: str | None = None, fmt: str | None = None,
+               deck_name: str = "", opponent_name: str = "") -> dict:
+    """A realms goldfish or versus spec from decklist text (CONTRACTS §2, realms names), read against the loaded
+    realms cards (cards.selectors.game_cards)."""
+    from cards.games import registry
+    from cards.selectors import game_cards
+    from decks.game_services import GameDeckError, read_text
+
+    from .services import MAX_TEXT, GameSpecError
+
+    if mode not in MODES:
+        raise GameSpecError(f"mode: realms simulations are goldfish or versus (hands: the hands page), not {mode!r}")
+    game = registry.get("realms")
+    cards = game_cards("realms")
+    if not cards:
+        raise GameSpecError("No realms cards are loaded: run python manage.py loadcards on its card file.")
+
+    def entries(label: str, body: str | None) -> list:
+        if not isinstance(body, str) or not body.strip():
+            raise GameSpecError(f"{label}: give the deck as decklist text")
+        if len(body) > MAX_TEXT:
+            raise GameSpecError(f"{label}: at most {MAX_TEXT:,} characters")
+        try:
+            counts = read_text(game, body, cards)
+        except GameDeckError as exc:
+            raise GameSpecError(f"{label}: {exc.message} "
+                                + "; ".join(p["message"] for p in exc.problems)) from None
+        if not counts:
+            raise GameSpecError(f"{label}: the decklist names no card")
+        return registry.entries(counts, cards)
+
+    deck = entries("text", text)
+    opp = entries("opponent", opponent_text) if mode == "versus" else None
+    if mode != "versus" and opponent_text:
+        raise GameSpecError("opponent: only a versus run has an opponent deck")
+    kwargs = {"games": games, "seed": seed, "deck_name": deck_name or "", "opponent_name": opponent_name or ""}
+    if policy:
+        kwargs["policy"] = policy
+    if opponent_policy:
+        kwargs["opponent_policy"] = opponent_policy
+    if fmt:
+        kwargs["fmt"] = fmt
+    try:
+        return make_spec(mode, deck, opp, **kwargs)
+    except SpecError as exc:
+        raise GameSpecError(str(exc)) from None
+
+
+def charts(result: dict) -> list[tuple[str, str]]:
+    from .charts import realms_goldfish, realms_versus
+    return realms_goldfish(result) if result["mode"] == "goldfish" else realms_versus(result)
+
+
+def root_replay(request, run, index: int):
+    """A realms run's game `index` at r1's replay address (/simulate/runs/ID/replay/N/), on the realms board."""
+    from .realms_replay import replay_page
+    return replay_page(request, run, index)

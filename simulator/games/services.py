@@ -16,90 +16,14 @@ class GameSpecError(ValueError):
     """A request that cannot be run (-> 400 / exit 2); the message names the field, line or card."""
 
 
-def realms_spec(*, mode: str, text: str, opponent_text: str | None = None, games=None, seed=0,
-                policy: str | None = None, opponent_policy: str | None = None, fmt: str | None = None,
-                deck_name: str = "", opponent_name: str = "") -> dict:
-    """A realms goldfish or versus spec from decklist text (CONTRACTS §2, realms names), read against the loaded
-    realms cards (cards.selectors.game_cards)."""
-    from cards.games import registry
-    from cards.selectors import game_cards
-    from decks.game_services import GameDeckError, read_text
-
-    from . import realms
-
-    if mode not in realms.MODES:
-        raise GameSpecError(f"mode: realms simulations are goldfish or versus (hands: the hands page), not {mode!r}")
-    game = registry.get("realms")
-    cards = game_cards("realms")
-    if not cards:
-        raise GameSpecError("No realms cards are loaded: run python manage.py loadcards on its card file.")
-
-    def entries(label: str, body: str | None) -> list:
-        if not isinstance(body, str) or not body.strip():
-            raise GameSpecError(f"{label}: give the deck as decklist text")
-        if len(body) > MAX_TEXT:
-            raise GameSpecError(f"{label}: at most {MAX_TEXT:,} characters")
-        try:
-            counts = read_text(game, body, cards)
-        except GameDeckError as exc:
-            raise GameSpecError(f"{label}: {exc.message} "
-                                + "; ".join(p["message"] for p in exc.problems)) from None
-        if not counts:
-            raise GameSpecError(f"{label}: the decklist names no card")
-        return registry.entries(counts, cards)
-
-    deck = entries("text", text)
-    opp = entries("opponent", opponent_text) if mode == "versus" else None
-    if mode != "versus" and opponent_text:
-        raise GameSpecError("opponent: only a versus run has an opponent deck")
-    kwargs = {"games": games, "seed": seed, "deck_name": deck_name or "", "opponent_name": opponent_name or ""}
-    if policy:
-        kwargs["policy"] = policy
-    if opponent_policy:
-        kwargs["opponent_policy"] = opponent_policy
-    if fmt:
-        kwargs["fmt"] = fmt
-    try:
-        return realms.make_spec(mode, deck, opp, **kwargs)
-    except realms.SpecError as exc:
-        raise GameSpecError(str(exc)) from None
-
-
-def regions_spec(*, mode: str, text: str, opponent_text: str | None, games=None, seed=0,
-                 policy: str | None = None, opponent_policy: str | None = None) -> dict:
-    """A regions versus spec from two strategy texts (docs/games/regions-strategies.md); a strategy that does not
-    parse fails here with its line and column."""
-    from simulator.engines.regions.strategy import StrategyError
-
-    from . import regions
-
-    if mode != "versus":
-        raise GameSpecError(f"mode: regions runs are versus (strategy against strategy), not {mode!r}")
-    for label, body in (("text", text), ("opponent", opponent_text)):
-        if not isinstance(body, str) or not body.strip():
-            raise GameSpecError(f"{label}: give a strategy's text (or the name of a shipped one)")
-        if len(body) > MAX_TEXT:
-            raise GameSpecError(f"{label}: at most {MAX_TEXT:,} characters")
-    kwargs = {"seed": seed, "policy": policy, "opponent_policy": opponent_policy}
-    if games is not None:
-        kwargs["games"] = games
-    try:
-        return regions.make_spec(text, opponent_text, **kwargs)
-    except StrategyError as exc:
-        raise GameSpecError(f"strategy: {exc}") from None
-    except regions.SpecError as exc:
-        raise GameSpecError(str(exc)) from None
-
-
 def build_game_spec(game: str, **kwargs) -> dict:
-    if game == "realms":
-        return realms_spec(**kwargs)
-    if game == "regions":
-        kwargs.pop("fmt", None)
-        kwargs.pop("deck_name", None)
-        kwargs.pop("opponent_name", None)
-        return regions_spec(**kwargs)
-    raise GameSpecError(f"game: {game!r} has no simulations here (realms, regions; r1 is the default)")
+    """The spec of the game's run module (simulator/games/<game>.py `build_spec`) from the common fields."""
+    from . import GAMES, run_hook
+
+    build = run_hook(game, "build_spec")
+    if build is None:
+        raise GameSpecError(f"game: {game!r} has no simulations here ({', '.join(GAMES)}; r1 is the default)")
+    return build(**kwargs)
 
 
 def run_fields(spec: dict) -> dict:

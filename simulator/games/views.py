@@ -22,14 +22,10 @@ from simulator import access, selectors, services
 from simulator.run_json import anonymous_key, run_json
 from simulator.models import SimulationRun
 
-from . import GAMES, charts
+from . import GAMES, STRATEGY_GAMES, charts, run_hook
 from .services import GameSpecError, game_run_request
 
 MAX_TEXT = 20_000
-REALMS_POLICIES = ("greedy", "random", "expert")
-# the realms page's fast/strong choice (as r1's simulate page): the greedy player or the search player (search.py)
-REALMS_PLAYERS = {"fast": "greedy", "strong": "expert"}
-REGIONS_POLICIES = ("strategy", "random", "search", "search:8")  # search[:N]: simulator/engines/regions/search.py
 
 
 class Throttled(Exception):
@@ -52,25 +48,10 @@ def _int(value, default=None):
         raise GameSpecError(f"{value!r} is not a whole number") from None
 
 
-def _regions_strategies() -> dict[str, str]:
-    from simulator.engines.regions.sim import shipped_texts
-    return shipped_texts()
-
-
-def _realms_starters() -> list[tuple[str, str]]:
-    from cards.games import registry
-    return registry.get("realms").hook("starters")()
-
-
-def _deck_text(request, spec, pk: str) -> tuple[str, str]:
-    """A saved deck this request may see (decks.game_views.visible_deck) as decklist text, and its name."""
-    from cards.selectors import game_cards
-    from decks.game_views import visible_deck
-
-    if not pk.isdigit():
-        raise Http404("No such deck.")
-    deck = visible_deck(request, spec, int(pk))
-    return spec.hook("export_decklist")(deck.cards, game_cards(spec.slug), deck.name), deck.name
+def _shipped(game: str) -> dict[str, str]:
+    """A strategy game's shipped strategies by name (none for a game played by decks)."""
+    shipped = run_hook(game, "shipped_strategies")
+    return shipped() if shipped else {}
 
 
 def _owner(request, *, api: bool = False):
@@ -80,58 +61,135 @@ def _owner(request, *, api: bool = False):
     return None, access.api_owner_key(request) if api else anonymous_key(request, create=True)
 
 
+SIDES = (  # (the side's text field, its name field, its picker, the pick in its box, its starter button)
+    ("text", "name", "deck_pick", "deck_loaded", "use_starter"),
+    ("opponent", "opponent_name", "opponent_deck_pick", "opponent_loaded", "use_opponent_starter"))
+# ?starter=, ?deck=… on the page's address (a deck's "Simulate this deck", a decklist's, the starters' links)
+GET_PICKS = {"starter": ("text", "starter"), "deck": ("text", "deck"), "decklist": ("text", "decklist"),
+             "strategy": ("text", "strategy"), "opponent_starter": ("opponent", "starter"),
+             "opponent_deck": ("opponent", "deck"), "opponent_decklist": ("opponent", "decklist"),
+             "opponent": ("opponent", "strategy")}
+
+
+def _same(a: str, b: str) -> bool:
+    return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
+
+
 def simulate_page(request, game: str):
-    game = _game(game)
+    """The form: each side's list from a starter button, one of my decks or a published decklist (or a shipped
+    strategy and a Hero), or pasted; one player choice for both sides. "Load" and the starter buttons fill the
+    boxes and run nothing; Simulate runs through the page throttle and game_run_request."""
     from cards.games import registry
 
+    from . import picks
+
+    game = _game(game)
     spec = registry.get(game)
-    shipped = _regions_strategies() if game == "regions" else {}
-    starters = _realms_starters() if game == "realms" else []
-    form = {"mode": "versus" if game == "regions" else "goldfish", "text": "", "opponent": "", "games": "",
-            "seed": "1", "policy": "", "opponent_policy": "", "player": "", "name": "", "opponent_name": ""}
-    if game == "regions":
-        form["text"] = shipped.get(request.GET.get("strategy", "big-money"), "")
-        form["opponent"] = shipped.get(request.GET.get("opponent", "region-control"), "")
-    elif request.GET.get("starter"):
-        form["text"] = dict(starters).get(request.GET["starter"], "")
-    if game == "realms" and request.method == "GET":   # "Simulate this deck" on a deck's page
-        for param, text_key, name_key in (("deck", "text", "name"), ("opponent_deck", "opponent", "opponent_name")):
+    choices = picks.options(request, spec)
+    players = picks.players(spec)
+    heroes = picks.heroes(spec)
+    modes = spec.hook("runs").MODES
+    form = {"mode": "versus" if "goldfish" not in modes else "goldfish", "text": "", "opponent": "", "games": "",
+            "seed": "1", "player": players[0]["key"] if players else "", "name": "", "opponent_name": "",
+            "deck_pick": "", "opponent_deck_pick": "", "deck_loaded": "", "opponent_loaded": "", "hero": "",
+            "opponent_hero": ""}
+    sides = {text: (name, loaded) for text, name, _, loaded, _ in SIDES}
+    if choices["strategies"] and request.method == "GET":   # a game of strategies starts from two shipped ones
+        for key, default in (("text", "big-money"), ("opponent", "region-control")):
+            if any(f"strategy:{default}" == value for value, _ in choices["strategies"]):
+                form[key], form[sides[key][0]] = picks.resolve(request, spec, f"strategy:{default}")
+                form[sides[key][1]] = f"strategy:{default}"
+    if request.method == "GET":
+        for param, (key, kind) in GET_PICKS.items():
+            if kind == "strategy" and not choices["strategies"]:
+                continue   # a game of decks: ?opponent= is not one of its addresses
             if request.GET.get(param):
-                form[text_key], form[name_key] = _deck_text(request, spec, request.GET[param])
-                if param == "opponent_deck":
+                try:
+                    form[key], form[sides[key][0]] = picks.resolve(request, spec, f"{kind}:{request.GET[param]}")
+                except picks.PickError as exc:
+                    raise Http404(str(exc)) from None
+                form[sides[key][1]] = f"{kind}:{request.GET[param]}"
+                if key == "opponent" and "versus" in modes:
                     form["mode"] = "versus"
+        if request.GET.get("mode") in modes:
+            form["mode"] = request.GET["mode"]
+    errors: list[str] = []
     error, status = None, 200
     if request.method == "POST":
         form.update({k: request.POST.get(k, form[k])[:MAX_TEXT] for k in form})
         # the strategy editor's "Against" pick: it sends no opponent text, so the default opponent must not win
-        if game == "regions" and request.POST.get("opponent_pick") and not request.POST.get("opponent", "").strip():
-            form["opponent"] = shipped.get(request.POST["opponent_pick"], "")
-        user, session_key = _owner(request)
-        if game == "realms" and form["player"] in REALMS_PLAYERS:   # fast / strong: both sides unless chosen
-            form["policy"] = form["policy"] or REALMS_PLAYERS[form["player"]]
-            if form["mode"] == "versus":
-                form["opponent_policy"] = form["opponent_policy"] or REALMS_PLAYERS[form["player"]]
-        throttled = page_throttle(request)  # the same per-user/per-address limit as the API and r1's page
-        try:
-            if throttled:
-                raise Throttled(throttled)
-            run, _ = game_run_request(
-                game, mode=form["mode"], text=form["text"], opponent_text=form["opponent"] or None,
-                games=_int(form["games"]), seed=_int(form["seed"], 1), policy=form["policy"] or None,
-                opponent_policy=form["opponent_policy"] or None, user=user, session_key=session_key,
-                deck_name=form["name"][:200], opponent_name=form["opponent_name"][:200])
-            return redirect(run.get_absolute_url())
-        except Throttled as exc:
-            error, status = str(exc), 429
-        except (GameSpecError, services.LimitExceeded) as exc:
-            error, status = str(exc), 400
-        except services.BrokerUnavailable as exc:
-            return redirect(exc.run.get_absolute_url())
+        if request.POST.get("opponent_pick") and not request.POST.get("opponent", "").strip():
+            form["opponent_deck_pick"] = f"strategy:{request.POST['opponent_pick']}"
+        filling = bool(request.POST.get("use_starter") or request.POST.get("use_opponent_starter")
+                       or request.POST.get("load") == "1")
+        for text_key, name_key, pick_key, loaded_key, starter_key in SIDES:
+            starter = request.POST.get(starter_key)
+            chosen = f"starter:{starter}" if starter else (
+                form[pick_key] if form[pick_key] and form[pick_key] != form[loaded_key] else "")
+            if chosen:   # just chosen: its list fills the box (and the run)
+                try:
+                    form[text_key], form[name_key] = picks.resolve(request, spec, chosen)
+                    form[loaded_key] = chosen
+                    if text_key == "opponent" and "versus" in modes:
+                        form["mode"] = "versus"
+                except picks.PickError as exc:
+                    errors.append(f"{'Opponent' if text_key == 'opponent' else 'Your side'}: {exc}")
+            elif form[loaded_key]:   # loaded before: edited since, it is a pasted list without that name
+                try:
+                    loaded_text, loaded_name = picks.resolve(request, spec, form[loaded_key])
+                except picks.PickError:
+                    loaded_text, loaded_name = None, ""
+                if loaded_text is None or not _same(loaded_text, form[text_key]):
+                    form[loaded_key], form[name_key] = "", ""
+                else:
+                    form[name_key] = loaded_name
+        for key in ("hero", "opponent_hero"):
+            if form[key] and form[key] not in heroes:
+                errors.append(f"There is no Hero called “{form[key][:80]}”; choose one from the list "
+                              "(or “the strategy's own”).")
+        player = {p["key"]: p["policy"] for p in players}
+        if form["player"] not in player:
+            errors.append(f"Player: choose {' or '.join(p['label'] for p in players)}.")
+        if errors:
+            error, status = " ".join(errors), 400
+        elif not filling:
+            user, session_key = _owner(request)
+            policy = player[form["player"]]   # the same player on both sides: the result measures the lists
+            text, opponent = form["text"], form["opponent"]
+            if form["hero"]:
+                text = picks.with_hero(text, form["hero"])
+            if form["opponent_hero"]:
+                opponent = picks.with_hero(opponent, form["opponent_hero"])
+            throttled = page_throttle(request)  # the same per-user/per-address limit as the API and r1's page
+            try:
+                if throttled:
+                    raise Throttled(throttled)
+                versus = form["mode"] == "versus"
+                run, _ = game_run_request(
+                    game, mode=form["mode"], text=text, opponent_text=opponent if versus else None,
+                    games=_int(form["games"]), seed=_int(form["seed"], 1), policy=policy,
+                    opponent_policy=policy if versus else None, user=user, session_key=session_key,
+                    deck_name=form["name"][:200], opponent_name=form["opponent_name"][:200] if versus else "")
+                return redirect(run.get_absolute_url())
+            except Throttled as exc:
+                error, status = str(exc), 429
+            except (GameSpecError, services.LimitExceeded) as exc:
+                error, status = str(exc), 400
+            except services.BrokerUnavailable as exc:
+                return redirect(exc.run.get_absolute_url())
+    mode_words = {"goldfish": "Goldfish: against a Leader that never acts", "versus": "Head-to-head"}
+    if not choices["starters"] and not choices["my_decks"] and choices["strategies"]:
+        mode_words["versus"] = "Strategy against strategy"
     return render(request, "games/simulate.html", {
-        "game": spec, "form": form, "error": error, "shipped": shipped, "starters": starters,
-        "policies": REGIONS_POLICIES if game == "regions" else REALMS_POLICIES,
-        "modes": (("versus", "Strategy against strategy"),) if game == "regions" else
-        (("goldfish", "Goldfish (against a Leader that never acts)"), ("versus", "Head-to-head"))}, status=status)
+        "game": spec, "form": form, "error": error, "choices": choices, "players": players, "heroes": heroes,
+        "modes": [(m, mode_words.get(m, m)) for m in modes], "signed_in": request.user.is_authenticated,
+        "sides": [{"text": "text", "name": form["name"], "pick": "deck_pick", "loaded": form["deck_loaded"],
+                   "starter_button": "use_starter", "hero": "hero", "hero_value": form["hero"],
+                   "value": form["text"], "id": "sim-text", "opponent": False},
+                  {"text": "opponent", "name": form["opponent_name"], "pick": "opponent_deck_pick",
+                   "loaded": form["opponent_loaded"], "starter_button": "use_opponent_starter",
+                   "hero": "opponent_hero", "hero_value": form["opponent_hero"], "value": form["opponent"],
+                   "id": "sim-opponent", "opponent": True}]}, status=status)
 
 
 def _run_for(request, game: str, pk: str) -> SimulationRun:
@@ -152,26 +210,22 @@ def run_page(request, game: str, pk: int):
     from simulator.views import share_context
 
     context = {"game": registry.get(game), "run": run, "result": result, **share_context(request, run),
-               "charts": charts.charts_for(result) if result else [],
+               "charts": charts.charts_for(result, game) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
     if result:
         from simulator.views import run_doctor
         context["doctor"] = run_doctor(run, request.user, game)
-    if result and game == "regions":
-        context["heroes"] = [_hero_name(result["deck"]["hero"]), _hero_name(result["opponent"]["hero"])]
-        from simulator.engines.regions.replay import MAX_SAMPLE_GAMES
-        context["sample_games"] = list(range(1, min(MAX_SAMPLE_GAMES, run.games)))
+    run_context = run_hook(game, "run_context")
+    if result and run_context:
+        context.update(run_context(run, result))
     template = "games/run_body.html" if getattr(request, "htmx", False) else "games/run.html"
     return render(request, template, context)
 
 
 def _hero_name(code: str) -> str:
-    from simulator.engines.regions import CardSet
-    try:
-        return CardSet.default().hero(code).name
-    except KeyError:
-        return code
+    from .regions import _hero_name
+    return _hero_name(code)
 
 
 def replay_page(request, game: str, pk: int):
@@ -180,9 +234,9 @@ def replay_page(request, game: str, pk: int):
 
     game = _game(game)
     run = _run_for(request, game, pk)
-    if game == "regions":  # on a board of five Regions (regions_replay.py)
-        from .regions_replay import replay_page as regions_replay
-        return regions_replay(request, run, registry.get(game))
+    board = run_hook(game, "replay_board")
+    if board:  # the game's own board (regions: five Regions, regions_replay.py)
+        return board(request, run, registry.get(game))
     sample = (run.result or {}).get("sample_log") if run.status == "done" else None
     if not sample:
         raise Http404("This run has no sample game (goldfish runs keep none).")
@@ -222,11 +276,11 @@ def _parse(text: str) -> dict:
 
 
 def strategy_editor(request, game: str):
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("Strategies are a regions thing (realms builds decks).")
     from cards.games import registry
 
-    shipped = _regions_strategies()
+    shipped = _shipped(game)
     name = request.GET.get("strategy", "big-money")
     text = shipped.get(name, shipped.get("big-money", ""))
     return render(request, "games/strategy_editor.html", {"game": registry.get(game), "text": text,
@@ -236,7 +290,7 @@ def strategy_editor(request, game: str):
 @require_POST
 def strategy_parse(request, game: str):
     """The editor's live panel (htmx) or, with Accept: application/json, the parse as JSON."""
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("Strategies are a regions thing.")
     text = request.POST.get("text", "")
     if len(text) > MAX_TEXT:
@@ -249,7 +303,7 @@ def strategy_parse(request, game: str):
 
 
 def round_robin_page(request, game: str):
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("The round-robin is of regions strategies.")
     from cards.games import registry
 
@@ -298,10 +352,9 @@ def api_create(request, game: str, data: dict):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise GameSpecError(f"{key}: a whole number")
         text, opponent = data.get("text") or "", data.get("opponent") or None
-        if game == "regions":
-            shipped = _regions_strategies()
-            text = shipped.get(data.get("strategy") or "", text)
-            opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
+        shipped = _shipped(game)   # a strategy game's API takes a shipped strategy's name
+        text = shipped.get(data.get("strategy") or "", text)
+        opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
         run, created = game_run_request(game, mode=mode, text=text, opponent_text=opponent, games=games, seed=seed,
                                         policy=data.get("policy"), opponent_policy=data.get("opponent_policy"),
                                         fmt=data.get("format"), user=user, session_key=session_key,
@@ -340,7 +393,7 @@ def api_simulations(request, game: str):
 
 def api_round_robin(request, game: str):
     """GET the round-robin matrix: 200 when computed, 202 {"detail"} while the workers compute it (ask again)."""
-    if _game(game) != "regions":
+    if _game(game) not in STRATEGY_GAMES:
         raise Http404("The round-robin is of regions strategies.")
     from . import round_robin as rr_mod
 

@@ -58,3 +58,14 @@ def cite(text):
     from django.utils.safestring import mark_safe
     from roc_site.rulebook import link_citations
     return mark_safe(link_citations(escape(str(text or ""))))
+
+
+@register.filter
+def game_cite(text, game):
+    """Text whose citations of `game`'s own rulebook become links to its rulebook page, shown without the source
+    document's number ("002 §8" -> "§8", linked to /realms/rules/#s8); the rest escaped. `game` is the registry
+    Game or its slug; r1's citations link as `cite` does."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+    from roc_site.rulebook import link_game_citations
+    return mark_safe(link_game_citations(escape(str(text or "")), game or None))

@@ -337,5 +337,7 @@ def test_realms_editor_panel_shows_the_doctor(client):
     call_command("loadcards", str(ROOT / "cards" / "games" / "realms" / "data" / "realms.json"), verbosity=0)
     text = (ROOT / "cards" / "games" / "realms" / "data" / "starters" / "ashen.txt").read_text(encoding="utf-8")
     live = client.post("/realms/decks/live/", {"text": text}).content.decode()
-    assert 'id="doctor"' in live and 'id="finding-undefended_icon"' in live and "002 §14, §6" in live
-    assert 'href="/rules/#s6"' not in live   # another game's section is not a link into r1's rulebook
+    assert 'id="doctor"' in live and 'id="finding-undefended_icon"' in live
+    # its rule is a link into the realms rulebook, shown without the document's number; never into r1's
+    assert 'href="/realms/rules/#s14"' in live and 'href="/realms/rules/#s6"' in live and "002 §" not in live
+    assert 'href="/rules/#s6"' not in live

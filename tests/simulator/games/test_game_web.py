@@ -90,7 +90,7 @@ def test_api_regions_run_by_shipped_names(inline_queue):
 
 def test_realms_pages_form_report_charts_replay(realms, inline_queue):
     c = Client()
-    page = c.get("/realms/simulate/?starter=Sunward Dominion starter")
+    page = c.get("/realms/simulate/?starter=The Sunward Throne — Knights of the Dawn")
     assert page.status_code == 200 and b"Goldfish" in page.content
     r = c.post("/realms/simulate/", {"mode": "versus", "text": SUNWARD, "opponent": DEEPWOOD, "games": "8",
                                      "seed": "1"})
@@ -193,7 +193,7 @@ def test_realms_simulate_this_deck_from_its_page_and_the_nav(realms, inline_queu
         assert f'href="/realms/simulate/?deck={deck.pk}"' in c.get(f"/realms/decks/{deck.pk}/").content.decode()
     # the link fills the form with the deck's list and name; an opponent's deck makes it head-to-head
     page = c.get(f"/realms/simulate/?deck={mine.pk}&opponent_deck={public.pk}").content.decode()
-    assert "Dawn riders" in page and "Bo&#x27;s wardens" in page and 'value="versus" selected' in page
+    assert "Dawn riders" in page and "Bo&#x27;s wardens" in page and 'value="versus" checked' in page
     assert "Queen Ysolde" in page   # a card of the Sunward list, in the decklist box
     # another player's private deck, a deleted or unknown one, or a malformed id: not found, nothing filled
     for bad in (str(hidden.pk), "99999", "abc", "1; drop"):

@@ -61,7 +61,7 @@ def test_strong_player_on_the_page_and_the_api(realms, monkeypatch):
     monkeypatch.setattr(tasks.start_run, "apply_async", lambda *a, **k: None)
     c = Client()
     page = c.get("/realms/simulate/").content.decode()
-    assert 'name="player" value="strong"' in page and "<option>expert</option>" in page
+    assert 'name="player" value="strong"' in page and 'name="policy"' not in page
     r = c.post("/realms/simulate/", {"mode": "versus", "text": ASHEN, "opponent": SUNWARD, "games": "4", "seed": "1",
                                      "player": "strong"})
     assert r.status_code == 302
