@@ -99,15 +99,35 @@ class Struggle:
         self.spoils_mod = 0
         self.unopposed = False
 
+    def copy(self) -> "Struggle":
+        s = Struggle(self.type, self.attacker)
+        s.defender = self.defender
+        s.attackers = list(self.attackers)
+        s.defenders = list(self.defenders)
+        s.declared_attackers = list(self.declared_attackers)
+        s.declared_defenders = list(self.declared_defenders)
+        s.barred = set(self.barred)
+        s.att_total = self.att_total
+        s.def_total = self.def_total
+        s.winner = self.winner
+        s.margin = self.margin
+        s.spoils_mod = self.spoils_mod
+        s.unopposed = self.unopposed
+        return s
+
 
 class State:
     """The state of one game (§3): the card tables, the zones, the round's progress and what the layers above
     keep of it (caches of the static abilities, listener counts, the recorded history)."""
 
     def __init__(self, deck_a: Deck, deck_b: Deck | None, *, seed: int, first_player: int | None,
-                 max_rounds: int, log: bool, observer: Any, cards: list[int] | None):
+                 max_rounds: int, log: bool, observer: Any, cards: list[int] | None, template: Any = None):
         """`cards`: card id i starts as the card the decks give id cards[i] (a permutation within one owner's
-        draw cards; PlayerView.determinize). The other arguments are Game's."""
+        draw cards; PlayerView.determinize). `template`: a game whose state this one copies (Game.clone; the
+        other arguments are then ignored). The other arguments are Game's."""
+        if template is not None:
+            self._copy_of(template, log)
+            return
         if first_player not in (None, 0, 1):
             raise ValueError("first_player must be 0, 1 or None")
         self.decks = (deck_a, deck_b)
@@ -115,7 +135,10 @@ class State:
         self.seed = seed
         self.first_arg = first_player
         self.max_rounds = max_rounds
-        self.rng = random.Random(seed)
+        # the game's random stream (`rng`); a copy holds the stream's state as a tuple instead (`_rng_state`) and
+        # makes its Random only if it draws: most copies a search player makes never do
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: Any = None
         self.logs: Any = [] if log else None   # list[str] when logging
         cdef: list[CardDef] = []
         owner: list[int] = []
@@ -265,6 +288,144 @@ class State:
         self.log_hook: Any = None
         self.policies: list[Any] = [None, None]
         self._views: list[Any] = [None, None]   # each player's PlayerView, made on first use (Game.view)
+        # the rest of the game's flow as data (phases.py): a stack of steps (kind, player, start), the next on
+        # top; None until the game starts
+        self.steps: list[tuple[int, int, int]] | None = None
+        # keep_snap: keep the state as it was at the start of the current step (`_snap`, a game that never runs),
+        # so that a copy is that state copied plus the choices made since replayed (Game.clone). Off until a
+        # game is first copied, so that games nobody copies pay nothing for it.
+        self.keep_snap = False
+        self._snap: Any = None
+        # a copy: the snapshot it was made from (the start of the step it was copied in), from which it can be
+        # copied again once it has played past that step without keeping snapshots (Game._snapshot)
+        self._base: Any = None
+
+    def _copy_of(self, t: Any, log: bool) -> None:
+        """Copy the state of game `t` (every list, dict and set its own; card definitions, abilities and the
+        caches of static abilities, which are replaced rather than changed, shared): `__init__` with a template.
+        The copy has no policies, no views, no generator and no pending decision yet; `log`: keep t's log lines
+        (t must keep a log). tests/simulator/engines/r1/test_resume.py checks that every attribute is here."""
+        self.decks = t.decks
+        self.goldfish = t.goldfish
+        self.seed = t.seed
+        self.first_arg = t.first_arg
+        self.max_rounds = t.max_rounds
+        self._rng = None
+        self._rng_state = t._rng.getstate() if t._rng is not None else t._rng_state
+        self.logs = list(t.logs) if log else None
+        self.faction_iid = list(t.faction_iid)
+        self.destiny_iid = list(t.destiny_iid)
+        self.deck = [list(t.deck[0]), list(t.deck[1])]
+        self.qdeck = [list(t.qdeck[0]), list(t.qdeck[1])]
+        self.card_map = t.card_map
+        self.cdef = list(t.cdef)
+        self.owner = list(t.owner)
+        self.printed = t.printed
+        self.seen = bytearray(t.seen)
+        self.zone = list(t.zone)
+        self.ctrl = list(t.ctrl)
+        self.exh = list(t.exh)
+        self.emb = list(t.emb)
+        self.cnt = list(t.cnt)
+        self.host = dict(t.host)
+        self.dups = {k: list(v) for k, v in t.dups.items()} if t.dups else {}
+        self.hand = [list(t.hand[0]), list(t.hand[1])]
+        self.field = [list(t.field[0]), list(t.field[1])]
+        self.discard = [list(t.discard[0]), list(t.discard[1])]
+        self.dead = [list(t.dead[0]), list(t.dead[1])]
+        self.secret = [list(t.secret[0]), list(t.secret[1])]
+        self.qused = [list(t.qused[0]), list(t.qused[1])]
+        self.out = [list(t.out[0]), list(t.out[1])]
+        self.limbo = list(t.limbo)
+        self.aside = [list(t.aside[0]), list(t.aside[1])]
+        self.quest = list(t.quest)
+        self.infl = list(t.infl)
+        self.pool = list(t.pool)
+        self.authority = t.authority
+        self.first = t.first
+        self.round_no = t.round_no
+        self.phase = t.phase
+        self.active = t.active
+        self.struggle = t.struggle.copy() if t.struggle is not None else None
+        self.struggles_done = [set(t.struggles_done[0]), set(t.struggles_done[1])]
+        self.start_phase = t.start_phase
+        self.start_active = t.start_active
+        self.stops = t.stops
+        self.origin = t.origin
+        self.queued = list(t.queued)
+        self.labels = t.labels   # set once, when a position is loaded
+        self.restricted_used = list(t.restricted_used)
+        self.plays_by_name = [dict(t.plays_by_name[0]), dict(t.plays_by_name[1])]
+        self.uses = dict(t.uses)
+        self.lasting = list(t.lasting)
+        # a delayed effect keeps its resolution's targets and X (§8.9): each copy its own
+        self.delayed = [(x[0], x[1].copy(), x[2]) for x in t.delayed] if t.delayed else []
+        self.retyped = {k: list(v) for k, v in t.retyped.items()} if t.retyped else {}
+        self.pmod = dict(t.pmod)
+        self.kgrant = {k: list(v) for k, v in t.kgrant.items()} if t.kgrant else {}
+        self._statics_cache = t._statics_cache
+        self._st_power = t._st_power
+        self._st_grant = t._st_grant
+        self._st_grant_mask = t._st_grant_mask
+        self._st_rule = t._st_rule
+        self._st_cost = t._st_cost
+        self._st_player = t._st_player
+        self._st_rule_by = t._st_rule_by
+        self._pw_cands = dict(t._pw_cands)   # filled card by card
+        self._st_power_prep = t._st_power_prep
+        self.has_abilities = t.has_abilities
+        self.has_replace = t.has_replace
+        self.entry_seq = dict(t.entry_seq)
+        self._seq = t._seq
+        self._replacing = set(t._replacing)
+        self.live = dict(t.live)
+        self.live_ev = dict(t.live_ev)
+        self.n_act = list(t.n_act)
+        self.stat_spent = list(t.stat_spent)
+        self.stat_played = list(t.stat_played)
+        self.stat_won = list(t.stat_won)
+        self.by_round = {k: list(v) for k, v in t.by_round.items()}
+        self.cards_played = dict(t.cards_played)
+        self.winner = t.winner
+        self.reason = t.reason
+        self.over = t.over
+        self.history = list(t.history)
+        self._replay = None
+        self.reseeds = list(t.reseeds)
+        self._rpos = 0
+        self._sc = list(t._sc)
+        self._round_open = t._round_open
+        self._gen = None
+        self.pending = None
+        self.round1_first = t.round1_first
+        self.fast_pass = [None, None]
+        self.ability_filter = [None, None]
+        self.declare_hook = [None, None]
+        self._pcache = None
+        self.observer = t.observer
+        self.log_hook = None
+        self.policies = [None, None]
+        self._views = [None, None]
+        self.steps = list(t.steps) if t.steps is not None else None
+        self.keep_snap = False
+        self._snap = None
+        self._base = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random stream (a copy makes it from the state it was given on first use)."""
+        r = self._rng
+        if r is None:
+            r = random.Random.__new__(random.Random)
+            r.setstate(self._rng_state)
+            self._rng = r
+            self._rng_state = None
+        return r
+
+    def _take_snapshot(self, log: bool = True) -> Any:
+        """A copy of the state now (with the log lines when `log` and this game keeps them), for the copies made
+        later in this step (Game)."""
+        raise NotImplementedError
 
     def _replayed_entry(self, kind: int, p: int) -> Any:
         """While replaying: the recorded answer of one of play_game's shortcuts at this point, if it was asked
