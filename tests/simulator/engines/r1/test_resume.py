@@ -49,7 +49,7 @@ def test_a_copy_holds_every_attribute_and_shares_no_container(seed):
     snap = g._snap
     assert snap is not None
     copy = g.clone()
-    assert sorted(vars(copy)) == sorted(vars(g)), "State._copy_of must copy every attribute"
+    assert sorted(vars(copy)) == sorted(vars(g)), "State.__init__ with a template must copy every attribute"
     for name, value in vars(g).items():
         if name in SHARED or not containers(value):
             continue
