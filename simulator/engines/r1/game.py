@@ -62,9 +62,9 @@ class Game(Phases):
         where that game's current step started and is not advanced."""
         super().__init__(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=log,
                          observer=observer, cards=cards, template=template)
-        self._gen = self._run()
         if template is not None:
-            return
+            return   # a copy gets its generator when it resumes (_resumed); a snapshot never runs
+        self._gen = self._run()
         if policies is not None:
             self._set_policies(policies)
         if autostart:
@@ -240,6 +240,7 @@ class Game(Phases):
         g._snap = snap   # shared: a snapshot is never changed, only copied
         g._base = snap
         g.keep_snap = keep_snap
+        g._gen = g._run()
         g._replay_choices(self.history, self.reseeds[len(snap.reseeds):], len(snap.history))
         return g
 

@@ -304,7 +304,7 @@ class State:
             # policies, no views, no generator and no pending decision yet; `log`: keep the template's log lines
             # (it must keep a log). Written out here rather than in a method so that the compiled build still sees
             # every attribute set in __init__ (tests/simulator/engines/r1/test_resume.py checks none is missed).
-            t = template
+            t: State = template   # typed, so that the compiled build reads its attributes directly
             self.decks = t.decks
             self.goldfish = t.goldfish
             self.seed = t.seed
