@@ -11,6 +11,8 @@ choices made inside the current step live in generator frames, and a copy replay
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .opening import Setup
 from .state import (
     AUTHORITY_P, CONFRONT_P, DISCARD, DRAW_P, DRAW_PER_ROUND, FIELD, KINGDOM_P, PHASES, QDECK, QUEST, QUEST_P,
@@ -18,9 +20,23 @@ from .state import (
 )
 
 
-# the kinds of step on the pipeline (State.steps): each a tuple (kind, player, start)
-S_SETUP, S_ROUND, S_QUEST, S_DRAW, S_KOPEN, S_KTURN, S_KCLOSE, S_COPEN, S_CTURN, S_CCLOSE, S_AUTHORITY, S_REFRESH, \
-    S_TOLL, S_KWIN, S_CWIN = range(15)
+# the kinds of step on the pipeline (State.steps): each a tuple (kind, player, start). Final, so that the compiled
+# build reads them as constants rather than looking each name up in the module at every step.
+S_SETUP: Final = 0
+S_ROUND: Final = 1
+S_QUEST: Final = 2
+S_DRAW: Final = 3
+S_KOPEN: Final = 4
+S_KTURN: Final = 5
+S_KCLOSE: Final = 6
+S_COPEN: Final = 7
+S_CTURN: Final = 8
+S_CCLOSE: Final = 9
+S_AUTHORITY: Final = 10
+S_REFRESH: Final = 11
+S_TOLL: Final = 12
+S_KWIN: Final = 13   # the rest of a Kingdom turn's window, after an action (§8.2)
+S_CWIN: Final = 14   # the rest of a Confrontation turn's window, after an action
 
 
 class Phases(Setup):
