@@ -303,7 +303,9 @@ class Phases(Setup):
                 self._log(f"§5.3 Kingdom: player {p} collects {self.quest_stat(p, 'wealth')} wealth")
             if self.stops:
                 yield from self._boundary("turn", KINGDOM_P, p)
-        yield from self._action_window(p, KINGDOM_P, cont=S_KWIN)
+        # the rest of the window after each action is a step of its own where copies are made (keep_snap): a
+        # copy then replays the choices since that action; elsewhere the window runs on in one go
+        yield from self._action_window(p, KINGDOM_P, cont=S_KWIN if self.keep_snap else -1)
 
     def _confrontation_open(self, start: int):
         """§5.4: the Confrontation phase opens and each active player gets a turn, in which it may initiate up to
@@ -325,7 +327,7 @@ class Phases(Setup):
             self.struggles_done[p] = set()
             if self.stops:
                 yield from self._boundary("turn", CONFRONT_P, p)
-        yield from self._action_window(p, CONFRONT_P, cont=S_CWIN)
+        yield from self._action_window(p, CONFRONT_P, cont=S_CWIN if self.keep_snap else -1)
 
     def _authority_phase(self):
         """§5.5: highest total gains 1 Influence and the emblem; a tie strips the emblem."""
