@@ -135,3 +135,9 @@ def root_replay(request, run, index: int):
     """A realms run's game `index` at r1's replay address (/simulate/runs/ID/replay/N/), on the realms board."""
     from .realms_replay import replay_page
     return replay_page(request, run, index)
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: realms_tune.py."""
+    from . import realms_tune
+    return realms_tune

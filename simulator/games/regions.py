@@ -143,3 +143,9 @@ def heroes() -> list[str]:
     """Every Hero's name (the page's Hero picker)."""
     from simulator.engines.regions import CardSet
     return [h.name for h in CardSet.default().heroes]
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: regions_tune.py."""
+    from . import regions_tune
+    return regions_tune
