@@ -80,7 +80,7 @@ def report_context(result: dict) -> dict:
     elif kind == "tune":
         top = [s for s in result["swaps"] if s["delta"] is not None][:10]
         if top:
-            charts.append(("Best swaps", delta_chart("Improvement (rounds sooner to 15 Influence)" if result.get("target") == "goldfish"
+            charts.append(("Best swaps", delta_chart(f"Improvement ({result['delta_means']})" if result.get("target") == "goldfish"
                                                      else "Improvement (percentage points of win rate)",
                                                      [f"#{i + 1}" for i in range(len(top))],
                                                      [s["delta"] for s in top],

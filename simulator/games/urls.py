@@ -7,6 +7,9 @@ import simulator.urls  # noqa: F401  (registers the <runref:…> converter)
 from roc_site.api_views import drf_view
 from roc_site.throttling import SimulationRateThrottle
 
+from simulator import tuning_game_views, tuning_views
+from simulator.tuning_api import TuningViewSet
+
 from . import views
 
 urlpatterns = [
@@ -20,4 +23,13 @@ urlpatterns = [
     path("<game:game>/api/simulations/", drf_view(views.api_simulations, throttle_classes=[SimulationRateThrottle]),
          name="game-api-simulations"),
     path("<game:game>/api/round-robin/", drf_view(views.api_round_robin), name="game-api-round-robin"),
+    # version against version, swaps and the meta matrix (simulator/tuning_game_views.py, tuning_views.py)
+    path("<game:game>/tune/", tuning_game_views.game_tune_page, name="game-tune"),
+    path("<game:game>/tune/runs/<runref:pk>/", tuning_views.tuning_run, name="game-tuning-run"),
+    path("<game:game>/tune/runs/<runref:pk>/cancel/", tuning_views.tuning_cancel, name="game-tuning-cancel"),
+    path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/", tuning_views.tuning_cell, name="game-tuning-cell"),
+    path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/games/<int:index>/", tuning_views.tuning_game,
+         name="game-tuning-game"),
+    path("<game:game>/api/tuning/", TuningViewSet.as_view({"get": "list", "post": "create"}),
+         name="game-api-tuning"),
 ]

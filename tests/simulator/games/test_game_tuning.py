@@ -2,6 +2,7 @@
 (simulator/tuning.py through simulator/games/<game>_tune.py), the pages at /<game>/tune/ and the API, with small
 game counts. Bad input is a 400 that stores nothing."""
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -98,3 +99,115 @@ def test_regions_matrix_strategies():
 def test_regions_bad_requests(kwargs, message):
     with pytest.raises(tuning.TuningError, match=message):
         build_tuning_spec(game="regions", **kwargs)
+
+
+@pytest.fixture
+def inline_queue(monkeypatch):
+    from simulator import tuning_services, tuning_tasks
+
+    monkeypatch.setattr(tuning_tasks.tuning_start, "apply_async", lambda args, **kw: tuning_services.tuning_execute_here(
+        TuningRun.objects.get(pk=args[0])))
+
+
+def post(client, url, body):
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+def test_realms_tune_page_starts_a_comparison_and_reads_as_r1s(realms, inline_queue):
+    c = Client()
+    page = c.get("/realms/tune/?kind=compare")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "The Realm duel: tune a deck" in html and 'href="/realms/tune/"' in html   # the game's menu has Tune
+    assert "Starter decks" in html and "<strong>Fast</strong>" in html and "<strong>Strong</strong>" in html
+    assert "greedy-v1" not in html and "expert /" not in html
+    loaded = c.post("/realms/tune/", {"kind": "compare", "pick_a": "starter:The Sunward Throne — Knights of the Dawn",
+                                      "load": "1", "player": "fast", "seed": "1"})
+    assert loaded.status_code == 200 and "Knights of the Dawn" in loaded.content.decode()
+    assert not TuningRun.objects.exists()   # loading runs nothing
+    r = c.post("/realms/tune/", {"kind": "compare", "a": SUNWARD, "b": DEEPWOOD, "gauntlet": ASHEN, "games": "2",
+                                 "seed": "1", "player": "fast"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    run = TuningRun.objects.get()
+    assert run.game == "realms" and r["Location"] == f"/realms/tune/runs/{run.pk}/"
+    report = c.get(r["Location"]).content.decode()
+    assert "The Sunward Throne" in report and "fb-" not in report
+    assert re.search(r"\d+\.\d% \(\d+\.\d–\d+\.\d%\)|pts", report)
+    assert "Goldfish: rounds to victory" in report
+    assert c.get(f"/tune/runs/{run.pk}/").status_code == 404          # a realms run is not at r1's address
+    assert c.get(f"/regions/tune/runs/{run.pk}/").status_code == 404
+    cell = c.get(f"/realms/tune/runs/{run.pk}/cells/g0/")
+    assert cell.status_code == 200 and f"/realms/tune/runs/{run.pk}/cells/g0/games/0/?deck=0" in cell.content.decode()
+
+
+def test_regions_tune_page_hero_swaps_and_matrix(inline_queue):
+    c = Client()
+    html = c.get("/regions/tune/?kind=tune").content.decode()
+    assert "Hero swaps" in html and "Shipped strategies" in html and 'name="hero_deck"' in html
+    assert 'value="goldfish"' not in html
+    r = c.post("/regions/tune/", {"kind": "tune", "deck": BIG_MONEY, "gauntlet": REGION_CONTROL, "games": "8",
+                                  "seed": "1", "player": "fast", "target": "winrate"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    report = c.get(r["Location"]).content.decode()
+    assert "→" in report and "Dead weight" not in report and "hr-0" not in report
+    m = c.post("/regions/tune/", {"kind": "matrix", "decks": f"{BIG_MONEY}\n---\n{REGION_CONTROL}", "games": "2",
+                                  "seed": "1", "player": "fast"})
+    assert m.status_code == 302
+    run = TuningRun.objects.get(kind="matrix")
+    body = c.get(m["Location"]).content.decode()
+    assert f"/regions/tune/runs/{run.pk}/cells/m0-1/" in body and "scroll-hint" in body
+    cell = c.get(f"/regions/tune/runs/{run.pk}/cells/m0-1/")
+    assert cell.status_code == 200 and "games/1/" in cell.content.decode()
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"kind": "compare", "pick_a": "starter:Nope", "load": "1"}, "Strategy A: There is no starter"),
+    ({"kind": "compare", "a": BIG_MONEY, "b": BIG_MONEY, "hero_a": "Nobody"}, "no Hero called"),
+    ({"kind": "compare", "a": BIG_MONEY, "b": BIG_MONEY, "player": "godlike"}, "Players: choose Fast or Strong"),
+    ({"kind": "tune", "deck": BIG_MONEY, "target": "goldfish"}, "Improve: choose win rate"),
+    ({"kind": "compare", "a": "hero: nobody", "b": BIG_MONEY}, "strategy 1"),
+    ({"kind": "matrix", "decks": BIG_MONEY}, "matrix takes from 2 to 12"),
+])
+def test_regions_tune_page_bad_input_is_400_and_starts_nothing(form, message, inline_queue):
+    r = Client().post("/regions/tune/", {"player": "fast", "seed": "1", "games": "2", **form})
+    assert r.status_code == 400 and message in r.content.decode()
+    assert not TuningRun.objects.exists()
+
+
+def test_tuning_api_for_hosted_games(realms, inline_queue, django_user_model):
+    c = Client()
+    c.force_login(django_user_model.objects.create_user("tuner"))
+    r = post(c, "/regions/api/tuning/", {"kind": "compare", "decks": [BIG_MONEY, REGION_CONTROL],
+                                         "gauntlet": [REGION_CONTROL], "games": 4, "seed": 1})
+    assert r.status_code == 202, r.content
+    body = r.json()
+    assert body["game"] == "regions" and body["page_url"].endswith(f"/regions/tune/runs/{body['id']}/")
+    got = c.get(f"/api/tuning/{body['id']}/").json()
+    assert got["status"] == "done" and got["result"]["game"] == "regions" and got["result"]["goldfish"] is None
+    same = post(c, "/api/tuning/", {"game": "regions", "kind": "compare", "decks": [BIG_MONEY, REGION_CONTROL],
+                                    "gauntlet": [REGION_CONTROL], "games": 4, "seed": 1}).json()
+    assert same["id"] == body["id"] and same["cached"] is True
+    realms_run = post(c, "/api/tuning/", {"game": "realms", "kind": "matrix", "decks": [SUNWARD, DEEPWOOD],
+                                          "games": 2})
+    assert realms_run.status_code == 202 and realms_run.json()["game"] == "realms"
+    assert [x["id"] for x in c.get("/regions/api/tuning/").json()["results"]] == [body["id"]]
+    assert {x["game"] for x in c.get("/api/tuning/").json()["results"]} == {"regions", "realms"}
+    assert c.get("/api/tuning/?game=r1").json()["count"] == 0
+
+
+@pytest.mark.parametrize("url, body, message", [
+    ("/regions/api/tuning/", {"kind": "tune", "decks": [BIG_MONEY], "target": "goldfish"}, "no goldfish"),
+    ("/regions/api/tuning/", {"kind": "compare", "decks": [BIG_MONEY, "hero: x"]}, "strategy 2"),
+    ("/regions/api/tuning/", {"kind": "compare", "decks": [BIG_MONEY, BIG_MONEY], "game": "realms"}, "this address"),
+    ("/api/tuning/", {"game": "chess", "kind": "matrix", "decks": [BIG_MONEY, BIG_MONEY]}, "game"),
+    ("/regions/api/tuning/", {"kind": "matrix", "decks": [BIG_MONEY, BIG_MONEY], "games": 10**9}, "games"),
+    ("/realms/api/tuning/", {"kind": "compare", "decks": [SUNWARD, {"deck": 999999}]}, "decks[1]"),
+    ("/realms/api/tuning/", {"kind": "tune", "decks": [SUNWARD], "owned": True}, "owned"),
+])
+def test_tuning_api_bad_input_is_400(realms, url, body, message, django_user_model):
+    c = Client()
+    c.force_login(django_user_model.objects.create_user("bad"))
+    r = post(c, url, body)
+    assert r.status_code == 400, r.content
+    assert message in json.dumps(r.json())
+    assert not TuningRun.objects.exists()
