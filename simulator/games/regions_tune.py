@@ -133,3 +133,73 @@ def swap_why(spec: dict, swap: dict, cards: dict[str, dict], games: int) -> str:
     (out,), (into,) = swap["out"], swap["in"]
     return (f"The same strategy played with {cards[into]['name']} instead of {cards[out]['name']}, on the same "
             "games against the gauntlet.")
+
+
+def replay_page(request, run, setup: dict, where: dict):
+    """One game of a tuning run on the board of five Regions (games/regions/replay.html), played again from the
+    run's strategies, Heroes, seed and players (tuning.game_setup); cached a day per run and game."""
+    from django.core.cache import cache
+    from django.shortcuts import render
+
+    from cards.games import registry
+    from simulator.engines.regions import policy_seed
+    from simulator.engines.regions.replay import play_recorded
+    from simulator.views_play import replay_share_context
+
+    from .regions_replay import PHASE_LABELS, PHASES, _stack_rows, _track
+
+    key = f"regions-tune-replay:{run.pk}:{run.created_at.timestamp()}:{where['key']}:{engine_version()}"
+    data = cache.get(key)
+    if data is None:
+        deck, opponent = setup["deck"], setup["opponent"]
+        a, b = sim._strategy(deck["text"]), sim._strategy(opponent["text"])
+        seed, pols = setup["seed"], setup["policies"]
+        players = [sim._policy(pols[0], a, policy_seed(seed, 0)), sim._policy(pols[1], b, policy_seed(seed, 1))]
+        game, steps = play_recorded([deck["hero"], opponent["hero"]], players, seed=seed,
+                                    first_player=setup["first_player"], max_turns=setup["max_rounds"])
+        data = {"game": where["index"], "seed": seed, "first_player": setup["first_player"], "steps": steps,
+                "matches": None, "winner": game.winner, "reason": game.reason, "turns": game.turn,
+                "heroes": [h.name for h in game.heroes], "policies": list(pols)}
+        cache.set(key, data, 24 * 3600)
+    steps = data["steps"]
+    try:
+        at = max(0, min(int(request.GET.get("step", 0)), len(steps) - 1))
+    except ValueError:
+        at = 0
+    step = steps[at]
+    b = step["board"]
+    n = len(b["players"])
+    turn_starts = []
+    for i, s in enumerate(steps):
+        if not turn_starts or turn_starts[-1][0] != s["board"]["turn"]:
+            turn_starts.append((s["board"]["turn"], i))
+    prev_turn = max((i for t, i in turn_starts if i < at and t < b["turn"]), default=None)
+    if prev_turn is None and at > 0:
+        prev_turn = 0
+    next_turn = min((i for t, i in turn_starts if i > at), default=None)
+    base = where["step_url"]
+
+    def link(i):
+        return None if i is None or i == at or not 0 <= i < len(steps) else f"{base}{i}"
+
+    names = [setup["deck"]["name"], setup["opponent"]["name"]]
+    if names[0] == names[1]:
+        names = [names[0] + " (1)", names[1] + " (2)"]
+    k = where["index"]
+    context = {
+        "game": registry.get("regions"), "run": run, "sample": None, "data": data, "k": k,
+        "games": [{"k": k, "url": f"{base}0", "now": True}], "at": at, "total": len(steps), "step": step,
+        "board": b, "names": names, "phase_label": PHASE_LABELS.get(b["phase"], b["phase"]),
+        "players": [dict(p, index=i, name=names[i] if i < 2 else f"player {i}", policy=data["policies"][i])
+                    for i, p in enumerate(b["players"])],
+        "regions": [dict(r, rows=_stack_rows(r, n), number=j + 1) for j, r in enumerate(b["regions"])],
+        "phases": [{"key": key_, "label": PHASE_LABELS[key_], "now": key_ == b["phase"]} for key_ in PHASES],
+        "track": _track(b["players"], b["recognition_total"]),
+        "turns": [{"turn": t, "step": i, "url": f"{base}{i}", "now": t == b["turn"]} for t, i in turn_starts],
+        "links": {"first": link(0), "prev": link(at - 1), "next": link(at + 1), "last": link(len(steps) - 1),
+                  "prev_turn": link(prev_turn), "next_turn": link(next_turn)},
+        "actor": names[step["player"]] if step["player"] is not None and step["player"] < 2 else None,
+    }
+    context.update(replay_share_context(request, run, lambda ref: where["step_url"].replace(
+        f"/runs/{run.ref}/", f"/runs/{ref}/") + str(at)))
+    return render(request, "games/regions/replay.html", context)

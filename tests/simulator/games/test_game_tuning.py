@@ -138,6 +138,13 @@ def test_realms_tune_page_starts_a_comparison_and_reads_as_r1s(realms, inline_qu
     assert c.get(f"/regions/tune/runs/{run.pk}/").status_code == 404
     cell = c.get(f"/realms/tune/runs/{run.pk}/cells/g0/")
     assert cell.status_code == 200 and f"/realms/tune/runs/{run.pk}/cells/g0/games/0/?deck=0" in cell.content.decode()
+    replay = c.get(f"/realms/tune/runs/{run.pk}/cells/g0/games/1/?deck=1&step=3")
+    assert replay.status_code == 200
+    text = replay.content.decode()
+    assert "The Deepwood Kin" in text and "seed" in text and "rb-title" in text   # the realms board, deck names
+    assert c.get(f"/realms/tune/runs/{run.pk}/cells/g0/games/9/").status_code == 404   # it played 2 games
+    assert c.get(f"/realms/tune/runs/{run.pk}/cells/g7/").status_code == 404
+    assert c.get(f"/realms/tune/runs/{run.pk}/cells/gf/games/0/?deck=x").status_code == 404
 
 
 def test_regions_tune_page_hero_swaps_and_matrix(inline_queue):
@@ -158,6 +165,10 @@ def test_regions_tune_page_hero_swaps_and_matrix(inline_queue):
     assert f"/regions/tune/runs/{run.pk}/cells/m0-1/" in body and "scroll-hint" in body
     cell = c.get(f"/regions/tune/runs/{run.pk}/cells/m0-1/")
     assert cell.status_code == 200 and "games/1/" in cell.content.decode()
+    replay = c.get(f"/regions/tune/runs/{run.pk}/cells/m0-1/games/1/?step=5")
+    assert replay.status_code == 200 and "five Regions" in replay.content.decode()
+    assert "Big Money" in replay.content.decode() or "big" in replay.content.decode().lower()
+    assert c.get(f"/regions/tune/runs/{run.pk}/cells/m1-0/").status_code == 404
 
 
 @pytest.mark.parametrize("form, message", [
