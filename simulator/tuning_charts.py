@@ -18,6 +18,8 @@ def short(name: str, limit: int = 22) -> str:
     """A deck's name short enough for an axis ("Starter deck: Camelot — The Fellowship..." -> "Camelot")."""
     if name.lower().startswith("starter deck:"):
         name = name.split(":", 1)[1].split("—")[0].strip()
+    if len(name) > limit and " — " in name:   # "The Sunward Throne — Knights of the Dawn": its first part
+        name = name.split(" — ")[0].strip()
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 

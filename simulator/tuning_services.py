@@ -43,7 +43,8 @@ def _title(spec: dict) -> str:
         swaps = game.SWAPS if game is not None else "Card swaps"
         target = "goldfish speed" if spec["target"] == "goldfish" else "win rate"
         return f"{swaps} for {names[0]} ({target})"
-    return f"Meta matrix of {len(names)} decks"
+    game = tuning.hosted(spec)
+    return f"Meta matrix of {len(names)} {game.SIDES if game is not None else 'decks'}"
 
 
 def games_limit(user) -> int:

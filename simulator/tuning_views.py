@@ -219,14 +219,15 @@ def game_context(game: str | None) -> dict:
     """What a hosted game's pages add: its registration (the template's words and links) and its tuning module's
     words for one side ("deck", "strategy") and its swaps ("Card swaps", "Hero swaps")."""
     if not game:
-        return {"game": None, "side_word": "deck", "swaps_word": "Card swaps", "has_goldfish": True,
+        return {"game": None, "side_word": "deck", "sides_word": "decks", "swaps_word": "Card swaps",
+                "has_goldfish": True,
                 "goldfish_goal": "15 Influence", "tune_url": reverse("simulator:tune")}
     from cards.games import registry
 
     from .games import run_hook
 
     ops = run_hook(game, "tuning")()
-    return {"game": registry.get(game), "side_word": ops.SIDE, "swaps_word": ops.SWAPS,
+    return {"game": registry.get(game), "side_word": ops.SIDE, "sides_word": ops.SIDES, "swaps_word": ops.SWAPS,
             "has_goldfish": bool(ops.GOLDFISH), "goldfish_goal": ops.GOLDFISH_GOAL, "tune_url": f"/{game}/tune/"}
 
 

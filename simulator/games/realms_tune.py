@@ -15,7 +15,8 @@ GOLDFISH_GOAL = "victory"             # a goldfish game ends at the Victory Poin
 COUNTS_PLAYS = True                   # the engine counts the cards each game plays and leaves in hand
 DRAW_TYPES = ("warrior", "place", "intrigue")   # what may be cut or added: every card but the Leaders (002 §2)
 DEFAULT_MAX_ROUNDS = sim.DEFAULT_MAX_ROUNDS
-SIDE = "deck"                         # the pages' word for one side
+SIDE = "deck"                         # the pages' word for one side, and for several
+SIDES = "decks"
 SWAPS = "Card swaps"
 
 
@@ -176,6 +177,6 @@ def replay_page(request, run, setup: dict, where: dict):
         "game": registry.get("realms"), "run": run, "data": data, "frame": frame, "board": board, "names": names,
         "step": step, "steps": len(frames), "links": links, "index": where["index"], "race": race, "sides": sides,
         "ticks": list(range(0, target + 1, 10)), "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1)
-        else None, "run_url": where["cell_url"],
+        else None, "run_url": run.get_absolute_url(),
         **replay_share_context(request, run, lambda ref: where["step_url"].replace(f"/runs/{run.ref}/",
                                                                                   f"/runs/{ref}/") + str(step))})

@@ -21,6 +21,7 @@ COUNTS_PLAYS = False          # a strategy plays the market's cards, not its own
 DRAW_TYPES = ("hero",)
 DEFAULT_MAX_ROUNDS = sim.DEFAULT_MAX_TURNS   # a regions game is capped in turns (003 §3)
 SIDE = "strategy"
+SIDES = "strategies"
 SWAPS = "Hero swaps"
 
 
@@ -185,7 +186,7 @@ def replay_page(request, run, setup: dict, where: dict):
     names = [setup["deck"]["name"], setup["opponent"]["name"]]
     if names[0] == names[1]:
         names = [names[0] + " (1)", names[1] + " (2)"]
-    k = where["index"]
+    k = where["index"] + 1   # numbered from 1, as the cell page lists the games
     context = {
         "game": registry.get("regions"), "run": run, "sample": None, "data": data, "k": k,
         "games": [{"k": k, "url": f"{base}0", "now": True}], "at": at, "total": len(steps), "step": step,
