@@ -113,8 +113,6 @@ class TuningViewSet(viewsets.ViewSet):
     throttle_classes = [SimulationRateThrottle]
     schema = ObjectListSchema()
 
-    @extend_schema(responses={200: inline_serializer("TuningRunList", fields={
-        "count": serializers.IntegerField(), "results": TUNING_SCHEMA.__class__(many=True)})})
     def _game(self, request) -> str | None:
         """The game of this address (/<game>/api/tuning/) or of the request (`game`, `?game=`); None for r1."""
         from cards.games import registry
@@ -123,6 +121,10 @@ class TuningViewSet(viewsets.ViewSet):
             or request.query_params.get("game")
         return None if game in (None, "", registry.DEFAULT) else game
 
+    @extend_schema(parameters=[OpenApiParameter("game", str, OpenApiParameter.QUERY, required=False,
+                                                description="only this game's runs (r1, realms, regions)")],
+                   responses={200: inline_serializer("TuningRunList", fields={
+        "count": serializers.IntegerField(), "results": TUNING_SCHEMA.__class__(many=True)})})
     def list(self, request, game=None):   # game: /<game>/api/tuning/, read as self.kwargs
         runs = access.owned_runs(request, TuningRun)
         game = self._game(request)
@@ -206,3 +208,10 @@ class TuningViewSet(viewsets.ViewSet):
         body = tuning_json(access.reachable_by_maker(request, run), request)
         body["cached"] = not created
         return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+class GameTuningViewSet(TuningViewSet):
+    """/<game>/api/tuning/: a hosted game's runs (POST one, GET the visitor's), as /<game>/api/simulations/ is;
+    documented beside the games (docs/tuning.md), not in r1's OpenAPI schema, where `game` on /api/tuning/ is."""
+
+    schema = None

@@ -8,7 +8,7 @@ from roc_site.api_views import drf_view
 from roc_site.throttling import SimulationRateThrottle
 
 from simulator import tuning_game_views, tuning_views
-from simulator.tuning_api import TuningViewSet
+from simulator.tuning_api import GameTuningViewSet
 
 from . import views
 
@@ -30,6 +30,6 @@ urlpatterns = [
     path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/", tuning_views.tuning_cell, name="game-tuning-cell"),
     path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/games/<int:index>/", tuning_views.tuning_game,
          name="game-tuning-game"),
-    path("<game:game>/api/tuning/", TuningViewSet.as_view({"get": "list", "post": "create"}),
+    path("<game:game>/api/tuning/", GameTuningViewSet.as_view({"get": "list", "post": "create"}),
          name="game-api-tuning"),
 ]
