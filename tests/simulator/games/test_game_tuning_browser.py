@@ -95,6 +95,7 @@ def test_realms_tune_pages(live_server, open_page, inline_queue, width):
     page.wait_for_selector("table.tune-games")
     assert page.locator("table.tune-games tbody tr").count() == 2
     _no_sideways(page, width)
+    _shot(page, f"realms-cell-{width}")
     page.locator("table.tune-games tbody tr").nth(1).locator("a").first.click()
     page.wait_for_selector(".rb-title")
     _no_sideways(page, width)
