@@ -39,6 +39,14 @@ def check_policy(name: str, what: str) -> str:
     return name
 
 
+def seconds_per_game(policies) -> float:
+    """A unit's time allowance per game on the workers (simulator/tasks.py chunk_time_limits): a versus chunk's
+    (realms.py CHUNK_PER_GAME_S), or the search player's (sim.SLOW_POLICIES) about a CPU-second a game, times 20."""
+    from .realms import CHUNK_PER_GAME_S
+    slow = any(str(p).partition(":")[0] in sim.SLOW_POLICIES for p in policies)
+    return 20.0 if slow else CHUNK_PER_GAME_S["versus"]
+
+
 def default_policy() -> str:
     return "greedy"
 

@@ -45,6 +45,14 @@ def check_policy(name: str, what: str) -> str:
     return name
 
 
+def seconds_per_game(policies) -> float:
+    """A unit's time allowance per game on the workers (simulator/tasks.py chunk_time_limits): regions.py's, the
+    search player's when a side searches."""
+    from .regions import CHUNK_PER_GAME_S, CHUNK_PER_SEARCH_GAME_S
+    slow = any(str(p).startswith("search") for p in policies)
+    return CHUNK_PER_SEARCH_GAME_S if slow else CHUNK_PER_GAME_S["versus"]
+
+
 def default_policy() -> str:
     return "strategy"
 

@@ -222,3 +222,20 @@ def test_tuning_api_bad_input_is_400(realms, url, body, message, django_user_mod
     assert r.status_code == 400, r.content
     assert message in json.dumps(r.json())
     assert not TuningRun.objects.exists()
+
+
+def test_units_of_a_hosted_game_get_its_time_allowance():
+    """A unit's time limit on the workers follows the game's pace and players, not r1's."""
+    from simulator import tuning_services, tuning_tasks
+    from simulator.tasks import chunk_time_limits
+
+    fast = build_tuning_spec(game="regions", kind="matrix", decks=[("a", BIG_MONEY), ("b", REGION_CONTROL)],
+                             games=4, seed=1)
+    strong = build_tuning_spec(game="regions", kind="matrix", decks=[("a", BIG_MONEY), ("b", REGION_CONTROL)],
+                               games=4, seed=1, policy="search", opponent_policy="search")
+    runs = [tuning_services.tuning_from_spec(s) for s in (fast, strong)]
+    allowances = [tuning_tasks._allowance(r.pk)["versus"] for r in runs]
+    assert allowances[0] < 1 < allowances[1]
+    assert chunk_time_limits("versus", 100, per_game={"versus": allowances[1]})[0] > 100 * allowances[1]
+    r1_run = TuningRun.objects.create(kind="matrix", games=1, seed=1, engine_version="x", request_key="k", spec={})
+    assert tuning_tasks._allowance(r1_run.pk) is None
