@@ -239,3 +239,25 @@ def test_units_of_a_hosted_game_get_its_time_allowance():
     assert chunk_time_limits("versus", 100, per_game={"versus": allowances[1]})[0] > 100 * allowances[1]
     r1_run = TuningRun.objects.create(kind="matrix", games=1, seed=1, engine_version="x", request_key="k", spec={})
     assert tuning_tasks._allowance(r1_run.pk) is None
+
+
+def test_realms_my_deck_fills_a_box_and_the_api_reads_it(realms, inline_queue, django_user_model):
+    from tests.simulator.games.test_game_web import _realms_deck
+
+    owner = django_user_model.objects.create_user("arthur")
+    deck = _realms_deck(owner, "Dawn riders", SUNWARD)
+    c = Client()
+    c.force_login(owner)
+    page = c.get("/realms/tune/?kind=tune").content.decode()
+    assert f'value="deck:{deck.pk}"' in page and "Dawn riders" in page
+    assert "only cards in my collection" not in page    # realms keeps no collection
+    loaded = c.post("/realms/tune/", {"kind": "tune", "pick_deck": f"deck:{deck.pk}", "load": "1", "player": "fast"})
+    assert loaded.status_code == 200 and "Queen Ysolde" in loaded.content.decode()
+    r = post(c, "/realms/api/tuning/", {"kind": "matrix", "decks": [{"deck": deck.pk}, DEEPWOOD], "games": 2})
+    assert r.status_code == 202, r.content
+    assert c.get(f"/api/tuning/{r.json()['id']}/").json()["result"]["decks"][0]["name"] == "Dawn riders"
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("mordred"))
+    stolen = post(other, "/realms/api/tuning/", {"kind": "matrix", "decks": [{"deck": deck.pk}, DEEPWOOD]})
+    assert stolen.status_code == 400 and "someone else's private deck" in stolen.json()["detail"]
+    assert other.get(f"/realms/tune/runs/{r.json()['id']}/").status_code == 404   # a run on a saved deck is private
