@@ -261,3 +261,21 @@ def test_realms_my_deck_fills_a_box_and_the_api_reads_it(realms, inline_queue, d
     stolen = post(other, "/realms/api/tuning/", {"kind": "matrix", "decks": [{"deck": deck.pk}, DEEPWOOD]})
     assert stolen.status_code == 400 and "someone else's private deck" in stolen.json()["detail"]
     assert other.get(f"/realms/tune/runs/{r.json()['id']}/").status_code == 404   # a run on a saved deck is private
+
+
+def test_the_commands_take_a_game(tmp_path, capsys):
+    from django.core.management.base import CommandError
+
+    a, b = tmp_path / "big-money.txt", tmp_path / "region-control.txt"
+    a.write_text(BIG_MONEY)
+    b.write_text(REGION_CONTROL)
+    call_command("compare", str(a), str(b), "--game", "regions", "--gauntlet", str(b), "--games", "4", "--json")
+    result = json.loads(capsys.readouterr().out)
+    assert result["game"] == "regions" and result["goldfish"] is None and result["opponents"][0]["games"] == 4
+    call_command("tune", str(a), "--game", "regions", "--gauntlet", str(b), "--games", "4")
+    text = capsys.readouterr().out
+    assert "percentage points of win rate" in text and " pts" in text and "→" in text
+    with pytest.raises(CommandError, match="no goldfish"):
+        call_command("tune", str(a), "--game", "regions", "--target", "goldfish")
+    with pytest.raises(CommandError, match="has no tuning here"):
+        call_command("matrix", str(a), str(b), "--game", "chess")
