@@ -279,3 +279,14 @@ def test_the_commands_take_a_game(tmp_path, capsys):
         call_command("tune", str(a), "--game", "regions", "--target", "goldfish")
     with pytest.raises(CommandError, match="has no tuning here"):
         call_command("matrix", str(a), str(b), "--game", "chess")
+
+
+def test_links_fill_the_boxes():
+    c = Client()
+    page = c.get("/regions/tune/?kind=compare&a=strategy:big-money&b=strategy:wide-board").content.decode()
+    assert "name: Big Money" in page and "name: Wide Board" in page
+    matrix = c.get("/regions/tune/?kind=matrix&all_starters=1").content.decode()
+    assert matrix.count("name: ") >= 5 and "Fill in every shipped strategy" in matrix
+    assert c.get("/regions/tune/?kind=compare&a=strategy:nope").status_code == 404
+    assert c.get("/regions/tune/?kind=bogus").status_code == 200          # an unknown kind is the first tab
+    assert c.get("/chess/tune/").status_code == 404
