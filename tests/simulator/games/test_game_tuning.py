@@ -80,6 +80,7 @@ def test_regions_compare_has_no_goldfish_and_hero_swaps():
     assert result["candidates"] == len(swaps["pool"])
     assert all("→" in s["label"] for s in result["swaps"]) and result["dead_weight"] == []
     assert result["best"]["why"].startswith("The same strategy played with")
+    assert "(0.05 = 5 percentage points)" in result["delta_means"] and "0-1" not in result["delta_means"]
 
 
 def test_regions_matrix_strategies():
