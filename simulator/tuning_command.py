@@ -46,7 +46,8 @@ class TuningCommand(BaseCommand):
 
         if options.get("games") is not None and options["games"] < 1:
             raise CommandError(f"--games must be at least 1, not {options['games']}", returncode=2)
-        require_database()
+        # r1's lists are read against its loaded cards; a hosted game's reader says what it lacks itself
+        require_database(cards=not options.get("game"))
         try:
             return build_tuning_spec(kind=self.kind, games=options.get("games"), seed=options.get("seed"),
                                      policy=options.get("policy"), opponent_policy=options.get("opponent_policy"),
