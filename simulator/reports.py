@@ -6,27 +6,12 @@ as small as the aggregate of 10 (memory does not grow with the number of games).
 """
 from __future__ import annotations
 
-import math
 from typing import Iterable, Sequence
 
 from cards.games.r1.facts import ICONS
-
-Z95 = 1.959963984540054
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> list[float] | None:
-    """95% Wilson score interval for a binomial proportion (better than the normal one near 0 and 1).
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if n <= 0:
-        return None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+# the interval and the exact adders of partials are every game's (simulator/engines/common/runs.py)
+from simulator.engines.common.runs import Z95, wilson_interval  # noqa: F401  (imported from here by others)
+from simulator.engines.common.runs import add_counts as _add_counts, add_list as _add_list
 
 
 def hist_stats(hist: dict) -> dict:
@@ -50,18 +35,6 @@ def hist_stats(hist: dict) -> dict:
 
 def sorted_hist(hist: dict) -> dict:
     return {k: hist[k] for k in sorted(hist, key=int)}
-
-
-def _add_list(target: list, values: Sequence[int]) -> None:
-    if len(target) < len(values):
-        target.extend([0] * (len(values) - len(target)))
-    for i, v in enumerate(values):
-        target[i] += v
-
-
-def _add_counts(target: dict, values: dict) -> None:
-    for k, v in values.items():
-        target[k] = target.get(k, 0) + v
 
 
 # ---- goldfish --------------------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 A run is a *spec* (JSON-able: mode, games, seed, settings, and each deck's card dicts), so a worker needs no
 catalogue and gives the same numbers as the web process. `chunk_plan` splits the games into chunks that depend
-only on the mode and the number of games, `chunk_seed` derives each chunk's seed from the run's (the same
-derivation as simulator/runner.py), `run_chunk(spec, i)` plays chunk i and returns a partial of integer counts,
+only on the mode and the number of games, `chunk_seed` derives each chunk's seed from the run's (both from
+simulator/engines/common/runs.py, as every game's), `run_chunk(spec, i)` plays chunk i and returns a partial of integer counts,
 `merge` adds partials exactly (in any grouping) and `finalize` writes the report. So the JSON is the same
 wherever the chunks ran, except `elapsed_s`.
 
@@ -28,20 +28,19 @@ unpaid) and `how` (wins by VP or by stalemate). Games alternate who goes first (
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 import random
-import time
 from typing import Any, Callable, Iterable, Sequence
 
-# the interval and histogram helpers are the r1 reports' (pure Python, no Django)
-from simulator.reports import _add_counts, _add_list, hist_stats, sorted_hist, wilson_interval
+from simulator.engines.common import runs
+from simulator.engines.common.runs import add_counts as _add_counts, add_list as _add_list
+from simulator.engines.common.runs import canonical_json, chunk_seed, deck_data_hash, wilson_interval  # noqa: F401  (its run API)
+# the histogram helpers are the r1 reports' (pure Python, no Django)
+from simulator.reports import hist_stats, sorted_hist
 
 MODES = ("goldfish", "versus")
 BASE_CHUNK = {"goldfish": 200, "versus": 200}
 SLOW_POLICIES = ("expert",)   # the search player: about a CPU-second a game, so a chunk is a game (as r1's runner)
 SLOW_CHUNK = 1
-MAX_CHUNKS = 400
 DEFAULT_GAMES = {"goldfish": 1_000, "versus": 1_000}
 DEFAULT_MAX_ROUNDS = 50
 STAT_KEYS = ("attacks", "attacks_won", "attacks_lost", "attacks_tied", "warriors_killed", "warriors_lost", "raids",
@@ -53,13 +52,7 @@ class SpecError(ValueError):
     """A request that cannot be run; the message says what to change."""
 
 
-# ---- seeds and chunks (as simulator/runner.py) -------------------------------------------------------------
-def chunk_seed(run_seed: int, index: int) -> int:
-    """Each chunk's own seed, derived from the run's: independent of chunk order and of where it runs."""
-    digest = hashlib.sha256(f"roc-sim:{run_seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
+# ---- seeds and chunks (simulator/engines/common/runs.py) ---------------------------------------------------
 def slow_run(settings: dict | None) -> bool:
     """Whether a run plays the search player (`expert`, `expert:N`): chunks of a game or a few."""
     s = settings or {}
@@ -69,18 +62,7 @@ def slow_run(settings: dict | None) -> bool:
 def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
     """[(index, first game, games in chunk)]: depends only on the mode, the number of games and (for the chunk
     size) whether the settings name the search player (as simulator/runner.py)."""
-    base = SLOW_CHUNK if slow_run(settings) else BASE_CHUNK[mode]
-    size = max(base, math.ceil(games / MAX_CHUNKS))
-    return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
-
-
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def deck_data_hash(entries: Iterable) -> str:
-    return hashlib.sha256(canonical_json(sorted(([c, n] for c, n in entries),
-                                                key=lambda e: e[0]["code"])).encode()).hexdigest()
+    return runs.chunk_plan(games, SLOW_CHUNK if slow_run(settings) else BASE_CHUNK[mode])
 
 
 # ---- specs -------------------------------------------------------------------------------------------------
@@ -378,17 +360,9 @@ def _summary(part: dict) -> dict:
 
 
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Every chunk in order in this process, merged exactly as a Celery chord would."""
-    started = time.perf_counter()
-    plan = chunk_plan(spec["mode"], spec["games"], spec["settings"])
-    parts = []
-    for index, _, _ in plan:
-        parts.append(run_chunk(spec, index))
-        if progress:
-            progress(index + 1, len(plan))
-    result = finalize(spec, merge(spec["mode"], parts))
-    result["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return result
+    """Every chunk in order in this process, merged exactly as the Celery workers do."""
+    return runs.run_chunks(spec, chunk_plan(spec["mode"], spec["games"], spec["settings"]), run_chunk,
+                           lambda parts: merge(spec["mode"], parts), finalize, progress)
 
 
 def goldfish(deck_entries: list, *, games: int = 1000, seed: int = 0, policy: str = "greedy",
