@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
-from django.http import Http404
+from django.http import Http404, QueryDict
+from django.utils.datastructures import MultiValueDict
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.request import Empty
 from rest_framework.response import Response
 
 from cards.games import registry
@@ -81,6 +83,20 @@ class SimulationViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [SimulationRateThrottle]  # starting a run is CPU-heavy; reads are not throttled
     schema = ObjectListSchema()  # list answers {"count", "results"}, not an array
+
+    def initial(self, request, *args, **kwargs):
+        # The CSRF check of SessionAuthentication reads request.POST, which makes DRF parse the body: a body no
+        # parser reads (what a form on another site can send without a preflight: text/plain riding a session)
+        # would answer 415 before the CSRF refusal. So the checks run on an empty body, and the body is parsed
+        # (415 if it cannot be) only once they pass.
+        if request.method in ("GET", "HEAD", "OPTIONS") or \
+                request.negotiator.select_parser(request, request.parsers) is not None:
+            return super().initial(request, *args, **kwargs)
+        request._data, request._files, request._full_data = QueryDict(), MultiValueDict(), QueryDict()
+        try:
+            super().initial(request, *args, **kwargs)
+        finally:
+            request._data = request._files = request._full_data = Empty
 
     @extend_schema(responses={200: inline_serializer("SimulationRunList", fields={
         "count": serializers.IntegerField(), "results": RUN_SCHEMA.__class__(many=True)})})

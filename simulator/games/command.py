@@ -92,8 +92,8 @@ def simulate(command, options: dict) -> None:
     if options.get("opponent"):
         opp_name, opp_text = _read(options["opponent"], "opponent file", game)
     elif mode == "versus":
-        raise CommandError(f"A head-to-head (versus) run needs an opponent {'strategy' if strategies else 'decklist'}"
-                           " (--opponent FILE).", returncode=2)
+        raise CommandError("--opponent FILE is needed for --mode versus: a head-to-head run needs an opponent "
+                           f"{'strategy' if strategies else 'decklist'}.", returncode=2)
     require_database(cards=run_hook(game, "CARDS_IN_DATABASE", False))
     try:
         spec = build_game_spec(game, mode=mode, text=text, opponent_text=opp_text, games=games,

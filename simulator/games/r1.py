@@ -8,11 +8,27 @@ from simulator import runner
 MODES = runner.MODES
 CARDS_IN_DATABASE = True   # its decklists are read against the catalogue's own tables
 SAVED_DECKS = True         # the API takes saved decks' ids and a settings dict (CONTRACTS §4)
-chunk_plan = runner.chunk_plan
-run_chunk = runner.run_chunk
-merge = runner.merge
-finalize = runner.finalize
-request_key = runner.request_key
+
+
+# runner.py's functions, looked up when called (so a test that replaces one there replaces it here too)
+def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
+    return runner.chunk_plan(mode, games, settings)
+
+
+def run_chunk(spec: dict, index: int) -> dict:
+    return runner.run_chunk(spec, index)
+
+
+def merge(mode: str, parts: list[dict]) -> dict:
+    return runner.merge(mode, parts)
+
+
+def finalize(spec: dict, merged: dict) -> dict:
+    return runner.finalize(spec, merged)
+
+
+def request_key(spec: dict) -> str:
+    return runner.request_key(spec)
 
 
 def build_spec(*, mode: str, text: str, opponent_text: str | None = None, games=None, seed=None,
