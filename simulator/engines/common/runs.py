@@ -89,6 +89,47 @@ def add_counts(target: dict, values: dict) -> None:
         target[k] = target.get(k, 0) + v
 
 
+# ---- a head-to-head run's counts, the same in every game ---------------------------------------------------------
+# games, the first deck's wins, losses and draws, the first player's wins, and the first deck's games and wins going
+# first and second (versus runs alternate who goes first, so first-player advantage cancels out)
+VERSUS_COUNTS = ("games", "wins", "losses", "draws", "first_player_wins", "a_first_games", "a_first_wins",
+                 "a_second_games", "a_second_wins")
+
+
+def empty_versus_counts(length: str = "rounds") -> dict:
+    """The counts every game's versus partial holds; `length` names what a game's length counts (rounds, turns):
+    `<length>_sum` and the histogram `<length>` {"n": games}; `how`: {"wins|losses|draws:<reason>": games}."""
+    return {**dict.fromkeys(VERSUS_COUNTS, 0), f"{length}_sum": 0, length: {}, "how": {}}
+
+
+def add_versus_result(part: dict, winner: int | None, first_player: int, reason: str, length: int,
+                      length_key: str = "rounds") -> None:
+    """Count one finished game of the first deck (player 0) against the second (winner None: a draw)."""
+    part["games"] += 1
+    part[f"{length_key}_sum"] += length
+    hist = part[length_key]
+    hist[str(length)] = hist.get(str(length), 0) + 1
+    part["wins" if winner == 0 else "losses" if winner == 1 else "draws"] += 1
+    if winner is not None and winner == first_player:
+        part["first_player_wins"] += 1
+    if first_player == 0:
+        part["a_first_games"] += 1
+        part["a_first_wins"] += winner == 0
+    else:
+        part["a_second_games"] += 1
+        part["a_second_wins"] += winner == 0
+    side = "wins" if winner == 0 else "losses" if winner == 1 else "draws"
+    part["how"][f"{side}:{reason}"] = part["how"].get(f"{side}:{reason}", 0) + 1
+
+
+def merge_versus_counts(out: dict, part: dict, length_key: str = "rounds") -> None:
+    """Add a partial's versus counts into `out` (exact, in any grouping)."""
+    for key in (*VERSUS_COUNTS, f"{length_key}_sum"):
+        out[key] += part[key]
+    add_counts(out[length_key], part[length_key])
+    add_counts(out["how"], part["how"])
+
+
 def run_stages(plan_stage: Callable[[list], list | None], run_unit: Callable[[Any], dict],
                finish: Callable[[list], dict], *, size: Callable[[Any], int] = lambda unit: 1,
                total: Callable[[list], int] = lambda done: 0, progress: Progress | None = None) -> dict:

@@ -177,32 +177,12 @@ def add_goldfish_game(part: dict, r) -> None:
 
 
 def empty_versus() -> dict:
-    return {"games": 0, "wins": 0, "losses": 0, "draws": 0, "rounds_sum": 0, "rounds": {}, "first_player_wins": 0,
-            "a_first_games": 0, "a_first_wins": 0, "a_second_games": 0, "a_second_wins": 0, "how": {},
-            "stats": [{k: 0 for k in STAT_KEYS}, {k: 0 for k in STAT_KEYS}], "vp_sum": [0, 0], "sample_log": None}
+    return {**runs.empty_versus_counts(), "stats": [{k: 0 for k in STAT_KEYS}, {k: 0 for k in STAT_KEYS}],
+            "vp_sum": [0, 0], "sample_log": None}
 
 
 def add_versus_game(part: dict, r) -> None:
-    part["games"] += 1
-    part["rounds_sum"] += r.rounds
-    part["rounds"][str(r.rounds)] = part["rounds"].get(str(r.rounds), 0) + 1
-    if r.winner == 0:
-        part["wins"] += 1
-    elif r.winner == 1:
-        part["losses"] += 1
-    else:
-        part["draws"] += 1
-    if r.winner is not None and r.winner == r.first_player:
-        part["first_player_wins"] += 1
-    if r.first_player == 0:
-        part["a_first_games"] += 1
-        part["a_first_wins"] += r.winner == 0
-    else:
-        part["a_second_games"] += 1
-        part["a_second_wins"] += r.winner == 0
-    side = {0: "wins", 1: "losses", None: "draws"}[r.winner]
-    key = f"{side}:{r.reason}"
-    part["how"][key] = part["how"].get(key, 0) + 1
+    runs.add_versus_result(part, r.winner, r.first_player, r.reason, r.rounds)
     for p in (0, 1):
         for k in STAT_KEYS:
             part["stats"][p][k] += r.stats[p].get(k, 0)
@@ -257,11 +237,7 @@ def merge(mode: str, parts: Iterable[dict]) -> dict:
         return out
     out = empty_versus()
     for part in parts:
-        for k in ("games", "wins", "losses", "draws", "rounds_sum", "first_player_wins", "a_first_games",
-                  "a_first_wins", "a_second_games", "a_second_wins"):
-            out[k] += part[k]
-        _add_counts(out["rounds"], part["rounds"])
-        _add_counts(out["how"], part["how"])
+        runs.merge_versus_counts(out, part)
         for p in (0, 1):
             _add_counts(out["stats"][p], part["stats"][p])
             out["vp_sum"][p] += part["vp_sum"][p]

@@ -149,8 +149,7 @@ def _policy(kind: str, strategy: Strategy, seed: int):
 # ---- one chunk ------------------------------------------------------------------------------------------------
 def empty_versus() -> dict:
     return {
-        "games": 0, "wins": 0, "losses": 0, "draws": 0, "turns_sum": 0, "turns": {}, "first_player_wins": 0,
-        "a_first_games": 0, "a_first_wins": 0, "a_second_games": 0, "a_second_wins": 0, "how": {},
+        **runs.empty_versus_counts("turns"),
         "score_sum": [0, 0], "parts_sum": [{}, {}],
         # per turn t (index t-1): games that played it, and the sums of each side's figures at its end
         "turn_games": [], "score_by_turn": [[], []], "rec_by_turn": [[], []], "presence_by_turn": [[], []],
@@ -162,28 +161,7 @@ def empty_versus() -> dict:
 
 def add_game(part: dict, game: Game, *, log_lines: list | None = None) -> None:
     """Count one finished game (player 0 is the strategy, player 1 the opponent) into a partial."""
-    part["games"] += 1
-    turns = game.turn
-    part["turns_sum"] += turns
-    part["turns"][str(turns)] = part["turns"].get(str(turns), 0) + 1
-    winner = game.winner
-    if winner == 0:
-        part["wins"] += 1
-    elif winner == 1:
-        part["losses"] += 1
-    else:
-        part["draws"] += 1
-    if winner is not None and winner == game.first_player:
-        part["first_player_wins"] += 1
-    if game.first_player == 0:
-        part["a_first_games"] += 1
-        part["a_first_wins"] += winner == 0
-    else:
-        part["a_second_games"] += 1
-        part["a_second_wins"] += winner == 0
-    side = {0: "wins", 1: "losses", None: "draws"}[winner]
-    key = f"{side}:{game.reason}"
-    part["how"][key] = part["how"].get(key, 0) + 1
+    runs.add_versus_result(part, game.winner, game.first_player, game.reason, game.turn, "turns")
     played = len(game.stat_score)
     _add_list(part["turn_games"], [1] * played)
     for p in (0, 1):
@@ -233,11 +211,7 @@ def run_chunk(spec: dict, index: int) -> dict:
 def merge(parts: list[dict]) -> dict:
     out = empty_versus()
     for part in parts:
-        for key in ("games", "wins", "losses", "draws", "turns_sum", "first_player_wins", "a_first_games",
-                    "a_first_wins", "a_second_games", "a_second_wins"):
-            out[key] += part[key]
-        _add_counts(out["turns"], part["turns"])
-        _add_counts(out["how"], part["how"])
+        runs.merge_versus_counts(out, part, "turns")
         _add_list(out["turn_games"], part["turn_games"])
         for p in (0, 1):
             out["score_sum"][p] += part["score_sum"][p]

@@ -79,7 +79,7 @@ def run_chunk(spec: dict, index: int) -> dict:
     rng = random.Random(runs.chunk_seed(spec["seed"], index))
     settings = spec["settings"]
     policies = (settings["policy"], settings.get("opponent_policy"))
-    part = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "turns": {}, "score": [0, 0]}
+    part = {**runs.empty_versus_counts("turns"), "score": [0, 0]}
     for _ in range(size):
         game = ToyGame(rng.getrandbits(63))
         choice = random.Random(rng.getrandbits(63))
@@ -90,30 +90,25 @@ def run_chunk(spec: dict, index: int) -> dict:
             else:
                 game.apply_action(_choose(policies[p], game.legal_actions(), choice))
         a, b = game.returns()
-        part["games"] += 1
-        part["wins" if a > b else "losses" if b > a else "draws"] += 1
-        runs.add_counts(part["turns"], {str(game.turn): 1})
+        runs.add_versus_result(part, 0 if a > b else 1 if b > a else None, 0, "score", game.turn, "turns")   # §4
         runs.add_list(part["score"], [sum(value(c) for c in row) for row in game.row])
     return part
 
 
 def merge(mode: str, parts: list[dict]) -> dict:
-    out = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "turns": {}, "score": [0, 0]}
+    out = {**runs.empty_versus_counts("turns"), "score": [0, 0]}
     for part in parts:
-        for key in ("games", "wins", "losses", "draws"):
-            out[key] += part[key]
-        runs.add_counts(out["turns"], part["turns"])
+        runs.merge_versus_counts(out, part, "turns")
         runs.add_list(out["score"], part["score"])
     return out
 
 
 def finalize(spec: dict, merged: dict) -> dict:
     n = merged["games"]
-    turns = sum(int(t) * c for t, c in merged["turns"].items())
     result = {"game": "toy", "mode": spec["mode"], "games": n, "seed": spec["seed"],
               "wins": merged["wins"], "losses": merged["losses"], "draws": merged["draws"],
               "win_rate": merged["wins"] / n, "ci95": runs.wilson_interval(merged["wins"], n),
-              "mean_rounds": turns / n, "first_player_win_rate": merged["wins"] / n,
+              "mean_rounds": merged["turns_sum"] / n, "first_player_win_rate": merged["first_player_wins"] / n,
               "mean_score": [s / n for s in merged["score"]],
               "turns": {k: merged["turns"][k] for k in sorted(merged["turns"], key=int)},
               "policy": spec["settings"]["policy"],
