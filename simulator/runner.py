@@ -14,7 +14,8 @@ from typing import Callable
 
 from cards.games.r1.facts import DRAW_TYPES
 from simulator.engines.common import runs
-from simulator.engines.common.runs import canonical_json, chunk_seed, deck_data_hash  # noqa: F401  (the run API of this module)
+# (the run API of this module: these names are asked of it)
+from simulator.engines.common.runs import canonical_json, chunk_seed, deck_data_hash  # noqa: F401
 
 from . import hands as hands_mod
 from . import reports

@@ -26,9 +26,6 @@ from types import ModuleType
 from cards.games import registry
 from simulator.engines.common.runs import Progress, run_chunks
 
-STRATEGY_GAMES = ("regions",)   # played by written strategies: the strategy editor and the round robin
-
-
 def simulated() -> tuple[str, ...]:
     """Every registered game whose simulations run here (its registration names `runs`), in registration order."""
     return tuple(g.slug for g in registry.games() if g.has("runs"))
@@ -40,10 +37,18 @@ def hosted() -> tuple[str, ...]:
     return tuple(g.slug for g in registry.games() if g.has("runs") and g.prefix)
 
 
+def strategy_games() -> tuple[str, ...]:
+    """The games played by written strategies, whose run module ships some (`shipped_strategies`): the strategy
+    editor and the round robin."""
+    return tuple(g for g in simulated() if run_hook(g, "shipped_strategies") is not None)
+
+
 def __getattr__(name: str):
-    # GAMES is asked at the moment it is read, so a game registered later (the tests' toy game) is in it
+    # asked at the moment they are read, so a game registered later (the tests' toy game) is in them
     if name == "GAMES":
         return hosted()
+    if name == "STRATEGY_GAMES":
+        return strategy_games()
     raise AttributeError(name)
 
 

@@ -1,11 +1,11 @@
-"""Realms simulations: goldfish and head-to-head runs, chunked and seeded exactly like r1's runner.
+"""Realms simulations: goldfish and head-to-head runs, chunked and seeded as every game's.
 
 A run is a *spec* (JSON-able: mode, games, seed, settings, and each deck's card dicts), so a worker needs no
 catalogue and gives the same numbers as the web process. `chunk_plan` splits the games into chunks that depend
 only on the mode and the number of games, `chunk_seed` derives each chunk's seed from the run's (both from
-simulator/engines/common/runs.py, as every game's), `run_chunk(spec, i)` plays chunk i and returns a partial of integer counts,
-`merge` adds partials exactly (in any grouping) and `finalize` writes the report. So the JSON is the same
-wherever the chunks ran, except `elapsed_s`.
+simulator/engines/common/runs.py, as every game's), `run_chunk(spec, i)` plays chunk i and returns a partial of
+integer counts, `merge` adds partials exactly (in any grouping) and `finalize` writes the report. So the JSON is
+the same wherever the chunks ran, except `elapsed_s`.
 
     >>> spec = make_spec("goldfish", deck_entries, games=1000, seed=7)     # doctest: +SKIP
     >>> run_in_process(spec)["win_turn"]["median"]                         # doctest: +SKIP
@@ -33,7 +33,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 from simulator.engines.common import runs
 from simulator.engines.common.runs import add_counts as _add_counts, add_list as _add_list
-from simulator.engines.common.runs import canonical_json, chunk_seed, deck_data_hash, wilson_interval  # noqa: F401  (its run API)
+# (its run API: these names are asked of this module)
+from simulator.engines.common.runs import canonical_json, chunk_seed, deck_data_hash, wilson_interval  # noqa: F401
 # the histogram helpers are the r1 reports' (pure Python, no Django)
 from simulator.reports import hist_stats, sorted_hist
 

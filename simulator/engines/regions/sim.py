@@ -1,10 +1,10 @@
 """Simulations of Heroes and Regions: strategy against strategy over many games, and a round-robin matrix.
 
-Like simulator/runner.py for r1, everything works on a *spec*, a JSON-able dict holding all the run needs
-(strategy texts, games, seed, settings), so any process (this one, or a Celery worker later) gives the same
-numbers: the games are split into chunks by `chunk_plan` (which depends only on the number of games), each chunk
-plays with its own seed `chunk_seed(run seed, index)` (simulator/engines/common/runs.py, as every game's), partial results hold
-only counts and integer sums, and `merge` adds them exactly. `run_in_process(spec)` runs every chunk here.
+Like every game's runs, everything works on a *spec*, a JSON-able dict holding all the run needs (strategy
+texts, games, seed, settings), so any process (this one, or a Celery worker) gives the same numbers: the games are
+split into chunks by `chunk_plan` (which depends only on the number of games), each chunk plays with its own seed
+`chunk_seed(run seed, index)` (simulator/engines/common/runs.py, as every game's), partial results hold only
+counts and integer sums, and `merge` adds them exactly. `run_in_process(spec)` runs every chunk here.
 
 >>> spec = versus_spec(shipped_text("big-money"), shipped_text("region-control"), games=20, seed=1)
 >>> report = run_in_process(spec)

@@ -107,7 +107,8 @@ def test_bad_toy_requests_exit_2_and_store_nothing(toy, decks, args, message):
 def test_queued_toy_runs_equal_in_process_runs(toy, decks, capsys, inline_queue):
     red, blue = decks
     for args in (("--mode", "goldfish", "--games", "100", "--seed", "11"),
-                 ("--mode", "versus", "--opponent", blue, "--games", "85", "--seed", "11", "--opponent-policy", "random")):
+                 ("--mode", "versus", "--opponent", blue, "--games", "85", "--seed", "11",
+                  "--opponent-policy", "random")):
         assert no_elapsed(simulate(capsys, red, *args, "--queue")) == no_elapsed(simulate(capsys, red, *args))
     run = SimulationRun.objects.get(mode="versus")
     assert run.spec["game"] == "toy" and run.status == RunStatus.DONE
