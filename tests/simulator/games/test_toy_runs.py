@@ -63,7 +63,13 @@ def no_elapsed(result: dict) -> dict:
 
 
 def test_the_toy_game_runs_through_its_registration_alone(toy):
+    from django.urls import resolve
+
+    from simulator.api import SimulationViewSet
+
     assert engine_for({"game": "toy"}) is toy_runs
+    # the game's own address is the one simulations view
+    assert resolve("/toy/api/simulations/").func.cls is resolve("/api/simulations/").func.cls is SimulationViewSet
     from simulator.api import RunCreateSerializer
     from simulator.games import command
 
