@@ -106,7 +106,7 @@ class TuningRun(models.Model):
 
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
     game = models.CharField(max_length=16, blank=True, default="", db_index=True,
-                            help_text="the hosted game's slug ('' for the builtin game); its pages are /<game>/tune/")
+                            help_text="the hosted game's slug ('' for the default game, r1); its pages are /<game>/tune/")
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=RunStatus.PENDING, db_index=True)
     games = models.PositiveIntegerField()
     seed = models.BigIntegerField()

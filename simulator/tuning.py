@@ -66,7 +66,7 @@ class TuningError(ValueError):
 # ---- the game --------------------------------------------------------------------------------------------
 def hosted(spec: dict):
     """The tuning module of the spec's hosted game (simulator/games/<game>_tune.py, named by its run module's
-    `tuning` hook), or None for the builtin game, whose decks and engine are runner.py's. A hosted game's module
+    `tuning` hook), or None for the default game, r1, whose decks and engine are runner.py's. A hosted game's module
     gives what differs: how a side is read and played, whether it has a goldfish, and what a swap is."""
     game = spec.get("game")
     if not game:

@@ -21,12 +21,12 @@ from .services import BrokerUnavailable, LimitExceeded
 
 
 def _tuned_games() -> list[str]:
-    """The games a tuning run may name: the builtin game and every hosted game with a tuning module."""
+    """The games a tuning run may name: the default game and every game under its own prefix with a tuning module."""
     from cards.games import registry
 
     from .games import run_hook
 
-    return [registry.DEFAULT] + [g.slug for g in registry.games() if not g.builtin and run_hook(g.slug, "tuning")]
+    return [registry.DEFAULT] + [g.slug for g in registry.games() if g.prefix and run_hook(g.slug, "tuning")]
 
 
 class TuningCreateSerializer(serializers.Serializer):
@@ -209,9 +209,3 @@ class TuningViewSet(viewsets.ViewSet):
         body["cached"] = not created
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
-
-class GameTuningViewSet(TuningViewSet):
-    """/<game>/api/tuning/: a hosted game's runs (POST one, GET the visitor's), as /<game>/api/simulations/ is;
-    documented beside the games (docs/tuning.md), not in r1's OpenAPI schema, where `game` on /api/tuning/ is."""
-
-    schema = None

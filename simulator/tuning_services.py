@@ -27,7 +27,7 @@ def request_key(spec: dict) -> str:
                                  "engine_version", "room", "max_candidates")}
     body["decks"] = [d["data_hash"] for d in spec["decks"]]
     body["gauntlet"] = [d["data_hash"] for d in spec["gauntlet"]]
-    if spec.get("game"):   # only a hosted game's runs carry it, so the builtin game's keys stay as they were
+    if spec.get("game"):   # only a hosted game's runs carry it, so the default game, r1's keys stay as they were
         body["game"] = spec["game"]
     import hashlib
 

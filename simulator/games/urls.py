@@ -10,7 +10,7 @@ from roc_site.api_views import drf_view
 from simulator.api import SimulationViewSet
 
 from simulator import tuning_game_views, tuning_views
-from simulator.tuning_api import GameTuningViewSet
+from simulator.tuning_api import TuningViewSet
 
 from . import views
 
@@ -33,6 +33,7 @@ urlpatterns = [
     path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/", tuning_views.tuning_cell, name="game-tuning-cell"),
     path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/games/<int:index>/", tuning_views.tuning_game,
          name="game-tuning-game"),
-    path("<game:game>/api/tuning/", GameTuningViewSet.as_view({"get": "list", "post": "create"}),
+    # /api/tuning/'s view with the game taken from the address, kept out of the schema as simulations' is
+    path("<game:game>/api/tuning/", TuningViewSet.as_view({"get": "list", "post": "create"}, schema=None),
          name="game-api-tuning"),
 ]

@@ -1,4 +1,4 @@
-# The hosted game of a tuning run ('' for the builtin game): its pages live at /<game>/tune/.
+# The hosted game of a tuning run ('' for the default game, r1): its pages live at /<game>/tune/.
 from django.db import migrations, models
 
 
@@ -12,6 +12,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="tuningrun",
             name="game",
-            field=models.CharField(blank=True, db_index=True, default="", help_text="the hosted game's slug ('' for the builtin game); its pages are /<game>/tune/", max_length=16),
+            field=models.CharField(blank=True, db_index=True, default="", help_text="the hosted game's slug ('' for the default game, r1); its pages are /<game>/tune/", max_length=16),
         ),
     ]
