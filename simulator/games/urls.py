@@ -12,7 +12,8 @@ from . import views
 urlpatterns = [
     path("<game:game>/simulate/", views.simulate_page, name="game-simulate"),
     path("<game:game>/simulate/runs/<runref:pk>/", views.run_page, name="game-run"),
-    path("<game:game>/simulate/runs/<runref:pk>/replay/", views.replay_page, name="game-replay"),
+    path("<game:game>/simulate/runs/<runref:pk>/replay/", views.replay_redirect, name="game-replay"),
+    path("<game:game>/simulate/runs/<runref:pk>/games/<int:index>/", views.replay_page, name="game-replay-game"),
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),

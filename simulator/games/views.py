@@ -11,9 +11,11 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from roc_site.inputs import InputError, loads
@@ -212,7 +214,8 @@ def run_page(request, game: str, pk: int):
     context = {"game": registry.get(game), "run": run, "result": result, **share_context(request, run),
                "charts": charts.charts_for(result, game) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
-               "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
+               "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent"),
+               "replay_games": list(range(1, min(run.games or 0, 10)))}
     if result:
         from simulator.views import run_doctor
         context["doctor"] = run_doctor(run, request.user, game)
@@ -228,23 +231,65 @@ def _hero_name(code: str) -> str:
     return _hero_name(code)
 
 
-def replay_page(request, game: str, pk: int):
-    """The sample game (game 0 of the run) step by step: its log lines, one step per turn or round."""
+class StepError(Exception):
+    """A replay address whose `?step=` is not a step of the game: `status` 400 (not a number) or 404 (none such)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def asked_step(request, total: int) -> int:
+    """The replay step a hand-written `?step=` names (0 when absent): StepError when it is not a whole number
+    or not one of the game's `total` steps, so an edited address is told so instead of shown another step."""
+    raw = request.GET.get("step")
+    if raw is None or raw == "":
+        return 0
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        raise StepError(f"step: a whole number from 0 to {total - 1}, not {raw[:20]!r}.", 400)
+    step = int(raw)
+    if step >= total:
+        raise StepError(f"This game has {total} steps (0 to {total - 1}); there is no step {step}.", 404)
+    return step
+
+
+def replay_url(game: str, ref, index: int, step: int | None = None) -> str:
+    """The one address of game `index` (0-based, shown as game index + 1) of a run, at `step`."""
+    url = reverse("game-replay-game", args=[game, ref, index])
+    return url if step is None else f"{url}?step={step}"
+
+
+def replay_redirect(request, game: str, pk):
+    """/<game>/simulate/runs/ID/replay/[?game=K][&step=S], the address the reports used to link: the same game
+    and step at its one address."""
+    game = _game(game)
+    run = _run_for(request, game, pk)
+    raw = request.GET.get("game", "0") or "0"
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        return render(request, "simulator/replay_error.html", {"run": run, "message": f"game: a whole number, not "
+                                                                f"{raw[:20]!r}."}, status=400)
+    step = request.GET.get("step")
+    return redirect(replay_url(game, run.ref, int(raw)) + (f"?step={quote(step)}" if step else ""))
+
+
+def replay_page(request, game: str, pk, index: int):
+    """Game `index` of a run on the game's own board (its run module's `replay_board`), under the game's own
+    navigation; the log, one step per turn, for a game without a board."""
     from cards.games import registry
 
     game = _game(game)
     run = _run_for(request, game, pk)
     board = run_hook(game, "replay_board")
-    if board:  # the game's own board (regions: five Regions, regions_replay.py)
-        return board(request, run, registry.get(game))
-    sample = (run.result or {}).get("sample_log") if run.status == "done" else None
-    if not sample:
-        raise Http404("This run has no sample game (goldfish runs keep none).")
-    steps = _steps(sample["lines"])
     try:
-        at = max(0, min(int(request.GET.get("step", 0)), len(steps) - 1))
-    except ValueError:
-        at = 0
+        if board:
+            return board(request, run, registry.get(game), index)
+        sample = (run.result or {}).get("sample_log") if run.status == "done" else None
+        if not sample or index != 0:
+            raise Http404("This run keeps no such game to replay.")
+        steps = _steps(sample["lines"])
+        at = asked_step(request, len(steps))
+    except StepError as exc:
+        return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=exc.status)
     return render(request, "games/replay.html", {"game": registry.get(game), "run": run, "sample": sample,
                                                  "steps": steps, "at": at, "step": steps[at] if steps else None})
 
