@@ -110,7 +110,9 @@ def choice(action: str | None) -> str | None:
 
 
 def replay_page(request, run, game_spec, index: int):
+    """Game `index` of a run, with the report as the way back and the run's Share control."""
     from simulator.engines.regions.replay import MAX_SAMPLE_GAMES
+    from simulator.views_play import replay_share_context
 
     from .views import asked_step, replay_url
 
@@ -118,12 +120,22 @@ def replay_page(request, run, game_spec, index: int):
     if not sample or not (run.spec or {}).get("deck"):
         raise Http404("This run has no sample game.")
     n_games = min(MAX_SAMPLE_GAMES, run.spec["games"])
-    k = index
-    if not 0 <= k < n_games:
-        raise Http404(f"The games of this run to replay are games 1 to {n_games}; there is no game {k + 1}.")
-    data = replay_data(run, k)
+    if not 0 <= index < n_games:
+        raise Http404(f"The games of this run to replay are games 1 to {n_games}; there is no game {index + 1}.")
+    data = replay_data(run, index)
+    at = asked_step(request, len(data["steps"]))
+    context = board_context(data, at, index, n_games, names_of(run),
+                            lambda k, step=None: replay_url("regions", run.ref, k, step))
+    context.update({"game": game_spec, "run": run, "back_url": run.get_absolute_url(),
+                    "back_label": f"The report of run #{run.pk}"})
+    context.update(replay_share_context(request, run, lambda ref: replay_url("regions", ref, index, at)))
+    return render(request, "games/regions/replay.html", context)
+
+
+def board_context(data: dict, at: int, k: int, n_games: int, names: list[str], url) -> dict:
+    """The page's words and board at step `at` of a replayed game (`data`: replay_game's); `url(k, step)` is the
+    address of game k at a step (step None: its first)."""
     steps = data["steps"]
-    at = asked_step(request, len(steps))
     step = steps[at]
     b = step["board"]
     n = len(b["players"])
@@ -136,19 +148,17 @@ def replay_page(request, run, game_spec, index: int):
     if prev_turn is None and at > 0:
         prev_turn = 0
     next_turn = min((i for t, i in turn_starts if i > at), default=None)
-    base = replay_url("regions", run.ref, k) + "?"
 
     def link(i):
-        return None if i is None or i == at or not 0 <= i < len(steps) else f"{base}step={i}"
+        return None if i is None or i == at or not 0 <= i < len(steps) else url(k, i)
 
-    names = names_of(run)
     players = [dict(p, index=i, name=names[i] if i < 2 else f"Player {i + 1}", policy=data["policies"][i])
                for i, p in enumerate(b["players"])]
     regions = [dict(r, rows=_stack_rows(r, n), number=j + 1) for j, r in enumerate(b["regions"])]
     actor = names[step["player"]] if step["player"] is not None and step["player"] < 2 else None
-    context = {
-        "game": game_spec, "run": run, "sample": sample, "data": data, "k": k, "number": k + 1,
-        "games": [{"n": j + 1, "url": replay_url("regions", run.ref, j), "now": j == k} for j in range(n_games)],
+    return {
+        "data": data, "k": k, "number": k + 1,
+        "games": [{"n": j + 1, "url": url(j), "now": j == k} for j in range(n_games)],
         "at": at, "total": len(steps),
         "step": step, "board": b, "players": players, "regions": regions, "names": names,
         "events": [event(line, names) for line in step["lines"]],
@@ -159,11 +169,8 @@ def replay_page(request, run, game_spec, index: int):
         "phase_label": PHASE_LABELS.get(b["phase"], b["phase"]),
         "phases": [{"key": key, "label": PHASE_LABELS[key], "now": key == b["phase"]} for key in PHASES],
         "track": _track(b["players"], b["recognition_total"]),
-        "turns": [{"turn": t, "step": i, "url": f"{base}step={i}", "now": t == b["turn"]} for t, i in turn_starts],
+        "turns": [{"turn": t, "step": i, "url": url(k, i), "now": t == b["turn"]} for t, i in turn_starts],
         "links": {"first": link(0), "prev": link(at - 1), "next": link(at + 1), "last": link(len(steps) - 1),
                   "prev_turn": link(prev_turn), "next_turn": link(next_turn)},
         "actor": actor,
     }
-    from simulator.views_play import replay_share_context
-    context.update(replay_share_context(request, run, lambda ref: replay_url("regions", ref, k, at)))
-    return render(request, "games/regions/replay.html", context)

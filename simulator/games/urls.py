@@ -17,6 +17,8 @@ urlpatterns = [
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
+    path("<game:game>/round-robin/games/<int:i>/<int:j>/<int:k>/", views.round_robin_game,
+         name="game-round-robin-game"),
     # served through DRF (roc_site/api_views.py): token or session, CSRF for the session, r1's run throttle
     path("<game:game>/api/simulations/", drf_view(views.api_simulations, throttle_classes=[SimulationRateThrottle]),
          name="game-api-simulations"),

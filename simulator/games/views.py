@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
+from django.core.cache import cache
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -347,27 +348,103 @@ def strategy_parse(request, game: str):
     return render(request, "games/_strategy_parse.html", {"parsed": parsed})
 
 
+def _round_robin_args(request, params) -> tuple[int, int, str | None, str]:
+    """games, seed, the visitor's strategy text (or None) and its hash, from the page's address."""
+    from . import round_robin as rr_mod
+
+    try:
+        games, seed = rr_mod.parse(params)
+        games = max(10, games)
+    except ValueError:
+        games, seed = 100, 1
+    h = (params.get("mine") or "").strip()
+    mine = None
+    if h:
+        mine = rr_mod.recall(h)
+        if mine is None:
+            raise Http404("Your strategy is no longer kept here (strategies are kept a week): add it again.")
+    return games, seed, mine, h
+
+
 def round_robin_page(request, game: str):
+    """The shipped strategies' round-robin; POST a strategy's text to add it (a 400 with its parse errors when it
+    does not parse), after which the address names it (?mine=HASH)."""
     if _game(game) not in STRATEGY_GAMES:
         raise Http404("The round-robin is of regions strategies.")
     from cards.games import registry
 
     from . import round_robin as rr_mod
 
+    spec = registry.get(game)
+    if request.method == "POST":
+        text = request.POST.get("text", "")
+        games, seed, _, _ = _round_robin_args(request, request.POST)
+        parsed = _parse(text[:MAX_TEXT]) if text.strip() and len(text) <= MAX_TEXT else {
+            "ok": False, "errors": [{"line": 1, "column": 1, "message": "paste a strategy (at most "
+                                     f"{MAX_TEXT:,} characters)"}]}
+        if not parsed["ok"]:
+            return render(request, "games/round_robin.html", {
+                "game": spec, "games": games, "seed": seed, "mine_text": text[:MAX_TEXT], "parsed": parsed,
+                "busy": "Your strategy does not read yet: see the problems below the box.", "status": 400},
+                status=400)
+        h = rr_mod.remember(text)
+        return redirect(f"{request.path}?games={games}&seed={seed}&mine={h}")
+    games, seed, mine, h = _round_robin_args(request, request.GET)
+    context = {"game": spec, "games": games, "seed": seed, "mine": h, "mine_text": mine or ""}
     try:
-        games, seed = rr_mod.parse(request.GET)
-        games = max(10, games)
-    except ValueError:
-        games, seed = 100, 1
-    context = {"game": registry.get(game), "games": games, "seed": seed}
-    try:
-        rr = rr_mod.get_or_start(request, games, seed)
+        rr = rr_mod.get_or_start(request, games, seed, mine)
     except rr_mod.Busy as exc:  # computed on the workers: the page says so (and reloads while it is computed)
         return render(request, "games/round_robin.html", {**context, "busy": str(exc), "status": exc.status},
                       status=exc.status)
-    return render(request, "games/round_robin.html", {**context, "rr": rr, "chart": charts.matrix_chart(rr),
-                                                      "rows": list(zip(rr["strategies"], [_hero_name(h) for h in rr["heroes"]],
-                                                                       rr["matrix"]))})
+    query = f"?games={games}&seed={seed}" + (f"&mine={h}" if h else "")
+    rows = []
+    names = rr_mod.labels(rr_mod.strategies(mine))
+    for i, (name, hero, row) in enumerate(zip(names, [_hero_name(x) for x in rr["heroes"]], rr["matrix"])):
+        cells = [dict(cell, url=reverse("game-round-robin-game", args=[game, i, j, 0]) + query) if cell else None
+                 for j, cell in enumerate(row)]
+        rows.append((name, hero, cells))
+    return render(request, "games/round_robin.html", {**context, "rr": rr, "names": names, "rows": rows,
+                                                      "chart": charts.matrix_chart(rr, names)})
+
+
+def round_robin_game(request, game: str, i: int, j: int, k: int):
+    """Game k of the round-robin's pair (row i, column j), played again from the pair's seed on the board of five
+    Regions: the games behind a cell of the matrix."""
+    if _game(game) not in STRATEGY_GAMES:
+        raise Http404("The round-robin is of regions strategies.")
+    from cards.games import registry
+    from simulator.engines.regions.replay import MAX_SAMPLE_GAMES, replay_game
+
+    from . import round_robin as rr_mod
+    from .regions_replay import board_context
+
+    games, seed, mine, h = _round_robin_args(request, request.GET)
+    strategies = rr_mod.strategies(mine)
+    if i == j or not (0 <= i < len(strategies) and 0 <= j < len(strategies)):
+        raise Http404(f"The round-robin has strategies 0 to {len(strategies) - 1}, each against another.")
+    n_games = min(MAX_SAMPLE_GAMES, games)
+    if not 0 <= k < n_games:
+        raise Http404(f"The games of a pair to replay are games 1 to {n_games}; there is no game {k + 1}.")
+    spec, names = rr_mod.pair_spec(strategies, i, j, games, seed)
+    key = f"regions-rr-game:{rr_mod._key(games, seed, mine)}:{min(i, j)}:{max(i, j)}:{k}"
+    data = cache.get(key)
+    if data is None:
+        data = replay_game(spec, k)
+        cache.set(key, data, 24 * 3600)
+    query = f"?games={games}&seed={seed}" + (f"&mine={h}" if h else "")
+
+    def url(n, step=None):
+        return reverse("game-round-robin-game", args=[game, i, j, n]) + query + (
+            f"&step={step}" if step is not None else "")
+
+    try:
+        at = asked_step(request, len(data["steps"]))
+    except StepError as exc:
+        return render(request, "simulator/replay_error.html", {"message": str(exc)}, status=exc.status)
+    context = board_context(data, at, k, n_games, names, url)
+    context.update({"game": registry.get(game), "run": None, "back_url": reverse("game-round-robin", args=[game])
+                    + query, "back_label": "The round-robin"})
+    return render(request, "games/regions/replay.html", context)
 
 
 # ---- the API --------------------------------------------------------------------------------------------------
