@@ -234,9 +234,11 @@ def editor(request, game: str, pk: int | None = None):
         return _editor(request, spec, deck=deck, text=text, name=deck.name, fmt=deck.fmt)
     text, name = "", ""
     starter = request.GET.get("starter")
+    from simulator.games.picks import reader_text
+
     for label, starter_text in (spec.hook("starters")() if spec.has("starters") else []):
         if starter and label.lower().startswith(starter.lower()):
-            text, name = starter_text, label
+            text, name = reader_text(starter_text), label
     return _editor(request, spec, deck=None, text=text, name=name, fmt=spec.formats[0])
 
 

@@ -202,6 +202,8 @@ def _run_for(request, game: str, pk: str) -> SimulationRun:
 def run_page(request, game: str, pk: int):
     from cards.games import registry
 
+    from . import picks
+
     game = _game(game)
     run = _run_for(request, game, pk)
     result = run.result if run.status == "done" else None
@@ -216,7 +218,9 @@ def run_page(request, game: str, pk: int):
                "charts": charts.charts_for(result, game) if result else [],
                "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
                "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent"),
-               "replay_games": list(range(1, min(run.games or 0, 10)))}
+               "replay_games": list(range(1, min(run.games or 0, 10))),
+               # the players by the simulate page's words ("Fast", "Strong"), not the engine's policy names
+               "player_labels": {p["policy"]: p["label"] for p in picks.players(registry.get(game))}}
     if result:
         from simulator.views import run_doctor
         context["doctor"] = run_doctor(run, request.user, game)
