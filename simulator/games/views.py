@@ -75,7 +75,10 @@ GET_PICKS = {"starter": ("text", "starter"), "deck": ("text", "deck"), "decklist
 
 
 def _same(a: str, b: str) -> bool:
-    return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
+    """The same list: the same lines, comment lines (`#`, which name nothing) aside."""
+    def lines(text):
+        return [ln.strip() for ln in text.replace("\r\n", "\n").strip().split("\n") if not ln.lstrip().startswith("#")]
+    return lines(a) == lines(b)
 
 
 def simulate_page(request, game: str):
