@@ -159,6 +159,10 @@ def test_regions_replay_reads_in_names(regions_run):
         words = _text(html)
         assert not ENGINE_SPEAK.search(words), ENGINE_SPEAK.search(words)
         assert "<code>" not in html
+    # every tile carries its card's image, shown large while the tile is pointed at or focused
+    tiles = re.findall(r'<a class="rr-tile[^"]*" href="/regions/cards/([\w-]+)/".*?</a>', html, re.S)
+    images = re.findall(r'<img class="rr-tile-img" src="/regions/cards/([\w-]+)\.png\?size=small"', html)
+    assert tiles and tiles == images
 
 
 @pytest.mark.parametrize("game", ["realms", "regions"])
