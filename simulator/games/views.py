@@ -212,15 +212,15 @@ def run_page(request, game: str, pk: int):
     result = run.result if run.status == "done" else None
     spec = run.spec or {}
 
-    def label(part, name, fallback):
-        return name or ", ".join((part or {}).get("leaders") or []) or (part or {}).get("name") or fallback
+    def label(part, name, fallback):   # the deck's own name, as the replay titles it; never its Leaders'
+        return name or (part or {}).get("name") or fallback
 
     from simulator.views import share_context
 
     context = {"game": registry.get(game), "run": run, "result": result, **share_context(request, run),
                "charts": charts.charts_for(result, game) if result else [],
-               "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
-               "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent"),
+               "deck_label": label(spec.get("deck"), run.deck_name, "First deck"),
+               "opponent_label": label(spec.get("opponent"), run.opponent_name, "Second deck"),
                "replay_games": list(range(1, min(run.games or 0, 10))),
                # the players by the simulate page's words ("Fast", "Strong"), not the engine's policy names
                "player_labels": {p["policy"]: p["label"] for p in picks.players(registry.get(game))}}

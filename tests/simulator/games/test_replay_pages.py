@@ -209,3 +209,21 @@ def test_chart_axes_are_readable_and_in_words():
     small = line("Share", {"s": [0.14, 0.28]}, x_labels=["1", "2"], x_title="turn", y_title="share", percent=True)
     assert "14%" in labels(small) or "10%" in labels(small)
     assert "points of" not in small and "points of" not in long_game
+
+
+def test_unnamed_lists_are_the_first_and_second_deck_never_their_leaders(db, capsys):
+    call_command("loadcards", str(SET_FILE), verbosity=0)
+    capsys.readouterr()
+    run, _ = game_services.game_run_request("realms", mode="versus", text=ASHEN, opponent_text=SUNWARD, games=2,
+                                            seed=4, dispatch=False)
+    services.run_execute_here(run)
+    run.refresh_from_db()
+    c = Client()
+    own(c, run)
+    leaders = run.spec["deck"]["leaders"] + run.spec["opponent"]["leaders"]
+    report = c.get(run.get_absolute_url()).content.decode()
+    replay = c.get(f"/realms/simulate/runs/{run.pk}/games/0/").content.decode()
+    assert "Deck: <strong>First deck</strong> against <strong>Second deck</strong>" in report
+    assert "Replay: First deck vs Second deck" in replay and "Deck vs Opponent" not in replay
+    for name in leaders:
+        assert f"<strong>{name}</strong>" not in report, name
