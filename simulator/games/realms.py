@@ -135,3 +135,9 @@ def root_replay(request, run, index: int):
     """A realms run's game `index` at r1's replay address (/simulate/runs/ID/replay/N/), on the realms board."""
     from .realms_replay import replay_page
     return replay_page(request, run, index)
+
+
+def play_kit():
+    """The playtest table and the judge sandbox of this game (realms_play.py)."""
+    from . import realms_play
+    return realms_play

@@ -7,12 +7,19 @@ import simulator.urls  # noqa: F401  (registers the <runref:…> converter)
 from roc_site.api_views import drf_view
 from roc_site.throttling import SimulationRateThrottle
 
+from simulator import views_play
+
 from . import views
 
 urlpatterns = [
     path("<game:game>/simulate/", views.simulate_page, name="game-simulate"),
     path("<game:game>/simulate/runs/<runref:pk>/", views.run_page, name="game-run"),
     path("<game:game>/simulate/runs/<runref:pk>/replay/", views.replay_page, name="game-replay"),
+    # the playtest table and the judge sandbox (simulator/views_play.py, through the game's play kit)
+    path("<game:game>/play/", views_play.game_playtest_new, name="game-play"),
+    path("<game:game>/play/sandbox/", views_play.game_sandbox, name="game-sandbox"),
+    path("<game:game>/play/<str:token>/", views_play.game_playtest_table, name="game-play-table"),
+    path("<game:game>/play/<str:token>/act/", views_play.game_playtest_act, name="game-play-act"),
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
