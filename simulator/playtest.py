@@ -207,6 +207,10 @@ def _option_label(text: str, catalogue_names: dict[str, str], names: tuple[str, 
     if len(words) == 2 and words[0] == "first" and words[1] in ("0", "1"):
         who = names[int(words[1])]
         return f"{who} go first" if who == "You" else f"{who} goes first"
+    if len(words) == 2 and words[0] == "struggle":
+        return f"Initiate a {words[1].title()} struggle"
+    if len(words) >= 2 and words[0] == "quest":
+        return "Choose the quest " + _label(" ".join(words[1:]), catalogue_names)
     return _label(text, catalogue_names)
 
 

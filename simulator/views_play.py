@@ -183,7 +183,8 @@ def sandbox(request):
                     before = 0
             ctx.update(v)
             ctx.update({"game": True, "start_json": json.dumps(position), "actions_json": json.dumps(actions),
-                        "actions": actions, "step_log": v["log"][before:], "names": ["Player 0", "Player 1"],
+                        "actions": actions, "step_log": v["log"][before:],
+                        "action_words": [sb.option_words(a, v["words"], v["names"]) for a in actions],
                         "export_json": json.dumps(dict(position, actions=actions), indent=1),
                         "current_json": json.dumps(v["current"], indent=1) if v["current"] else None})
         ctx["position_text"] = json.dumps(position, indent=1)
