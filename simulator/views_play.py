@@ -6,6 +6,7 @@ judge, and render. Boards are built from a PlayerView (replay.board_of): nothing
 from __future__ import annotations
 
 import json
+import re
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
@@ -759,7 +760,8 @@ def game_sandbox(request, game: str):
         pending = None
         if g.pending is not None and not g.is_terminal():
             p = g.pending.player
-            pending = {"player": p, "name": names[p], "help": kit.decision_help(g),
+            # the kit's help speaks to the person at the table ("Your Actions step"); a judge reads of a side
+            pending = {"player": p, "name": names[p], "help": re.sub(r"^Your ", "Their ", kit.decision_help(g)),
                        "options": [{"text": o, "label": kit.option_label(g, o, p), "pass": kit.is_pass(o)}
                                    for o in kit.option_texts(g)]}
         current = kit.to_position(g) if not g.is_terminal() else None
