@@ -314,11 +314,18 @@ def hosted_start(kit, mine: dict, theirs: dict, policy: str, seed: int, first_pl
 
 
 def hosted_rebuild(kit, rec) -> Table:
-    g = kit.new_game(rec.deck, rec.opponent, rec.seed, rec.first_player)
+    """The saved game again; PlaytestError when its history no longer plays (a game saved by an engine whose
+    rules have changed since)."""
     history = [str(a) for a in (rec.history or [])]
-    for text in history:
-        g.apply_action(text)
-    return Table(kit, g, kit.ai_policy(rec.policy, rec.opponent, rec.seed), history)
+    try:
+        g = kit.new_game(rec.deck, rec.opponent, rec.seed, rec.first_player)
+        for text in history:
+            g.apply_action(text)
+        ai = kit.ai_policy(rec.policy, rec.opponent, rec.seed)
+    except (ValueError, KeyError, TypeError) as exc:   # IllegalAction, a deck or strategy that no longer reads
+        raise PlaytestError(f"this game was saved by another version of the rules engine and cannot be "
+                            f"resumed ({str(exc)[:120]})") from None
+    return Table(kit, g, ai, history)
 
 
 def hosted_settle(t: Table) -> list[tuple[int, str]]:

@@ -613,10 +613,17 @@ def _save_hosted(rec, t, action, notes=()) -> None:
     rec.last_frame = frame
 
 
+def _cannot_resume(request, message: str):
+    return render(request, "error.html", {"title": "This game cannot be resumed", "message": message}, status=409)
+
+
 def _hosted_table(request, game, rec, error: str = "", status: int = 200, elapsed=None):
     from . import playtest
     kit = _kit(game)
-    t = playtest.hosted_game_for(kit, rec)
+    try:
+        t = playtest.hosted_game_for(kit, rec)
+    except playtest.PlaytestError as exc:
+        return _cannot_resume(request, str(exc))
     names = _hosted_names(rec)
     ctx = playtest.hosted_table_context(t, names)
     frames = [f.data for f in rec.frames.order_by("number")]
@@ -643,7 +650,10 @@ def game_playtest_act(request, game: str, token: str):
     from . import playtest
     kit = _kit(game)
     rec = _game_or_404(request, token, game)
-    t = playtest.hosted_game_for(kit, rec)
+    try:
+        t = playtest.hosted_game_for(kit, rec)
+    except playtest.PlaytestError as exc:
+        return _cannot_resume(request, str(exc))
     text = (request.POST.get("action") or "").strip()[:500]
     try:
         elapsed, notes = playtest.hosted_act(t, text)

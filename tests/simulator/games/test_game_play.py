@@ -254,3 +254,15 @@ def test_the_first_players_choice_reads_as_words():
         "You let AI (Winter) go first"
     assert playtest.first_player_words("AI (Winter) chooses AI (Winter) as first player", names) == \
         "AI (Winter) goes first"
+
+
+@pytest.mark.parametrize("game", ["realms", "regions"])
+def test_a_saved_game_whose_history_no_longer_plays_is_a_409_not_a_500(client, game, realms_cards):
+    url = _start(client, game)
+    rec = PlaytestGame.objects.get()
+    rec.history = list(rec.history) + ["an action of an older engine"]
+    rec.save()
+    playtest._live.clear()
+    r = client.get(url)
+    assert r.status_code == 409 and "cannot be resumed" in r.content.decode()
+    assert client.post(url + "act/", {"action": "done"}).status_code == 409
