@@ -378,7 +378,7 @@ def _save_progress(rec, g, action, notes=()) -> None:
     narrator.attacker = next((int(m.group(1)) for x in reversed(logs[:seen])
                               for m in [replay.DECLARE_RE.search(x)] if m), None)
     frame = {"board": replay.board_of(g.view(playtest.HUMAN)), "raw": list(new),
-             "lines": [narrator.line(x) for x in new], "actor": 0 if action else None,
+             "lines": [_r1_line(narrator.line(x), names) for x in new], "actor": 0 if action else None,
              "action": action, "position": None, "base_position": None,
              "round": g.round_no, "struggle_no": 0}
     rec.history = playtest.history_of(g)
@@ -484,7 +484,10 @@ def _board_per_event(rec, frames: list[dict]) -> None:
 def playtest_replay(request, token):
     from . import playtest
     rec = _game_or_404(request, token)
-    frames = _one_event_each([f.data for f in rec.frames.order_by("number")])
+    names = _names(rec)
+    stored = [dict(f.data, lines=[_r1_line(x, names) for x in f.data.get("lines") or []])
+              for f in rec.frames.order_by("number")]
+    frames = _one_event_each(stored)
     if not frames:
         raise Http404("No replay yet.")
     _board_per_event(rec, frames)

@@ -44,6 +44,7 @@ PHASE_TITLES = {"hero": "Hero phase", "purchase": "Purchase phase", "position": 
                 "contest": "Contest phase", "cleanup": "Damage & Clean Up", "over": "Game over"}
 _LINE = re.compile(r"^T(\d+) (\w+)(?: p(\d))? ?(.*)$")
 _RULE = re.compile(r"^(\d{3} §[\d.]+)\s*:?\s*")
+_SETUP = re.compile(r"p0 ([^,;]+), p1 ([^,;]+); p([01]) has Priority on the first turn")
 _DRAWN = re.compile(r"\bdraws (\d+) \([^)]*\)")
 
 
@@ -158,6 +159,11 @@ def line(raw: str, names: tuple[str, str]) -> dict:
     r = _RULE.match(text)
     rule = r.group(1) if r else ""
     text = (text[r.end():] if r else text).lstrip(": ")
+    setup = _SETUP.search(text)
+    if setup:   # 003 §2: "p0 Corin Vale, p1 Asha Thorne; p0 has Priority on the first turn"
+        first = names[int(setup.group(3))]
+        text = (f"{names[0]} play{'' if names[0] == 'You' else 's'} {setup.group(1)}, {names[1]} plays "
+                f"{setup.group(2)}; {first} {'have' if first == 'You' else 'has'} Priority on the first turn")
     text = re.sub(r"\bp([0-3])'s\b", lambda k: f"{names[int(k.group(1))]}'s" if int(k.group(1)) < 2 else k.group(0), text)
     text = re.sub(r"\bp([0-3])\b", lambda k: names[int(k.group(1))] if int(k.group(1)) < 2 else k.group(0), text)
     text = text.replace("You's", "your")
