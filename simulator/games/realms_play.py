@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from simulator.engines import realms as engine
 from simulator.engines.realms import replay as realms_replay
@@ -321,19 +320,3 @@ def seat_names(g) -> tuple[str, str]:
         i = g.leader[p]
         out.append(g.cdef[i].name if i >= 0 else default)
     return tuple(out)
-
-
-def current_player(g) -> int | None:
-    return g.pending.player if g.pending is not None else None
-
-
-def is_over(g) -> bool:
-    return g.is_terminal()
-
-
-def card_image(code: str) -> str:
-    return f"/{SLUG}/cards/{code}.png"
-
-
-def names_map(g) -> Any:
-    return _names_of(g)

@@ -236,15 +236,3 @@ def sample_position() -> dict:
 def seat_names(g) -> tuple[str, str]:
     """Each side by its Hero's name."""
     return tuple(h.name for h in g.heroes[:2])
-
-
-def current_player(g) -> int | None:
-    return g.pending.player if g.pending is not None else None
-
-
-def is_over(g) -> bool:
-    return g.is_terminal()
-
-
-def card_image(code: str) -> str:
-    return f"/{SLUG}/cards/{code}.png"
