@@ -45,6 +45,7 @@ PHASE_TITLES = {"hero": "Hero phase", "purchase": "Purchase phase", "position": 
 _LINE = re.compile(r"^T(\d+) (\w+)(?: p(\d))? ?(.*)$")
 _RULE = re.compile(r"^(\d{3} §[\d.]+)\s*:?\s*")
 _SETUP = re.compile(r"p0 ([^,;]+), p1 ([^,;]+); p([01]) has Priority on the first turn")
+_POCKET = re.compile(r"\b(moves|takes) .+? (from the (?:Hand to the Pocket|Pocket into the Hand))")
 _DRAWN = re.compile(r"\bdraws (\d+) \([^)]*\)")
 
 
@@ -139,11 +140,13 @@ def decision_help(g) -> str:
 
 
 def visible_line(raw: str, seat: int) -> str | None:
-    """The line as player `seat` may read it: another player's draw is a count, not its cards (003: the Hand is
-    private)."""
+    """The line as player `seat` may read it: another player's draw is a count, and a card it moves between its
+    Hand and its Pocket is "a card" (003: the Hand and the Pocket are private)."""
     m = _LINE.match(raw)
     if m and m.group(3) is not None and int(m.group(3)) != seat:
-        return _DRAWN.sub(lambda k: f"draws {k.group(1)}", raw)
+        raw = _DRAWN.sub(lambda k: f"draws {k.group(1)}", raw)
+        # the Pocket is face down (003 §2): a card moved between it and the Hand is "a card"
+        raw = _POCKET.sub(lambda k: f"{k.group(1)} a card {k.group(2)}", raw)
     return raw
 
 

@@ -94,6 +94,8 @@ def test_a_game_is_played_by_its_buttons_in_words_and_never_shows_the_ais_hand(c
         hidden_names, hidden_codes = _hidden_of_ai(rec, t)
         log = seen.split("What happened", 1)[1]
         assert not re.search(r"AI \([^)]*\)\s+draws \d+ \(", log)   # the AI's draws are counts
+        # what the AI moves between its Hand and its face-down Pocket is "a card"
+        assert not re.search(r"AI \([^)]*\)\s+(moves|takes) (?!a card )[^§]*?(Hand to the Pocket|Pocket into)", log)
         assert 'id="hand-1"' not in body and t.kit.board(t.g, ("a", "b"))["players"][1]["hand_cards"] is None
         leaked = [n for n in hidden_names if re.search(rf"\b{re.escape(n)}\b", log)]
         assert not leaked, [(n, log[max(0, log.find(n) - 100):log.find(n) + 60]) for n in leaked]
@@ -266,3 +268,15 @@ def test_a_saved_game_whose_history_no_longer_plays_is_a_409_not_a_500(client, g
     r = client.get(url)
     assert r.status_code == 409 and "cannot be resumed" in r.content.decode()
     assert client.post(url + "act/", {"action": "done"}).status_code == 409
+
+
+def test_the_regions_log_keeps_the_ais_hand_and_pocket_secret():
+    from simulator.games import regions_play as kit
+    lines = ["T1 Hero p1 draws 4 (Sentry, Warden's Mark, Thorne Outrider, Ridge Spear)",
+             "T1 Hero p1 003 §4.1: moves Harbour Coin from the Hand to the Pocket",
+             "T1 Purchase p1 takes Silver from the Pocket into the Hand"]
+    seen = [kit.line(kit.visible_line(x, 0), ("You", "AI (Region Control)"))["text"] for x in lines]
+    assert seen == ["draws 4", "moves a card from the Hand to the Pocket", "takes a card from the Pocket into the Hand"]
+    mine = [kit.line(kit.visible_line(x.replace("p1", "p0"), 0), ("You", "AI"))["text"] for x in lines]
+    assert mine == ["draw 4 (Sentry, Warden's Mark, Thorne Outrider, Ridge Spear)",
+                    "move Harbour Coin from the Hand to the Pocket", "take Silver from the Pocket into the Hand"]
