@@ -254,11 +254,29 @@ def board(g, names, *, judge: bool = False) -> dict:
         pl["pct"] = min(100, round(100 * pl["vp"] / target))
         pl["hand_cards"] = _hand(g, p) if (p == 0 or judge) and not pl["goldfish"] else None
         pl["active"] = b["active"] == p and not b["over"]
+    d = g.pending
+    if d is not None and d.kind == "cell" and (d.player == 0 or judge):
+        _mark_cells(b["players"][d.player]["settlement"], option_texts(g))
     b["score"] = [{"name": names[p], "value": pl["vp"], "of": b["target_vp"], "pct": pl["pct"], "seat": p}
                   for p, pl in enumerate(b["players"])]
     b["title"] = f"Turn {b['turn']} · {b['step_title']}"
     b["rule"] = b["step_rule"]
     return b
+
+
+def _mark_cells(settlement: dict, options: list[str]) -> None:
+    """The empty cells of the grid where the new Place may go (the "cell" decision's options `at X,Y`): each gets
+    its option, so the page offers it on the grid itself."""
+    filled = [c for row in settlement["rows"] for c in row if c]
+    if not filled:
+        return
+    x0, y1 = min(c["x"] for c in filled) - 1, max(c["y"] for c in filled) + 1
+    offered = set(options)
+    for r, row in enumerate(settlement["rows"]):
+        for k, c in enumerate(row):
+            at = f"at {x0 + k},{y1 - r}"
+            if c is None and at in offered:
+                row[k] = {"empty": True, "at": at, "label": f"Place it {_where(at.split()[1])}"}
 
 
 SHORT = {"build": "Build", "play": "Play", "discard": "Discard", "pay": "Pay"}

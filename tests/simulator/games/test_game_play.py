@@ -280,3 +280,22 @@ def test_the_regions_log_keeps_the_ais_hand_and_pocket_secret():
     mine = [kit.line(kit.visible_line(x.replace("p1", "p0"), 0), ("You", "AI"))["text"] for x in lines]
     assert mine == ["draw 4 (Sentry, Warden's Mark, Thorne Outrider, Ridge Spear)",
                     "move Harbour Coin from the Hand to the Pocket", "take Silver from the Pocket into the Hand"]
+
+
+def test_the_realms_cell_choice_is_offered_on_the_grid(client, realms_cards):
+    """Where a new Place may go is a "+" on the Settlement's grid, one per option, each sending that option."""
+    url = _start(client, "realms")
+    for _ in range(30):
+        body = client.get(url).content.decode()
+        opts = _options(body)
+        cells = [o for o in opts if o.startswith("at ")]
+        if cells:
+            offered = [html.unescape(v) for v in re.findall(r'class="pt-cell-choice" data-card-action="([^"]*)"',
+                                                             body)]
+            assert sorted(offered) == sorted(cells)
+            r = client.post(url + "act/", {"action": offered[0]})
+            assert r.status_code == 302
+            return
+        builds = [o for o in opts if o.startswith("build ")]
+        client.post(url + "act/", {"action": (builds or opts)[0]})
+    pytest.fail("no Place was built in 30 decisions")
