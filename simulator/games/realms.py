@@ -135,3 +135,9 @@ def replay_board(request, run, game_spec, index: int):
     """Game `index` of a realms run on the realms board (realms_replay.py)."""
     from .realms_replay import replay_page
     return replay_page(request, run, game_spec, index)
+
+
+def play_kit():
+    """The playtest table and the judge sandbox of this game (realms_play.py)."""
+    from . import realms_play
+    return realms_play

@@ -143,3 +143,9 @@ def heroes() -> list[str]:
     """Every Hero's name (the page's Hero picker)."""
     from simulator.engines.regions import CardSet
     return [h.name for h in CardSet.default().heroes]
+
+
+def play_kit():
+    """The playtest table and the judge sandbox of this game (regions_play.py)."""
+    from . import regions_play
+    return regions_play

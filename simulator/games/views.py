@@ -2,7 +2,7 @@
 
 - /realms/simulate/: goldfish or head-to-head of pasted (or starter) decklists; /regions/simulate/: strategy
   against strategy. A run goes to the Celery workers (simulator/games/services.py) and its page polls (htmx).
-- /<game>/simulate/runs/ID/: the report with charts (pygal); /<game>/simulate/runs/ID/replay/: the sample game's log
+- /<game>/simulate/runs/ID/: the report with charts (pygal); /<game>/simulate/runs/ID/games/N/: game N of the run on the game's board (or its log)
   step by step.
 - /regions/strategies/: the strategy editor; typing posts to /regions/strategies/parse/ (htmx), which answers the
   parse errors with line and column. /regions/round-robin/: every shipped strategy against every other.
