@@ -1,4 +1,4 @@
-"""The regions replay page on a board of five Regions: /regions/simulate/runs/ID/replay/?game=K&step=N
+"""The regions replay page on a board of five Regions: /regions/simulate/runs/ID/games/K/?step=N (the old /replay/?game=K address redirects there)
 draws the Market and the five Regions with both Stacks, the Heroes' counts, the Recognition track and the phase;
 steps and turns link with their keys, every step has its address, a bad step falls back to the first, a game out
 of range is a 404; the report links its sample games; the search player is a policy of the form and the API."""
