@@ -5,7 +5,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("simulator", "0005_run_sharing"),
+        ("simulator", "0006_playtest_game"),
     ]
 
     operations = [
