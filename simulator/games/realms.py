@@ -134,15 +134,6 @@ def charts(result: dict) -> list[tuple[str, str]]:
 def replay_board(request, run, game_spec, index: int):
     """Game `index` of a realms run on the realms board (realms_replay.py)."""
     from .realms_replay import replay_page
-<<<<<<< HEAD
-    return replay_page(request, run, index)
-
-
-def tuning():
-    """What the tune pages (simulator/tuning.py) need of this game: realms_tune.py."""
-    from . import realms_tune
-    return realms_tune
-=======
     return replay_page(request, run, game_spec, index)
 
 
@@ -150,4 +141,9 @@ def play_kit():
     """The playtest table and the judge sandbox of this game (realms_play.py)."""
     from . import realms_play
     return realms_play
->>>>>>> main
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: realms_tune.py."""
+    from . import realms_tune
+    return realms_tune

@@ -145,14 +145,13 @@ def heroes() -> list[str]:
     return [h.name for h in CardSet.default().heroes]
 
 
-<<<<<<< HEAD
-def tuning():
-    """What the tune pages (simulator/tuning.py) need of this game: regions_tune.py."""
-    from . import regions_tune
-    return regions_tune
-=======
 def play_kit():
     """The playtest table and the judge sandbox of this game (regions_play.py)."""
     from . import regions_play
     return regions_play
->>>>>>> main
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: regions_tune.py."""
+    from . import regions_tune
+    return regions_tune
