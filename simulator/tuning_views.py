@@ -348,10 +348,17 @@ def tuning_game(request, pk: int, cell: str, index: int, game: str | None = None
             setup = tuning.game_setup(run.spec, ref, cell, index)
         except tuning.TuningError as exc:
             raise Http404(str(exc))
-        here = f"{run.get_absolute_url()}cells/{cell}/games/{index}/"
-        return tuning.hosted(run.spec).replay_page(request, run, setup, {
-            "step_url": here + f"?deck={k}&step=", "cell_url": f"{run.get_absolute_url()}cells/{cell}/",
-            "index": index, "side": label, "key": f"{ref}:{cell}:{index}"})
+        from .games.views import StepError
+
+        cell_url = f"{run.get_absolute_url()}cells/{cell}/"
+        try:
+            return tuning.hosted(run.spec).replay_page(request, run, setup, {
+                "step_url": f"{cell_url}games/{index}/?deck={k}&step=", "cell_url": cell_url,
+                "game_url": cell_url + "games/{game}/" + f"?deck={k}&step=", "games": run.spec["games"],
+                "index": index, "side": label, "key": f"{ref}:{cell}:{index}"})
+        except StepError as exc:   # a hand-edited ?step=
+            return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)},
+                          status=exc.status)
     try:
         data = _replayed(run, ref, cell, index)
     except tuning.TuningError as exc:

@@ -144,16 +144,20 @@ def swap_pool(deck: dict, owned: dict[str, int] | None) -> tuple[list[dict], dic
     return pool, room
 
 
+
 def replay_page(request, run, setup: dict, where: dict):
-    """One game of a tuning run on the realms board (the replay of realms runs, games/realms/replay.html), played
-    again from the run's decks, seed and players (tuning.game_setup); cached an hour per run and game."""
+    """One game of a tuning run on the realms board (the replay of realms runs, games/realms/replay.html, with its
+    words: realms_replay.py), played again from the run's decks, seed and players (tuning.game_setup); cached an
+    hour per run and game."""
     from django.core.cache import cache
     from django.shortcuts import render
 
     from cards.games import registry
     from simulator.engines.realms import replay as rr
-    from simulator.replay import select_step
     from simulator.views_play import replay_share_context
+
+    from .realms_replay import _outcome, card_names, choice, event, possessive
+    from .views import asked_step
 
     key = f"realms-tune-replay:{run.pk}:{run.created_at.timestamp()}:{where['key']}:{engine_version()}"
     data = cache.get(key)
@@ -164,27 +168,29 @@ def replay_page(request, run, setup: dict, where: dict):
                               max_rounds=setup["max_rounds"])
         cache.set(key, data, 3600)
     frames = data["frames"]
-    step, frame, links = select_step(frames, request.GET.get("step"), where["step_url"], rr.step_targets)
-    a = setup["deck"].get("name") or "Deck"
-    b = (setup["opponent"] or {}).get("name") or "Opponent" if setup["opponent"] else "the goldfish"
+    step = asked_step(request, len(frames))
+    frame = frames[step]
+    base = where["step_url"]
+    links = {k: (f"{base}{v}" if v is not None else None) for k, v in rr.step_targets(frames, step).items()}
+    a = setup["deck"].get("name") or "First deck"
+    b = ((setup["opponent"] or {}).get("name") or "Second deck") if setup["opponent"] else "the goldfish"
     names = [a, b + " (2)" if a == b else b]
+    cards = card_names({"deck": setup["deck"], "opponent": setup["opponent"]})
     board = frame["board"]
     target = board["target_vp"]
     race = [{"name": names[p], "vp": pl["vp"], "pct": min(100, round(100 * pl["vp"] / target)) if target else 0,
              "seat": p} for p, pl in enumerate(board["players"])]
     sides = [{"p": p, "name": names[p], "pl": pl, "active": board["active"] == p and not board["over"]}
              for p, pl in enumerate(board["players"])]
-    w = data["winner"]
-    outcome = (f"{names[w]} won" if w is not None else "No winner") + (
-        f" ({'reached the VP, 002 §1' if data['reason'] == 'vp' else 'stalemate at the round cap, R22'}) after "
-        f"{data['rounds']} rounds, {data['vp'][0]}–{data['vp'][1]} VP. {names[0]} is player 0; "
-        f"{names[data['first_player']]} went first (R13).")
+    actor = names[frame["actor"]] if frame["actor"] in (0, 1) else None
     return render(request, "games/realms/replay.html", {
-        "outcome": outcome, "active_name": None if board["over"] or board["step"] in ("leader", "mulligan")
-        else names[board["active"]],
+        "outcome": _outcome(data, names), "active_name": None if board["over"] or board["step"] in (
+            "leader", "mulligan") else possessive(names[board["active"]]),
         "game": registry.get("realms"), "run": run, "data": data, "frame": frame, "board": board, "names": names,
+        "events": [event(line, names, cards) for line in frame["lines"]],
         "step": step, "steps": len(frames), "links": links, "index": where["index"], "race": race, "sides": sides,
-        "ticks": list(range(0, target + 1, 10)), "actor_name": names[frame["actor"]] if frame["actor"] in (0, 1)
-        else None, "run_url": run.get_absolute_url(),
-        **replay_share_context(request, run, lambda ref: where["step_url"].replace(f"/runs/{run.ref}/",
-                                                                                  f"/runs/{ref}/") + str(step))})
+        "ticks": list(range(0, target + 1, 10)), "actor_name": actor,
+        "next_choice": choice(frame["action"], cards) if actor else None,
+        "games": [], "run_url": run.get_absolute_url(),
+        **replay_share_context(request, run, lambda ref: base.replace(f"/runs/{run.ref}/", f"/runs/{ref}/")
+                               + str(step))})

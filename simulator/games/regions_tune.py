@@ -144,9 +144,11 @@ def swap_why(spec: dict, swap: dict, cards: dict[str, dict], games: int) -> str:
             "games against the gauntlet.")
 
 
+
 def replay_page(request, run, setup: dict, where: dict):
-    """One game of a tuning run on the board of five Regions (games/regions/replay.html), played again from the
-    run's strategies, Heroes, seed and players (tuning.game_setup); cached a day per run and game."""
+    """One game of a tuning run on the board of five Regions (games/regions/replay.html, with the words and board
+    of regions_replay.py), played again from the run's strategies, Heroes, seed and players (tuning.game_setup);
+    cached a day per run and game. The page's list of games is this cell's first ten."""
     from django.core.cache import cache
     from django.shortcuts import render
 
@@ -155,7 +157,8 @@ def replay_page(request, run, setup: dict, where: dict):
     from simulator.engines.regions.replay import play_recorded
     from simulator.views_play import replay_share_context
 
-    from .regions_replay import PHASE_LABELS, PHASES, _stack_rows, _track
+    from .regions_replay import board_context
+    from .views import asked_step
 
     key = f"regions-tune-replay:{run.pk}:{run.created_at.timestamp()}:{where['key']}:{engine_version()}"
     data = cache.get(key)
@@ -170,45 +173,15 @@ def replay_page(request, run, setup: dict, where: dict):
                 "matches": None, "winner": game.winner, "reason": game.reason, "turns": game.turn,
                 "heroes": [h.name for h in game.heroes], "policies": list(pols)}
         cache.set(key, data, 24 * 3600)
-    steps = data["steps"]
-    try:
-        at = max(0, min(int(request.GET.get("step", 0)), len(steps) - 1))
-    except ValueError:
-        at = 0
-    step = steps[at]
-    b = step["board"]
-    n = len(b["players"])
-    turn_starts = []
-    for i, s in enumerate(steps):
-        if not turn_starts or turn_starts[-1][0] != s["board"]["turn"]:
-            turn_starts.append((s["board"]["turn"], i))
-    prev_turn = max((i for t, i in turn_starts if i < at and t < b["turn"]), default=None)
-    if prev_turn is None and at > 0:
-        prev_turn = 0
-    next_turn = min((i for t, i in turn_starts if i > at), default=None)
-    base = where["step_url"]
-
-    def link(i):
-        return None if i is None or i == at or not 0 <= i < len(steps) else f"{base}{i}"
-
+    at = asked_step(request, len(data["steps"]))
     names = [setup["deck"]["name"], setup["opponent"]["name"]]
     if names[0] == names[1]:
         names = [names[0] + " (1)", names[1] + " (2)"]
-    k = where["index"] + 1   # numbered from 1, as the cell page lists the games
-    context = {
-        "game": registry.get("regions"), "run": run, "sample": None, "data": data, "k": k,
-        "games": [{"k": k, "url": f"{base}0", "now": True}], "at": at, "total": len(steps), "step": step,
-        "board": b, "names": names, "phase_label": PHASE_LABELS.get(b["phase"], b["phase"]),
-        "players": [dict(p, index=i, name=names[i] if i < 2 else f"player {i}", policy=data["policies"][i])
-                    for i, p in enumerate(b["players"])],
-        "regions": [dict(r, rows=_stack_rows(r, n), number=j + 1) for j, r in enumerate(b["regions"])],
-        "phases": [{"key": key_, "label": PHASE_LABELS[key_], "now": key_ == b["phase"]} for key_ in PHASES],
-        "track": _track(b["players"], b["recognition_total"]),
-        "turns": [{"turn": t, "step": i, "url": f"{base}{i}", "now": t == b["turn"]} for t, i in turn_starts],
-        "links": {"first": link(0), "prev": link(at - 1), "next": link(at + 1), "last": link(len(steps) - 1),
-                  "prev_turn": link(prev_turn), "next_turn": link(next_turn)},
-        "actor": names[step["player"]] if step["player"] is not None and step["player"] < 2 else None,
-    }
-    context.update(replay_share_context(request, run, lambda ref: where["step_url"].replace(
-        f"/runs/{run.ref}/", f"/runs/{ref}/") + str(at)))
+    def url(k, step=None):   # game k of this cell (the same version), at a step
+        return where["game_url"].format(game=k) + str(step or 0)
+    context = board_context(data, at, where["index"], min(where["games"], 10), names, url)
+    context.update({"game": registry.get("regions"), "run": run, "back_url": where["cell_url"],
+                    "back_label": "The games of this cell"})
+    context.update(replay_share_context(request, run, lambda ref: url(where["index"], at).replace(
+        f"/runs/{run.ref}/", f"/runs/{ref}/")))
     return render(request, "games/regions/replay.html", context)

@@ -291,3 +291,14 @@ def test_links_fill_the_boxes():
     assert c.get("/regions/tune/?kind=compare&a=strategy:nope").status_code == 404
     assert c.get("/regions/tune/?kind=bogus").status_code == 200          # an unknown kind is the first tab
     assert c.get("/chess/tune/").status_code == 404
+
+
+def test_a_hand_edited_replay_step_is_told(inline_queue):
+    c = Client()
+    m = c.post("/regions/tune/", {"kind": "matrix", "decks": f"{BIG_MONEY}\n---\n{REGION_CONTROL}", "games": "2",
+                                  "seed": "1", "player": "fast"})
+    url = m["Location"] + "cells/m0-1/games/0/"
+    assert c.get(url + "?step=abc").status_code == 400
+    assert c.get(url + "?step=999999").status_code == 404
+    page = c.get(url + "?step=2").content.decode()
+    assert "games/1/?deck=0&amp;step=0" in page and "The games of this cell" in page
