@@ -43,7 +43,7 @@ def frontier(g: Game, p: int) -> list[tuple[int, int]]:
         return g._front[p]
     grid = g.grid[p]
     cdef = g.cdef
-    out: list[tuple[int, int]] = []
+    found: list[int] = []   # cell * 8 + count: plain ints sort faster than pairs
     if grid:
         # a small window over the Settlement, two cells of margin (a neighbour's neighbour stays inside), as a
         # flat list: 0 empty, 1 a card, 2 a card that cannot take one more neighbour, 3 an empty cell checked
@@ -70,29 +70,33 @@ def frontier(g: Game, p: int) -> list[tuple[int, int]]:
             k = (c >> 8) * h + (c & 255) + base
             if (occ[k + h] != 0) + (occ[k - h] != 0) + (occ[k + 1] != 0) + (occ[k - 1] != 0) >= cdef[q].nc:
                 occ[k] = 2
-        steps = (h, -h, 1, -1)   # NEIGHBOURS in the window, in the same order
+        # the four neighbours written out: a variable index into a fixed tuple boxes the tuple in compiled code
         for c in grid:
             k = (c >> 8) * h + (c & 255) + base
-            for n in range(4):
-                ke = k + steps[n]
-                if occ[ke]:
-                    continue   # a card, or already checked
-                occ[ke] = 3
-                count = 0
-                ok = True
-                for m in range(4):
-                    v = occ[ke + steps[m]]
-                    if v == 1 or v == 2:
-                        count += 1
-                        if v == 2:
-                            ok = False
-                            break
-                if ok:
-                    out.append((c + NEIGHBOURS[n], count))
-    out.sort()
+            _probe(occ, k + h, h, c + 256, found)
+            _probe(occ, k - h, h, c - 256, found)
+            _probe(occ, k + 1, h, c + 1, found)
+            _probe(occ, k - 1, h, c - 1, found)
+    found.sort()
+    out = [(e >> 3, e & 7) for e in found]
     g._front[p] = out
     g._cells_v[p] = g.grid_v[p]
     return out
+
+
+def _probe(occ: list[int], ke: int, h: int, cell: int, found: list[int]) -> None:
+    """frontier()'s test of one empty cell (window index ke): buildable unless a neighbour is a card that cannot take
+    one more neighbour; its count is how many cards it touches."""
+    if occ[ke]:
+        return   # a card, or already checked
+    occ[ke] = 3
+    a = occ[ke + h]
+    b = occ[ke - h]
+    c = occ[ke + 1]
+    d = occ[ke - 1]
+    if a == 2 or b == 2 or c == 2 or d == 2:
+        return
+    found.append(cell * 8 + (a == 1) + (b == 1) + (c == 1) + (d == 1))
 
 
 def neighbours(g: Game, p: int, c: int) -> int:
@@ -128,7 +132,10 @@ def move(g: Game, i: int, zone: int, p: int) -> None:
     if Z_SETTLE <= zone <= Z_LIMBO or zone in (Z_DISCARD, Z_ANNIH, Z_VP):
         g.seen[i] = 3
     if (Z_SETTLE <= zone <= Z_RITUAL) or (Z_SETTLE <= old <= Z_RITUAL):
-        g._dirty = True
+        # the statics and listeners in force (statics.refresh) change only with a card that has abilities in
+        # play, or a host whose attachments then come in another order
+        if g.cdef[i].in_play_abilities or i in g.atts:
+            g._dirty = True
         g._ipc[0] = None
         g._ipc[1] = None
         now = Z_SETTLE <= zone <= Z_RITUAL
@@ -178,7 +185,8 @@ def leave(g: Game, i: int, dest: int, to: int = -1) -> None:
             cb.att.remove(i)
         if i in cb.dfn:
             cb.dfn.remove(i)
-    g._dirty = True
+    if g.cdef[i].in_play_abilities:
+        g._dirty = True
 
 
 def kill(g: Game, i: int, why: str) -> None:
@@ -216,7 +224,8 @@ def supply(g: Game, p: int, quiet: int = -1) -> None:
         if near and all(supplied[i] for i in g.z[p][Z_SETTLE] if i != quiet):
             if not supplied[quiet]:
                 supplied[quiet] = True
-                g._dirty = True
+                if g.cdef[quiet].in_play_abilities:   # only its own abilities start to work (statics.refresh)
+                    g._dirty = True
             return
     reach = {CELL0} if CELL0 in grid else set()
     todo = list(reach)
@@ -238,7 +247,8 @@ def supply(g: Game, p: int, quiet: int = -1) -> None:
         s = c in reach
         if g.supplied[i] != s:
             g.supplied[i] = s
-            g._dirty = True
+            if g.cdef[i].in_play_abilities:   # only its own abilities start or stop (statics.refresh)
+                g._dirty = True
             if i != g.leader[p] and i != quiet:
                 if g.logs is not None:
                     g._log(p, "002 §15", f"{g.cdef[i].name} is "
