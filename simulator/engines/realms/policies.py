@@ -32,6 +32,12 @@ from . import statics
 from .view import PlayerView
 
 
+def _options(dec: Decision) -> list[tuple]:
+    """The decision's options typed as tuples (they always are): reading o[0] is then a native tuple read in compiled
+    code, not a generic item lookup."""
+    return dec.options
+
+
 class RandomPolicy:
     """Chooses uniformly among the legal options with its own random.Random (never the global one)."""
 
@@ -208,7 +214,7 @@ class GreedyPolicy:
         covered = self._covered(view)
         gap = threats & ~covered
         out: list[tuple[float, tuple]] = []
-        for o in dec.options:
+        for o in _options(dec):
             k: int = o[0]   # a native int: the kind tests below are then integer compares
             v = 0.0
             if k == A_BUILD:
@@ -377,7 +383,7 @@ class GreedyPolicy:
         # close to the Leader (a short Supply Line), on its axes rather than diagonals, then the lowest cell
         best = dec.options[0]
         best_key = -1_000_000
-        for o in dec.options:
+        for o in _options(dec):
             x, y = cell_xy(o[1])
             key = -1000 * (abs(x) + abs(y)) - abs(x * y)
             if key > best_key:   # ties: the first, i.e. the lowest cell
@@ -386,7 +392,7 @@ class GreedyPolicy:
 
     # ---- Resource Balancing --------------------------------------------------------------------------------
     def _balance(self, view: PlayerView, dec: Decision) -> tuple:
-        for o in dec.options:
+        for o in _options(dec):
             if o[0] == A_PAY_ALL:
                 # a Reserve stuck at nothing with no Gold income: shed the cheapest Gold eater instead
                 avail, unpaid = view.balance_state()
@@ -406,7 +412,7 @@ class GreedyPolicy:
         # pay producers first, then the most valuable cards (what cannot be paid then is discarded)
         best = None
         best_v = -1e9
-        for o in dec.options:
+        for o in _options(dec):
             kind: int = o[0]
             if kind != A_PAY:
                 continue
@@ -426,7 +432,7 @@ class GreedyPolicy:
         risk = 1 if view.hand_size(q) else 0
         best = None
         best_v = 0.0
-        for o in dec.options:
+        for o in _options(dec):
             if o[0] != A_ATTACK:
                 continue
             att, dfn, t = o[1], o[2], o[3]
@@ -459,7 +465,7 @@ class GreedyPolicy:
         risk = 1 if view.hand_size(q) and not view.is_goldfish(q) else 0
         best = None
         best_v = 0.0
-        for o in dec.options:
+        for o in _options(dec):
             if o[0] != A_RAID:
                 continue
             tgt, t, party = o[1], o[2], o[3]
@@ -621,6 +627,23 @@ def evaluate(state: Any, player: int) -> float:
 
     score += board(player) - board(q)
     return math.tanh(score)
+
+
+def play_out(game: Game, pol0: Any, pol1: Any) -> None:
+    """Play `game` to its end, each player's decisions made by its policy from its own view (play_game's loop,
+    here in a compiled module: the greedy player's choose() is then a native call, not a Python-level one)."""
+    v0 = game.view(0)
+    v1 = game.view(1)
+    g0: GreedyPolicy | None = pol0 if isinstance(pol0, GreedyPolicy) else None
+    g1: GreedyPolicy | None = pol1 if isinstance(pol1, GreedyPolicy) else None
+    while not game.over:
+        dec = game.pending
+        assert dec is not None
+        if dec.player == 0:
+            a = g0.choose(v0, dec) if g0 is not None else pol0.choose(v0, dec)
+        else:
+            a = g1.choose(v1, dec) if g1 is not None else pol1.choose(v1, dec)
+        game.apply_action(a)
 
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "first": FirstPolicy}
