@@ -62,6 +62,14 @@ class FirstPolicy:
 
 # ---- how much cards are worth ----------------------------------------------------------------------------
 def _static_value(d: CardDef) -> float:
+    """The worth of the card's static abilities (cached on the card, as card_value)."""
+    if not d.svalue_set:
+        d.svalue = _compute_static_value(d)
+        d.svalue_set = True
+    return d.svalue
+
+
+def _compute_static_value(d: CardDef) -> float:
     v = 0.0
     for st in d.statics:
         m = st.cvmod
@@ -299,7 +307,10 @@ class GreedyPolicy:
 
     @staticmethod
     def _has_zone_option(dec: Decision, i: int, zone: int) -> bool:
-        return any(o[0] == A_RECRUIT and o[1] == i and o[2] == zone for o in dec.options)
+        for o in _options(dec):
+            if o[0] == A_RECRUIT and o[1] == i and o[2] == zone:
+                return True
+        return False
 
     def _move_value(self, view: PlayerView, w: int, gap: int, threats: int) -> float:
         z = view.zone(w)

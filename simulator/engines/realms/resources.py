@@ -79,7 +79,20 @@ def balance_decision(g: Game) -> None:
         balance_end(g, p)
         return
     avail = g.bal_avail
-    payable = [i for i in unpaid if affordable(g, i, avail)]
+    if not g._st_icon:
+        # printed icons (no static changes them): affordable() on the cards' int fields, inline
+        a0: int = avail[0]
+        a1: int = avail[1]
+        a2: int = avail[2]
+        a3: int = avail[3]
+        cdef = g.cdef
+        payable: list[int] = []
+        for i in unpaid:
+            d = cdef[i]
+            if a0 >= d.c0 and a1 >= d.c1 and a2 >= d.c2 and a3 >= d.c3:
+                payable.append(i)
+    else:
+        payable = [i for i in unpaid if affordable(g, i, avail)]
 
     if not payable:
         # 002 §12: the cards that cannot be paid are discarded
