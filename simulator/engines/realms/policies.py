@@ -409,9 +409,10 @@ class GreedyPolicy:
                 avail, unpaid = view.balance_state()
                 gold = avail[0]
                 eaters = []
+                modified = view.icon_statics()
                 for i in unpaid:
                     d = view.card(i)
-                    if d.p0 or d.c0 or view.icon_statics():
+                    if d.p0 or d.c0 or modified:
                         prov, cons = view.icons(i)
                         gold += prov[0] - cons[0]
                         if cons[0] and d.is_warrior:
@@ -423,13 +424,18 @@ class GreedyPolicy:
         # pay producers first, then the most valuable cards (what cannot be paid then is discarded)
         best = None
         best_v = -1e9
+        printed = not view.icon_statics()
         for o in _options(dec):
             kind: int = o[0]
             if kind != A_PAY:
                 continue
-            d = view.card(o[1])
-            prov, cons = view.icons(o[1])
-            net = prov[0] + prov[1] + prov[2] + prov[3] - (cons[0] + cons[1] + cons[2] + cons[3])
+            pi: int = o[1]
+            d = view.card(pi)
+            if printed:
+                net = d.net   # the printed icons' sum, blue less red
+            else:
+                prov, cons = view.icons(pi)
+                net = prov[0] + prov[1] + prov[2] + prov[3] - (cons[0] + cons[1] + cons[2] + cons[3])
             v = card_value(d) + (5.0 if net > 0 else 0.0)
             if v > best_v:
                 best, best_v = o, v
@@ -476,11 +482,25 @@ class GreedyPolicy:
         risk = 1 if view.hand_size(q) and not view.is_goldfish(q) else 0
         best = None
         best_v = 0.0
+        # a Tactic's party comes with every target on that Tactic, and its raiding CV does not depend on the
+        # target: weighed once per party
+        parties: list[tuple] = []
+        party_cvs: list[int] = []
         for o in _options(dec):
             if o[0] != A_RAID:
                 continue
-            tgt, t, party = o[1], o[2], o[3]
-            r_cv = _raid_cv(view, party)
+            tgt, party = o[1], o[3]
+            r_cv = 0
+            known = False
+            for k in range(len(parties)):
+                if parties[k] == party:
+                    r_cv = party_cvs[k]
+                    known = True
+                    break
+            if not known:
+                r_cv = _raid_cv(view, party)
+                parties.append(party)
+                party_cvs.append(r_cv)
             t_cv = view.cv(tgt)
             if r_cv <= t_cv:
                 continue

@@ -36,6 +36,10 @@ def has_cell(g: Game, p: int, nc: int) -> bool:
     return False
 
 
+# frontier() by Settlement (sorted cell * 8 + Neighbor Count, capped at 5): each list is shared and only read
+_FRONTIERS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+
+
 def frontier(g: Game, p: int) -> list[tuple[int, int]]:
     """The empty cells next to the Settlement that no neighbour's Neighbor Count forbids, each with how many
     cards it touches (sorted by cell; recomputed only when the Settlement changes)."""
@@ -43,6 +47,19 @@ def frontier(g: Game, p: int) -> list[tuple[int, int]]:
         return g._front[p]
     grid = g.grid[p]
     cdef = g.cdef
+    # the frontier depends only on the occupied cells and their cards' Neighbor Counts (any count from 5 up
+    # forbids nothing: a cell has 4 sides), and the same Settlements recur from game to game: remembered
+    codes: list[int] = []
+    for c, q in grid.items():
+        nc = cdef[q].nc
+        codes.append(c * 8 + (nc if nc < 5 else 5))
+    codes.sort()
+    key = tuple(codes)
+    known = _FRONTIERS.get(key)
+    if known is not None:
+        g._front[p] = known
+        g._cells_v[p] = g.grid_v[p]
+        return known
     found: list[int] = []   # cell * 8 + count: plain ints sort faster than pairs
     if grid:
         # a small window over the Settlement, two cells of margin (a neighbour's neighbour stays inside), as a
@@ -79,6 +96,9 @@ def frontier(g: Game, p: int) -> list[tuple[int, int]]:
             _probe(occ, k - 1, h, c - 1, found)
     found.sort()
     out = [(e >> 3, e & 7) for e in found]
+    if len(_FRONTIERS) >= 20_000:
+        _FRONTIERS.clear()   # bounded: a long-lived worker plays many decks
+    _FRONTIERS[key] = out
     g._front[p] = out
     g._cells_v[p] = g.grid_v[p]
     return out
