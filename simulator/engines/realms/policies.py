@@ -216,15 +216,20 @@ class GreedyPolicy:
         """(value, option) of each Actions option the player scores, in the options' order (the search player's
         candidates come from these); forming a Group, discarding on purpose and unkeepable recruits are left out."""
         p = view.player
-        left = self._project(view)
+        # the Resource Balancing projection is made when a first option needs it (often none does: nothing
+        # left to play but moves and `done`)
+        left: list[int] | None = None
+        projected = False
         reserve = view.reserve(p)
         threats = self._threats(view)
-        covered = self._covered(view)
-        gap = threats & ~covered
+        gap = threats & ~self._covered(view) if threats else 0   # nothing threatened: nothing to cover
         out: list[tuple[float, tuple]] = []
         for o in _options(dec):
             k: int = o[0]   # a native int: the kind tests below are then integer compares
             v = 0.0
+            if not projected and (k == A_BUILD or k == A_RECRUIT or k == A_PLAY or k == A_USE):
+                left = self._project(view)
+                projected = True
             if k == A_BUILD:
                 d = view.card(o[1])
                 if self._fits(left, d, view.cost(o[1]), reserve):
@@ -319,6 +324,8 @@ class GreedyPolicy:
             # cover a Tactic the opponent could raid on, if no one else does
             return 2.5 if t & gap else 0.0
         # a Borderlands warrior whose Tactics are all covered by others or not threatened goes raiding
+        if not threats:
+            return 1.5
         others = self._covered(view, exclude=w)
         if not t & threats & ~others:
             return 1.5
