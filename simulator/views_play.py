@@ -47,10 +47,11 @@ def replay_page(request, pk: str, index: int):
     other_game = (run.spec or {}).get("game")
     from .games import run_hook
 
-    board = run_hook(other_game, "root_replay")
-    if board:   # a game whose runs replay at this address on its own board (realms: simulator/games/realms_replay.py)
-        return board(request, run, index)
-    if other_game:   # another game's run replays on its own /<game>/ page; r1's replayer cannot read its spec
+    if run_hook(other_game, "replay_board"):   # another game's run replays on its own board, at its own address
+        from .games.views import replay_url
+        query = request.META.get("QUERY_STRING", "")
+        return redirect(replay_url(other_game, run.ref, index) + (f"?{query}" if query else ""))
+    if other_game:   # a game without a board of its own; r1's replayer cannot read its spec
         raise Http404("No such r1 simulation run.")
     try:
         data = _replayed(run, index)

@@ -320,8 +320,10 @@ def replay_context(frame: dict, names) -> dict:
              "seat": p} for p, pl in enumerate(board["players"])]
     sides = [{"p": p, "name": names[p], "pl": pl, "active": board["active"] == p and not board["over"]}
              for p, pl in enumerate(board["players"])]
-    # whose turn it is shows as "to act" on that side's Realm (the page's "X's turn" would read "You's turn")
-    return {"race": race, "sides": sides, "ticks": list(range(0, target + 1, 10)), "active_name": None}
+    p = board["active"]
+    active = None if board["over"] or board["step"] in ("leader", "mulligan") else (
+        "Your" if p == 0 else f"{names[p]}'s")   # the page reads "· Your turn", "· AI (…)'s turn"
+    return {"race": race, "sides": sides, "ticks": list(range(0, target + 1, 10)), "active_name": active}
 
 
 # ---------------------------------------------------------------- the sandbox
