@@ -97,15 +97,24 @@ def _frozen(actions: Sequence) -> tuple:
 
 
 def search(game: TreeGame, view: Any, player: int, *, iterations: int, rng: random.Random,
-           tree: Tree | None = None, explore: float = 0.7, margin: float = 0.0) -> tuple[Any, dict]:
+           tree: Tree | None = None, explore: float = 0.7, margin: float = 0.0,
+           widen: float | None = None) -> tuple[Any, dict]:
     """The key of the best candidate at the view's decision for `player`, and the root's statistics
     ({key: [visits, mean score]}). `iterations` worlds are dealt (a deal that cannot reach the decision is
     dealt again, up to twice as many times). The answer is the candidate visited most (ties: the first in the
     game's order); with `margin`, the default choice (the first candidate) is kept unless another's mean beats
     it by that much.
 
+    `widen`: progressive widening below the root. A node there offers only its first
+    `1 + int(widen * sqrt(visits))` candidates (the default policy's choice first), so a reply is tried only
+    once the node has been visited enough to tell it apart; without it (None) every candidate of every node is
+    tried once before UCB chooses, and with a budget of a few worlds a decision most of the root's iterations
+    then score lines in which the other player replies with its untried, mostly poor, options.
+
+    >>> class Call:
+    ...     player = 0
     >>> class Coin:          # a one-decision game: heads wins
-    ...     def __init__(self): self.pending, self.face = "call", None
+    ...     def __init__(self): self.pending, self.face = Call(), None
     ...     def determinize(self, rng): return Coin()
     >>> def play(w, a): w.face, w.pending = a, None
     >>> g = TreeGame(deal=lambda v, r: v.determinize(r), candidates=lambda w, d: [("tails", "tails"),
@@ -139,6 +148,9 @@ def search(game: TreeGame, view: Any, player: int, *, iterations: int, rng: rand
                     if key not in order:
                         order.append(key)
             stats = node.stats
+            if depth and widen is not None:
+                seen = sum(st[0] for st in stats.values())
+                cands = cands[:1 + int(widen * math.sqrt(seen))]
             fresh = None
             for key, macro in cands:
                 s = stats.get(key)

@@ -34,7 +34,7 @@ from simulator.engines.common.shuffle import fisher_yates
 
 from .evaluation import evaluate
 
-DEFAULT_ITERATIONS = 8      # worlds dealt per searched decision (expert = expert:8)
+DEFAULT_ITERATIONS = 9      # worlds dealt per searched decision (expert = expert:9)
 DEFAULT_HORIZON = 0         # play-outs stop at the end of the round the decision is in (+ this many rounds)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 DEAL_TRIES = 3              # deals tried per world before the iteration is given up (each costs a replay)
@@ -42,6 +42,7 @@ DEAL_TRIES = 3              # deals tried per world before the iteration is give
 # spoils' kill and the Sorcery emblem get half (their candidates are few and seldom close)
 MAJOR = frozenset(("window", "defenders"))
 POOLED = 32                 # deals kept from earlier decisions
+WIDEN = 0.5                 # progressive widening below the root (common/ismcts.py `search`)
 EXPLORE = 0.7               # UCB's exploration constant, for scores in [-1, 1]
 SEARCHED = frozenset(("window", "defenders", "kill_own", "emblem", "first_player", "quest"))
 
@@ -301,7 +302,7 @@ class ExpertPolicy:
             self.reused += 1
         n = self.iterations if kind in MAJOR else max(2, self.iterations // 2)
         key, _stats = tree_search(self._tree_game(game, dec, me), game, me, iterations=n,
-                                  rng=self.rng, tree=self.tree, explore=EXPLORE)
+                                  rng=self.rng, tree=self.tree, explore=EXPLORE, widen=WIDEN)
         by_key = {_key(m): (k, m) for k, m in cands}
         plan_kind, macro = by_key.get(key, cands[0])
         self.plan = list(macro[1:])
