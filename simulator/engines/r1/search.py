@@ -44,7 +44,7 @@ MAJOR = frozenset(("window", "defenders"))
 POOLED = 32                 # deals kept from earlier decisions
 WIDEN = 0.5                 # progressive widening below the root (common/ismcts.py `search`)
 EXPLORE = 0.7               # UCB's exploration constant, for scores in [-1, 1]
-SEARCHED = frozenset(("window", "defenders", "kill_own", "emblem", "first_player", "quest"))
+SEARCHED = frozenset(("window", "defenders", "kill_own", "emblem", "first_player", "quest", "subtle"))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -434,7 +434,7 @@ class ExpertPolicy:
                 seen.add(k)
                 out.append(("defenders", [("defender", i) for i in st] + [DONE]))
             return out[:MAX_CANDIDATES]
-        if kind in ("kill_own", "emblem", "first_player", "quest"):
+        if kind in ("kill_own", "emblem", "first_player", "quest", "subtle"):
             opts = list(dec.options)
             a0 = planner.choose(game, dec)
             opts.sort(key=lambda o: o != a0)
