@@ -41,6 +41,8 @@ DEAL_TRIES = 3              # deals tried per world before the iteration is give
 # the decisions that get the whole budget: the struggles and the defences; the quest, the first player, Combat
 # spoils' kill and the Sorcery emblem get half (their candidates are few and seldom close)
 MAJOR = frozenset(("window", "defenders"))
+LONG = frozenset(("kill_own", "emblem"))   # decisions whose play-outs run LONG_ROUNDS rounds longer
+LONG_ROUNDS = 3
 POOLED = 32                 # deals kept from earlier decisions
 WIDEN = 0.5                 # progressive widening below the root (common/ismcts.py `search`)
 EXPLORE = 0.7               # UCB's exploration constant, for scores in [-1, 1]
@@ -318,7 +320,9 @@ class ExpertPolicy:
         last: list = [None, None]     # the decision the last stop computed candidates for, and them
         planner = _greedy(self.seed)
         dkind, dinfo = dec.kind, dec.info
-        hr = view.round_no + self.horizon
+        # a unit lost to Combat spoils or a card blanked by Sorcery counts for the rest of the game, more than the
+        # evaluation at the end of a round can tell (it weighs Influence most): those play-outs run to the end
+        hr = view.round_no + (self.horizon if dkind not in LONG else LONG_ROUNDS)
 
         def candidates(w: Any, d: Any) -> list | None:
             if last[0] is d:
@@ -359,8 +363,17 @@ class ExpertPolicy:
             w.play(stop=stop)
             return tree and w.pending is not None and w.round_no <= hr
 
+        mark = len(view._g.history) if getattr(view, "_g", None) is not None else 0
+
+        def score(w: Any, p: int) -> float:
+            # a finished play-out: its result with r1_score's tie-breaks (a sooner win, the Influence margin),
+            # which tell apart lines that all win; else the evaluation of the position
+            if w.pending is None or w.winner is not None:
+                return r1_score(w, p, len(w.history) - mark)
+            return evaluate(w, p)
+
         return TreeGame(deal=deal, candidates=candidates, play=lambda w, c: _play_macro(w, c[1]),
-                        advance=advance, evaluate=evaluate, history=lambda w: w.history)
+                        advance=advance, evaluate=score, history=lambda w: w.history)
 
     def _from_plan(self, dec):
         while self.plan:
