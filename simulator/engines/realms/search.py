@@ -44,7 +44,8 @@ DEFAULT_ITERATIONS = 32   # worlds dealt per searched decision (expert = expert:
 MAX_CANDIDATES = 5        # at most this many candidates per searched decision
 DEFAULT_HORIZON = 1       # play-outs stop at the end of the round after the decision's (then `evaluate` scores)
 MARGIN = 0.05            # the mean score by which a candidate must beat the greedy choice to be played instead
-EXPLORE = 0.7             # UCB's exploration constant, for scores in [-1, 1]
+EXPLORE = 0.15            # UCB's exploration constant: small, as `evaluate` tells positions apart by a few hundredths
+WIDEN = 0.5               # progressive widening below the root (common/ismcts.py `search`)
 SEARCHED = ("actions", "attack", "raid", "combat", "raid_mods", "reward", "leader", "mulligan", "trigger",
             "target", "kill", "discard", "take", "recruit")
 
@@ -97,7 +98,7 @@ class ExpertPolicy:
             return a0
         self.searched += 1
         key, _stats = tree_search(self._tree_game(view, dec), view, dec.player, iterations=self.iterations,
-                                  rng=self.rng, explore=EXPLORE, margin=MARGIN)
+                                  rng=self.rng, explore=EXPLORE, margin=MARGIN, widen=WIDEN)
         best = key if key in cands else a0
         if best != a0:
             self.departed += 1
