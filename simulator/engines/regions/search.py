@@ -34,7 +34,6 @@ MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 MIN_ITERATIONS, MAX_ITERATIONS = 2, 10_000
 OPPONENT_MODEL = "big-money"
 SEARCHED = ("purchase", "position", "contest")
-EXPLORE = 0.7               # UCB's exploration constant, for scores in [-1.2, 1.2]
 
 
 def parse_policy(name: str | None) -> tuple[str, int | None]:
@@ -172,75 +171,29 @@ class SearchPolicy:
 
     # the search ---------------------------------------------------------------------------------------------
     def _search(self, v: PlayerView, d: Decision, cands: list) -> int:
-        from simulator.engines.common.ismcts import TreeGame, search as tree_search
+        from simulator.engines.common.search import search_decision
 
         me = d.player
         seed = self.rng.getrandbits(48)
         counter = [0]
-        cur: list = [self.base]          # this iteration's copy of the strategy (its memory of the phase)
-        last: list = [None, None]        # the decision a stop computed candidates for, and them
+        base = self.base
 
-        def mine(w: Game, dd: Decision, probe: StrategyPolicy) -> list:
-            vv = w.view(me)
-            a0 = probe.act(vv, dd)
-            c = self._candidates(vv, dd, a0) if dd.kind in SEARCHED else [a0]
-            return [(a, (a, probe if k == 0 else None)) for k, a in enumerate(c)]
+        def play(w: Game, cand) -> None:
+            w.apply_action(cand)
 
-        def candidates(w: Game, dd: Decision) -> list | None:
-            if last[0] is dd:
-                return last[1]
-            if dd.player != me or dd.kind not in SEARCHED:
-                return None
-            out = mine(w, dd, cur[0].clone())
-            out = out if len(out) > 1 else None
-            last[0], last[1] = dd, out
-            return out
-
-        def deal(vv: PlayerView, rng: random.Random) -> Game | None:
-            w = vv.determinize(rng)
-            cur[0] = self.base.clone()
-            ok = w.pending is not None and w.pending.player == me and w.pending.kind == d.kind
-            return w if ok else None
-
-        def play(w: Game, macro) -> None:
-            a, probe = macro
-            if probe is not None:
-                cur[0] = probe      # the strategy's own choice: keep its memory of this phase
-            w.apply_action(a)
-
-        def advance(w: Game, tree: bool) -> bool:
+        def rollout(w: Game) -> None:
             counter[0] += 1
             s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
             pols: list = [StrategyPolicy(self.model, s + q) for q in range(w.n)]
+            pols[me] = base.clone()
+            w.play([pol.act for pol in pols], [pol.skip for pol in pols])
 
-            def act(vv: PlayerView, dd: Decision):
-                if tree and dd.kind in SEARCHED:
-                    c = mine(w, dd, cur[0].clone())
-                    if len(c) > 1:
-                        last[0], last[1] = dd, c
-                        raise _Stop
-                    cur[0] = c[0][1][1]
-                    return c[0][0]
-                return cur[0].act(vv, dd)
+        def align(w: Game) -> bool:
+            return w.pending is not None and w.pending.player == me and w.pending.kind == d.kind
 
-            actors: list = [pol.act for pol in pols]
-            actors[me] = act
-            skips: list = [pol.skip for pol in pols]
-            skips[me] = lambda vv, kind, q: cur[0].skip(vv, kind, q)
-            try:
-                w.play(actors, skips)
-            except _Stop:
-                return w.pending is not None
-            return False
-
-        game = TreeGame(deal=deal, candidates=candidates, play=play, advance=advance,
-                        evaluate=lambda w, p: regions_score(w, p))
-        key, _stats = tree_search(game, v, me, iterations=self.iterations, rng=self.rng, explore=EXPLORE)
-        return cands.index(key) if key in cands else 0
-
-
-class _Stop(Exception):
-    """Raised by the search's actor to pause a play-out at a decision the tree searches."""
+        best, _means = search_decision(v, me, cands, iterations=self.iterations, rng=self.rng,
+                                       align=align, play=play, rollout=rollout, score=regions_score)
+        return best
 
 
 def make_search(strategy: Strategy, seed: int = 0, name: str | None = "search") -> SearchPolicy:
