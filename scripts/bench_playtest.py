@@ -23,6 +23,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--http", action="store_true")
+    ap.add_argument("--policy", default="greedy", choices=("greedy", "expert"), help="the AI (not with --http)")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "roc_site.settings.test")
@@ -42,7 +43,7 @@ def main(argv=None) -> int:
         a, b = starters[k % len(starters)], starters[(k + 3) % len(starters)]
         da, db = read_deck(a.read_text(), pool), read_deck(b.read_text(), pool)
         rng = random.Random(k)
-        g = playtest.start(da, db, "greedy", seed=1000 + k)
+        g = playtest.start(da, db, args.policy, seed=1000 + k)
         while not g.is_terminal():
             opts = option_texts(g)
             t0 = time.process_time()
@@ -50,11 +51,12 @@ def main(argv=None) -> int:
             times.append(time.process_time() - t0)
             n_dec += 1
         t0 = time.process_time()
-        playtest.rebuild(da, db, "greedy", 1000 + k, playtest.history_of(g))
+        playtest.rebuild(da, db, args.policy, 1000 + k, playtest.history_of(g))
         rebuilds.append(time.process_time() - t0)
     times.sort()
     ms = lambda x: round(x * 1000, 2)  # noqa: E731
-    print(json.dumps({"engine_build": engine.ENGINE_BUILD, "games": args.games, "decisions": n_dec,
+    print(json.dumps({"engine_build": engine.ENGINE_BUILD, "policy": args.policy, "games": args.games,
+                      "decisions": n_dec,
                       "median_ms": ms(statistics.median(times)), "p95_ms": ms(times[int(len(times) * .95)]),
                       "max_ms": ms(times[-1]), "rebuild_whole_game_ms_max": ms(max(rebuilds))}))
     return 0

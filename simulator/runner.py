@@ -37,7 +37,8 @@ SLOW_CHUNK = 1
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}
 # (versus: the same player on both sides, so a strong game is two expert players' worth)
-CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.5, "versus": 2.0}}
+# expert: `python -m scripts.search_costs --only r1` (compiled, the seven starters' mirrors, 2026-12-06)
+CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.07, "versus": 1.4}}
 
 
 def expected_seconds(mode: str, games: int, player: str, workers: int = 1) -> float:
