@@ -149,8 +149,14 @@ def error_response(request, exc: InputError):
     if wants_json(request):
         return JsonResponse({"detail": str(exc)}, status=exc.status)
     title = "Too large" if exc.status == 413 else "Bad request"
-    return HttpResponse(f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{escape(str(exc))}</p>",
-                        status=exc.status)
+    try:
+        from django.template.loader import render_to_string
+
+        # the site's own page (navigation, footer), so a refused form reads like the rest of the site
+        body = render_to_string("error.html", {"title": title, "message": str(exc)}, request=request)
+    except Exception:   # a request too broken for the site's context processors still gets its message
+        body = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{escape(str(exc))}</p>"
+    return HttpResponse(body, status=exc.status)
 
 
 class InputGuardMiddleware:

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-import time
 from typing import Callable
 
 from cards.games.doctor import DEAD_PLAYED, DEAD_SHARE
 from cards.games.r1.doctor import opponent_only
 from cards.games.r1.facts import DRAW_TYPES
+
+from simulator.engines.common import runs
 
 from . import runner
 from .reports import Z95, wilson_interval
@@ -725,24 +726,10 @@ def finalize(spec: dict, done: list[list[dict]]) -> dict:
 
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
     """Every stage's units in order in this process, planned and merged exactly as the Celery tasks do."""
-    started = time.perf_counter()
-    done: list[list[dict]] = []
-    played = 0
-    while True:
-        units = plan_stage(spec, done)
-        if units is None:
-            break
-        parts = []
-        total = planned_games(spec) if spec["kind"] != "tune" or not done else tune_planned_games(spec, done)
-        for unit in units:
-            parts.append(run_unit(spec, unit))
-            played += unit["size"]
-            if progress:
-                progress(played, max(total, played))
-        done.append(parts)
-    result = finalize(spec, done)
-    result["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return result
+    return runs.run_stages(lambda done: plan_stage(spec, done), lambda unit: run_unit(spec, unit),
+                           lambda done: finalize(spec, done), size=lambda unit: unit["size"],
+                           total=lambda done: (planned_games(spec) if spec["kind"] != "tune" or not done
+                                               else tune_planned_games(spec, done)), progress=progress)
 
 
 def _summary(deck: dict) -> dict:

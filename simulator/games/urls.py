@@ -1,11 +1,13 @@
-"""/<game>/simulate/… and /<game>/api/simulations/ for the hosted games' simulations (simulator/games/views.py)."""
+"""/<game>/simulate/… (simulator/games/views.py) and /<game>/api/simulations/, the simulations API's own view
+(simulator/api.py) with the game taken from the address."""
 from django.urls import path
 
 import roc_site.game_urls  # noqa: F401  (registers the <game:…> converter)
 import simulator.urls  # noqa: F401  (registers the <runref:…> converter)
 
 from roc_site.api_views import drf_view
-from roc_site.throttling import SimulationRateThrottle
+
+from simulator.api import SimulationViewSet
 
 from . import views
 
@@ -16,8 +18,9 @@ urlpatterns = [
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
-    # served through DRF (roc_site/api_views.py): token or session, CSRF for the session, r1's run throttle
-    path("<game:game>/api/simulations/", drf_view(views.api_simulations, throttle_classes=[SimulationRateThrottle]),
+    # /api/simulations/'s view (its authentication, CSRF and throttle), kept out of the OpenAPI schema as before:
+    # the schema documents the one endpoint and its `game` field
+    path("<game:game>/api/simulations/", SimulationViewSet.as_view({"get": "list", "post": "create"}, schema=None),
          name="game-api-simulations"),
     path("<game:game>/api/round-robin/", drf_view(views.api_round_robin), name="game-api-round-robin"),
 ]

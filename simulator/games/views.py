@@ -6,20 +6,18 @@
   step by step.
 - /regions/strategies/: the strategy editor; typing posts to /regions/strategies/parse/ (htmx), which answers the
   parse errors with line and column. /regions/round-robin/: every shipped strategy against every other.
-- /<game>/api/simulations/ (POST a run, GET the visitor's runs) and the same with `game` on /api/simulations/.
+- /<game>/api/simulations/ is simulator/api.py's view (POST a run, GET the visitor's runs).
 """
 from __future__ import annotations
 
-import json
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from roc_site.inputs import InputError, loads
 from roc_site.throttling import page_throttle
-from simulator import access, selectors, services
-from simulator.run_json import anonymous_key, run_json
+from simulator import access, services
+from simulator.run_json import anonymous_key
 from simulator.models import SimulationRun
 
 from . import GAMES, STRATEGY_GAMES, charts, run_hook
@@ -326,71 +324,6 @@ def round_robin_page(request, game: str):
 
 
 # ---- the API --------------------------------------------------------------------------------------------------
-def _body(request) -> dict:
-    try:
-        data = loads(request.body or b"{}", field="", max_bytes=None)  # the body's size: InputGuardMiddleware
-    except InputError as exc:
-        raise GameSpecError(f"Send a JSON object: {str(exc).lstrip(': ')}") from None
-    if not isinstance(data, dict):
-        raise GameSpecError("Send a JSON object with mode and text.")
-    return data
-
-
-def api_create(request, game: str, data: dict):
-    """POST a run of a hosted game: 202 with the run's id and url; 400 {"detail"} for bad input."""
-    user, session_key = _owner(request, api=True)
-    try:
-        mode = data.get("mode")
-        if not isinstance(mode, str):
-            raise GameSpecError("mode: goldfish or versus")
-        for key in ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name",
-                    "strategy", "opponent_strategy"):
-            if data.get(key) is not None and not isinstance(data[key], str):
-                raise GameSpecError(f"{key}: a string")
-        games, seed = data.get("games"), data.get("seed", 1)
-        for key, value in (("games", games), ("seed", seed)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise GameSpecError(f"{key}: a whole number")
-        text, opponent = data.get("text") or "", data.get("opponent") or None
-        shipped = _shipped(game)   # a strategy game's API takes a shipped strategy's name
-        text = shipped.get(data.get("strategy") or "", text)
-        opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
-        run, created = game_run_request(game, mode=mode, text=text, opponent_text=opponent, games=games, seed=seed,
-                                        policy=data.get("policy"), opponent_policy=data.get("opponent_policy"),
-                                        fmt=data.get("format"), user=user, session_key=session_key,
-                                        deck_name=data.get("name") or "", opponent_name=data.get("opponent_name") or "")
-    except (GameSpecError, services.LimitExceeded) as exc:
-        return JsonResponse({"detail": str(exc)}, status=400)
-    except services.BrokerUnavailable as exc:
-        saved = access.reachable_by_maker(request, exc.run)
-        return JsonResponse({"detail": str(exc), "id": saved.pk,
-                             "url": request.build_absolute_uri(f"/api/simulations/{saved.ref}/")}, status=503)
-    body = game_run_json(access.reachable_by_maker(request, run), request)
-    body["cached"] = not created
-    return JsonResponse(body, status=202)
-
-
-def game_run_json(run: SimulationRun, request) -> dict:
-    body = run_json(run, request)
-    body["game"] = (run.spec or {}).get("game") or "r1"
-    return json.loads(json.dumps(body, default=str))
-
-
-def api_simulations(request, game: str):
-    """/<game>/api/simulations/: POST a run; GET the visitor's runs of this game."""
-    game = _game(game)
-    if request.method == "POST":
-        try:
-            data = _body(request)
-        except GameSpecError as exc:
-            return JsonResponse({"detail": str(exc)}, status=400)
-        return api_create(request, game, data)
-    if request.method != "GET":
-        return JsonResponse({"detail": "GET or POST."}, status=405)
-    runs = [r for r in selectors.runs_for(request).filter(spec__game=game)[:50]]
-    return JsonResponse({"count": len(runs), "results": [game_run_json(r, request) for r in runs]})
-
-
 def api_round_robin(request, game: str):
     """GET the round-robin matrix: 200 when computed, 202 {"detail"} while the workers compute it (ask again)."""
     if _game(game) not in STRATEGY_GAMES:
