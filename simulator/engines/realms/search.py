@@ -32,20 +32,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from simulator.engines.common.ismcts import TreeGame, search as tree_search
+from simulator.engines.common.search import search_decision
 
 from .game import (
     A_ATTACK, A_DONE, A_NO, A_PASS, A_PLAY, A_RAID, A_USE, A_YES, Decision, Game,
 )
 from .policies import GreedyPolicy, card_value, evaluate
-from .view import HiddenCard
 
-DEFAULT_ITERATIONS = 32   # worlds dealt per searched decision (expert = expert:32)
+DEFAULT_ITERATIONS = 32   # simulated games per searched decision (expert = expert:32)
 MAX_CANDIDATES = 5        # at most this many candidates per searched decision
-DEFAULT_HORIZON = 1       # play-outs stop at the end of the round after the decision's (then `evaluate` scores)
+DEFAULT_HORIZON = 4       # turns (two rounds) a rollout plays before `evaluate` scores it (None: to the end)
 MARGIN = 0.05            # the mean score by which a candidate must beat the greedy choice to be played instead
-EXPLORE = 0.15            # UCB's exploration constant: small, as `evaluate` tells positions apart by a few hundredths
-WIDEN = 0.5               # progressive widening below the root (common/ismcts.py `search`)
 SEARCHED = ("actions", "attack", "raid", "combat", "raid_mods", "reward", "leader", "mulligan", "trigger",
             "target", "kill", "discard", "take", "recruit")
 
@@ -65,14 +62,28 @@ def realms_score(g: Game, p: int, steps: int = 0) -> float:
     return evaluate(g, p)
 
 
+def _rollout(g: Game, seed: int, horizon_turn: int | None) -> None:
+    """Play g on with the greedy player on both sides to the end (or past turn `horizon_turn`)."""
+    pols = (GreedyPolicy(seed), GreedyPolicy(seed + 1))
+    views = (g.view(0), g.view(1))
+    c0 = pols[0].choose
+    c1 = pols[1].choose
+    while not g.over:
+        if horizon_turn is not None and g.turn > horizon_turn:
+            return
+        dec = g.pending
+        assert dec is not None
+        g.apply_action(c0(views[0], dec) if dec.player == 0 else c1(views[1], dec))
+
+
 def _play(w: Game, cand: Any) -> None:
     w.apply_action(cand)
 
 
 class ExpertPolicy:
-    """The realms search player (module docstring). `iterations`: worlds dealt per searched decision;
-    `horizon`: rounds past the current one a play-out runs before `evaluate` scores it (None: DEFAULT_HORIZON;
-    a negative number: to the end of the game)."""
+    """The realms search player (module docstring). `iterations`: simulated games per searched decision;
+    `horizon`: turns past the current one a rollout plays before it is scored by `evaluate` (None: DEFAULT_HORIZON;
+    0: to the end of the game)."""
 
     name = "expert"
 
@@ -80,7 +91,7 @@ class ExpertPolicy:
         self.rng = random.Random(seed ^ 0x5EA4C4)
         self.seed = seed
         self.iterations = DEFAULT_ITERATIONS if iterations is None else int(iterations)
-        self.horizon = DEFAULT_HORIZON if horizon is None else (None if horizon < 0 else horizon)
+        self.horizon = DEFAULT_HORIZON if horizon is None else (None if horizon <= 0 else horizon)
         self.greedy = GreedyPolicy(seed)
         self.searched = 0    # decisions searched (statistics)
         self.departed = 0    # of which the search chose other than the greedy player
@@ -97,67 +108,27 @@ class ExpertPolicy:
         if len(cands) <= 1:
             return a0
         self.searched += 1
-        key, _stats = tree_search(self._tree_game(view, dec), view, dec.player, iterations=self.iterations,
-                                  rng=self.rng, explore=EXPLORE, margin=MARGIN, widen=WIDEN)
-        best = key if key in cands else a0
-        if best != a0:
-            self.departed += 1
-            self.by_kind[dec.kind] = self.by_kind.get(dec.kind, 0) + 1
-        return best
-
-    def _tree_game(self, view: Any, dec: Decision) -> TreeGame:
-        """The realms game as the tree search sees it from this decision: worlds dealt from the view (at this very
-        decision: determinize copies the state), the candidates of every searched decision of either player
-        (the greedy choice first), greedy play between them and to the end of the round (`horizon` rounds
-        later), scored by `evaluate`."""
         seed = self.rng.getrandbits(48)
         counter = [0]
-        planner = GreedyPolicy(self.seed + 1)
-        last: list = [None, None]
-        hr = None if self.horizon is None else view._g.round + self.horizon
+        horizon = self.horizon
 
-        def candidates(w: Game, d: Decision) -> list | None:
-            if last[0] is d:
-                return last[1]
-            out = None
-            if d.kind in SEARCHED and len(d.options) > 1:
-                v = w.view(d.player)
-                try:
-                    c = self.candidates(v, d, planner.choose(v, d))
-                except HiddenCard:
-                    # a world may offer a choice among cards the chooser has not seen there (the deal moved
-                    # them): the play-out's answer stands
-                    c = []
-                if len(c) > 1:
-                    out = [(a, a) for a in c]
-            last[0], last[1] = d, out
-            return out
-
-        def deal(v: Any, rng: random.Random) -> Game | None:
-            w = v.determinize(rng)
-            return w if w.pending is not None else None
-
-        def advance(w: Game, tree: bool) -> bool:
+        def rollout(w: Game) -> None:
             counter[0] += 1
-            s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
-            pols = (GreedyPolicy(s), GreedyPolicy(s + 1))
-            views = (w.view(0), w.view(1))
-            while not w.over:
-                if hr is not None and w.round > hr:
-                    return False
-                d = w.pending
-                assert d is not None
-                if tree and candidates(w, d) is not None:
-                    return True
-                try:
-                    a = pols[d.player].choose(views[d.player], d)
-                except HiddenCard:
-                    a = d.options[0]
-                w.apply_action(a)
-            return False
+            _rollout(w, (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF,
+                     None if horizon is None else w.turn + horizon)
 
-        return TreeGame(deal=deal, candidates=candidates, play=_play, advance=advance,
-                        evaluate=lambda w, p: realms_score(w, p))
+        def align(w: Game) -> bool:
+            # a world is dealt at this very decision (determinize copies the state), so every candidate is legal
+            return w.pending is not None and all(c in w.pending.options for c in cands)
+
+        best, means = search_decision(view, dec.player, cands, iterations=self.iterations, rng=self.rng,
+                                      align=align, play=_play, rollout=rollout, score=realms_score)
+        if best and means[best] - means[0] < MARGIN:
+            best = 0   # a few worlds cannot tell small differences: keep the greedy choice unless clearly worse
+        if best:
+            self.departed += 1
+            self.by_kind[dec.kind] = self.by_kind.get(dec.kind, 0) + 1
+        return cands[best]
 
     # ---- candidates: the greedy choice first --------------------------------------------------------------
     def candidates(self, view: Any, dec: Decision, a0: Any) -> list:
