@@ -78,12 +78,9 @@ def realms(games: int) -> dict:
 
 
 def regions(games: int) -> dict:
-    from simulator.engines.regions import sim
+    from simulator.engines.regions import STRATEGY_DIR, sim
     from simulator.engines.regions.buildinfo import COMPILED_MODULES, is_compiled, source_hash, stamp
-    text = (sim.STRATEGY_DIR / "big-money.txt").read_text() if hasattr(sim, "STRATEGY_DIR") else None
-    if text is None:
-        from simulator.engines.regions import STRATEGY_DIR
-        text = (STRATEGY_DIR / "big-money.txt").read_text()
+    text = (STRATEGY_DIR / "big-money.txt").read_text()
     c0 = time.process_time()
     out = sim.versus(text, text, games=games, seed=1, policy="search", opponent_policy="search")
     versus = (time.process_time() - c0) / games

@@ -1,26 +1,27 @@
-"""The search player `expert`: determinized Monte Carlo search over the engine's own actions (docs/engine.md,
-"The search player").
+"""The search player `expert`: information-set Monte Carlo tree search over the engine's own actions
+(docs/engine.md, "The search player").
 
 Two layers:
 
-1. `search_decision` (simulator/engines/common/search.py) — the engine-agnostic determinized Monte Carlo search
-   that every game's search player shares, written over the engine protocol only. Here it deals its worlds with
-   `world_of` (`view.determinize`, or for a game loaded from a position, that position dealt again) and copies
-   them with `copy_game`.
-2. `ExpertPolicy` — the r1 adapter: which decisions are worth searching and what the candidates are. It
-   searches the decisions that matter (which struggle to start, or none; who defends; which unit dies to
-   Combat spoils; which card gets a Sorcery emblem; the quest; the first player) and answers the rest
-   directly with the greedy player (one option, pass-only windows, the one-by-one declarations it already
-   planned, every minor choice).
+1. `simulator/engines/common/ismcts.py` — the engine-agnostic tree search every game's search player can share,
+   written over the engine protocol only. Here it deals its worlds with `world_of` (`view.determinize`, giving up
+   a deal that does not replay after `DEAL_TRIES`, deals kept from earlier decisions tried first; for a game
+   loaded from a position, that position dealt again) and keeps its tree between the decisions of a game.
+2. `ExpertPolicy` — the r1 adapter: which decisions are worth searching and what the candidates are, for either
+   player inside the tree (which struggle to start and with whom, or none; who defends; the Subtle bar; which
+   unit dies to Combat spoils; which card gets a Sorcery emblem; the quest; the first player), greedy play
+   between them and to the end of the round, and the position then scored by `evaluation.evaluate`. Everything
+   else is the greedy player's answer, at once (one option, pass-only windows, the one-by-one declarations it
+   already planned, every minor choice).
 
-The budget is a number of simulated games per searched decision (`expert:N`; default `DEFAULT_ITERATIONS`),
-never wall time, so a run gives the same moves on every machine: the worlds are dealt from the policy's own
+The budget is a number of worlds per searched decision (`expert:N`; default `DEFAULT_ITERATIONS`), never wall
+time, so a run gives the same moves on every machine: the worlds are dealt from the policy's own
 `random.Random`, seeded from the game's seed stream (play_game's per-player policy seed).
 
 A policy decides only from what its player may know (CONTRACTS §3): it is handed the engine's `PlayerView`,
-never the Game, and every world comes from `view.determinize(rng)`, which deals the cards the player has not
-seen (its own deck order; the opponent's unseen hand, secret area and deck) again at random and replays the
-game's recorded choices on that deal.
+never the Game, and every world comes from dealing again the cards the player has not seen (its own deck order;
+the opponent's unseen hand, secret area and deck) and replaying the game's recorded choices on that deal.
+`search_decision` (the flat search, common/search.py) stays importable from here for the tests of the common core.
 """
 from __future__ import annotations
 
@@ -513,13 +514,13 @@ def _play_macro(w, macro: list) -> None:
 
 
 def make_expert(seed: int = 0, arg: str | None = None) -> ExpertPolicy:
-    """`expert` or `expert:N` (N simulated games per searched decision)."""
+    """`expert` or `expert:N` (N worlds per searched struggle or defence, N // 2 for the other searched decisions)."""
     if arg in (None, ""):
         return ExpertPolicy(seed)
     try:
         n = int(arg)
     except ValueError:
-        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:24") from None
+        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:9") from None
     if not 2 <= n <= 10_000:
         raise ValueError(f"expert:{arg}: the budget must be from 2 to 10000 simulations per decision")
     return ExpertPolicy(seed, iterations=n)
