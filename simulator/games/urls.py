@@ -9,15 +9,25 @@ from roc_site.api_views import drf_view
 
 from simulator.api import SimulationViewSet
 
+from simulator import views_play
+
 from . import views
 
 urlpatterns = [
     path("<game:game>/simulate/", views.simulate_page, name="game-simulate"),
     path("<game:game>/simulate/runs/<runref:pk>/", views.run_page, name="game-run"),
-    path("<game:game>/simulate/runs/<runref:pk>/replay/", views.replay_page, name="game-replay"),
+    path("<game:game>/simulate/runs/<runref:pk>/replay/", views.replay_redirect, name="game-replay"),
+    path("<game:game>/simulate/runs/<runref:pk>/games/<int:index>/", views.replay_page, name="game-replay-game"),
+    # the playtest table and the judge sandbox (simulator/views_play.py, through the game's play kit)
+    path("<game:game>/play/", views_play.game_playtest_new, name="game-play"),
+    path("<game:game>/play/sandbox/", views_play.game_sandbox, name="game-sandbox"),
+    path("<game:game>/play/<str:token>/", views_play.game_playtest_table, name="game-play-table"),
+    path("<game:game>/play/<str:token>/act/", views_play.game_playtest_act, name="game-play-act"),
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
+    path("<game:game>/round-robin/games/<int:i>/<int:j>/<int:k>/", views.round_robin_game,
+         name="game-round-robin-game"),
     # /api/simulations/'s view (its authentication, CSRF and throttle), kept out of the OpenAPI schema as before:
     # the schema documents the one endpoint and its `game` field
     path("<game:game>/api/simulations/", SimulationViewSet.as_view({"get": "list", "post": "create"}, schema=None),
