@@ -24,6 +24,7 @@ urlpatterns = [
     path("<game:game>/play/sandbox/", views_play.game_sandbox, name="game-sandbox"),
     path("<game:game>/play/<str:token>/", views_play.game_playtest_table, name="game-play-table"),
     path("<game:game>/play/<str:token>/act/", views_play.game_playtest_act, name="game-play-act"),
+    path("<game:game>/play/<str:token>/replay/", views_play.game_playtest_replay, name="game-play-replay"),
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
