@@ -30,7 +30,7 @@ def hosted_game(slug: str) -> registry.Game:
         game = registry.get(slug)
     except registry.UnknownGame:
         raise Http404(f"No game {slug!r}.") from None
-    if game.builtin:
+    if not game.prefix:
         raise Http404("r1 is served without a prefix.")
     return game
 
@@ -46,7 +46,7 @@ class GameConverter:
             game = registry.get(value)
         except registry.UnknownGame:
             raise ValueError(value) from None
-        if game.builtin:
+        if not game.prefix:
             raise ValueError(value)
         return value
 

@@ -26,7 +26,7 @@ def _owned(user, game: registry.Game) -> dict[str, int] | None:
     (the card pool)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    if game.builtin:
+    if game.own_tables:
         from .selectors import collection_counts
         owned = collection_counts(user=user)
     else:
@@ -52,7 +52,7 @@ def read_text(text: str, game_slug: str | None = None) -> tuple[registry.Game, d
         raise DoctorInputError(f"The game {game.slug!r} has no deck doctor.")
     if not isinstance(text, str) or not text.strip():
         raise DoctorInputError("The decklist is empty: paste one card per line, e.g. '3x Gawain'.")
-    if game.builtin:
+    if game.own_tables:
         pool = CardPool.from_db()
         parsed = parse_decklist(text, pool)
         if parsed.problems:
@@ -86,7 +86,7 @@ def diagnose_counts(counts: Mapping[str, int], *, game_slug: str | None = None, 
     """The doctor's report of a deck given as code -> copies. `games=False` skips any simulated game not yet
     cached (the editor's live panel asks for them; the deck page and the command always play them)."""
     game = registry.get(game_slug)
-    if game.builtin:
+    if game.own_tables:
         pool = CardPool.from_db() if cards is None else CardPool.from_cards(cards)
         cards = list(pool)
         from .selectors import format_active
@@ -168,5 +168,5 @@ def for_page(data: dict | None) -> dict | None:
                 rows.append((_label(key), _shown(value)))
         shown.append({**f, "rows": rows, "definition": f["evidence"].get("definition", ""), "rule_linked": linked,
                       # a hosted game's words cite its rules as "002 §9": shown as links, without the number
-                      "rule_game": game.slug, "cite_text": linked and not game.builtin})
+                      "rule_game": game.slug, "cite_text": linked and bool(game.prefix)})
     return {**data, "shown": shown}

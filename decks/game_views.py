@@ -65,8 +65,59 @@ def deck_view(spec, counts: dict[str, int], cards: list[dict], fmt: str, *, owne
         from .doctor import diagnose_counts, for_page
         doctor = for_page(diagnose_counts(counts, game_slug=spec.slug, cards=cards, user=user, fmt=fmt))
     return {"verdict": verdict, "identity": identity, "identity_label": label, "fmt": fmt, "doctor": doctor,
-            "total": sum(counts.values()),
+            "total": sum(counts.values()), "charts": deck_stat_charts(spec, counts, by_code),
             "sections": [(label, rows, sum(r["count"] for r in rows)) for label, rows in sections.items() if rows]}
+
+
+def deck_stat_charts(spec, counts: dict[str, int], by_code: dict[str, dict]) -> list[dict]:
+    """The live panel's statistics, as r1's editor has them, from the cards' own data: the cost curve, the cards by
+    type and by group (the game's faction or affiliation), and what the deck's cards provide and consume where
+    the cards carry resources. Charts as r1's (decks/charts.py): [{"id", "title", "svg"}]."""
+    from .charts import _bar
+
+    charts: list[dict] = []
+    rows = [(by_code[code], n) for code, n in counts.items() if code in by_code]
+    if not rows:
+        return charts
+
+    def add(key: str, title: str, labels: list[str], series: dict[str, list[int]], **kw) -> None:
+        if labels and any(any(v) for v in series.values()):
+            charts.append({"id": key, "title": title, "svg": _bar(title, labels, series, **kw)})
+
+    costs: dict[int, int] = {}
+    for card, n in rows:
+        cost = card.get("cost")
+        if isinstance(cost, int) and not isinstance(cost, bool):
+            costs[cost] = costs.get(cost, 0) + n
+    if costs:
+        span = list(range(min(costs), max(costs) + 1))
+        add("cost", "Cost curve", [str(c) for c in span], {"cards": [costs.get(c, 0) for c in span]},
+            x_title="cost")
+    types: dict[str, int] = {}
+    groups: dict[str, int] = {}
+    for card, n in rows:
+        kind = str(card.get("type") or "other").replace("_", " ")
+        types[kind] = types.get(kind, 0) + n
+        group = card_rows(spec, [card])[0]["group"] or "none"
+        groups[group] = groups.get(group, 0) + n
+    by_size = sorted(types.items(), key=lambda kv: -kv[1])
+    add("types", "Cards by type", [k.title() for k, _ in by_size], {"cards": [v for _, v in by_size]},
+        horizontal=True)
+    if len(groups) > 1:
+        by_size = sorted(groups.items(), key=lambda kv: -kv[1])
+        add("groups", "Cards by group", [k.replace("-", " ").title() for k, _ in by_size],
+            {"cards": [v for _, v in by_size]}, horizontal=True)
+    resources: dict[str, list[int]] = {}
+    for card, n in rows:
+        for side, key in ((0, "provides"), (1, "consumes")):
+            for name, k in (card.get(key) or {}).items() if isinstance(card.get(key), dict) else ():
+                if isinstance(k, int) and k:
+                    resources.setdefault(name, [0, 0])[side] += k * n
+    if resources:
+        names = sorted(resources)
+        add("resources", "Resources: icons provided and consumed", [r.title() for r in names],
+            {"provided": [resources[r][0] for r in names], "consumed": [resources[r][1] for r in names]})
+    return charts
 
 
 def _text_of(request) -> str:
@@ -117,8 +168,19 @@ def area(request, game: str):
     return render(request, "games/_deck_area.html", ctx)
 
 
+def browser_page(request, total: int) -> tuple[int, int]:
+    """The browser's page (`?page=N`, from 1; a page past the last shows the last) and the number of pages."""
+    pages = max(1, -(-total // BROWSER_LIMIT))
+    raw = request.GET.get("page", "1")
+    page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 7 else 1
+    return min(max(page, 1), pages), pages
+
+
 def browser(request, game: str):
-    """GET /<game>/decks/browser/?q=…: cards to add (the game's search), each with a + button."""
+    """GET /<game>/decks/browser/?q=…&page=N: cards to add (the game's search), BROWSER_LIMIT a page, each with
+    + and − buttons."""
+    from urllib.parse import urlencode
+
     spec = hosted_game(game)
     q = request.GET.get("q", "")
     error, found = None, []
@@ -126,8 +188,17 @@ def browser(request, game: str):
         found = search(spec, q)
     except QueryError as exc:
         error = exc.message
+    page, pages = browser_page(request, len(found))
+    start = (page - 1) * BROWSER_LIMIT
+
+    def link(n):
+        return f"/{spec.slug}/decks/browser/?{urlencode({'q': q, 'page': n})}" if 1 <= n <= pages and n != page \
+            else None
+
     return render(request, "games/_deck_browser.html", {
-        "game": spec, "rows": card_rows(spec, found[:BROWSER_LIMIT]), "more": max(0, len(found) - BROWSER_LIMIT), "error": error})
+        "game": spec, "rows": card_rows(spec, found[start:start + BROWSER_LIMIT]), "error": error,
+        "total": len(found), "first": start + 1, "last": min(start + BROWSER_LIMIT, len(found)), "page": page,
+        "pages": pages, "prev_url": link(page - 1), "next_url": link(page + 1)})
 
 
 def _editor(request, spec, *, deck: GameDeck | None, text: str, name: str, fmt: str, error=None, problems=()):
@@ -163,9 +234,11 @@ def editor(request, game: str, pk: int | None = None):
         return _editor(request, spec, deck=deck, text=text, name=deck.name, fmt=deck.fmt)
     text, name = "", ""
     starter = request.GET.get("starter")
+    from simulator.games.picks import reader_text
+
     for label, starter_text in (spec.hook("starters")() if spec.has("starters") else []):
         if starter and label.lower().startswith(starter.lower()):
-            text, name = starter_text, label
+            text, name = reader_text(starter_text), label
     return _editor(request, spec, deck=None, text=text, name=name, fmt=spec.formats[0])
 
 

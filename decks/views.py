@@ -893,16 +893,32 @@ def card_browser(request):
         terms.append(f"legal:{legal}")
     if get.get("owned") == "1" and request.user.is_authenticated:
         terms.append("owned:yes")
-    error, cards = None, []
+    error, cards, total, page, pages = None, [], 0, 1, 1
     try:
-        cards = list(search_cards(" ".join(f"({t})" if " " in t else t for t in terms), user=request.user,
-                                  sort="name")[:BROWSER_LIMIT])
+        found = search_cards(" ".join(f"({t})" if " " in t else t for t in terms), user=request.user, sort="name")
+        total = found.count()
+        pages = max(1, -(-total // BROWSER_LIMIT))
+        raw = get.get("page", "1")
+        page = min(max(int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 7 else 1, 1), pages)
+        cards = list(found[(page - 1) * BROWSER_LIMIT:page * BROWSER_LIMIT])
     except SearchError as e:
         error = str(e)
+    params = get.copy()
+    params.pop("page", None)
+
+    def page_url(n):
+        if not 1 <= n <= pages or n == page:
+            return None
+        params["page"] = str(n)
+        return f"{request.path}?{params.urlencode()}"
+
     owned = collection_counts(user=request.user) if request.user.is_authenticated else {}
     for card in cards:
         card.owned = owned.get(card.code, 0)
-    context = {"cards": cards, "error": error, "q": q, "limit": BROWSER_LIMIT,
+    first = (page - 1) * BROWSER_LIMIT + 1
+    context = {"cards": cards, "error": error, "q": q, "limit": BROWSER_LIMIT, "total": total, "page": page,
+               "pages": pages, "first": first, "last": first + len(cards) - 1, "prev_url": page_url(page - 1),
+               "next_url": page_url(page + 1),
                "view": "images" if get.get("view") == "images" else "list",
                "types": BROWSER_TYPE_LABELS, "factions": [(k, v) for k, v in FACTION_NAMES.items() if k != "neutral"],
                "state": {"type": kind, "legal": legal, "owned": get.get("owned") == "1"}}

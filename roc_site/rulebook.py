@@ -223,7 +223,7 @@ GAME_CITE_RE = re.compile(r"(?<![\w§])(?:(?P<num>\d{3}) )?§\s?(?P<sec>\d{1,2}(
 def rules_url(game) -> str:
     """The address of a game's rulebook page (`game` a registry Game or a slug)."""
     game = _game(game)
-    return "/rules/" if game.builtin else f"/{game.slug}/rules/"
+    return f"{game.prefix}/rules/"
 
 
 def _game(game):
@@ -239,7 +239,7 @@ def game_rendered(game) -> tuple[str, list[dict], frozenset[str]]:
     if game.rulebook is None:
         raise LookupError(f"the game {game.slug!r} has no rulebook page")
     path = PROJECT_ROOT / game.rulebook.file
-    body, toc = _rendered(str(path), path.stat().st_mtime, None if game.builtin else game.slug)
+    body, toc = _rendered(str(path), path.stat().st_mtime, game.slug if game.prefix else None)
     return body, toc, _anchors(body)
 
 
@@ -264,8 +264,8 @@ def link_game_citations(escaped: str, game) -> str:
     number ("002 §8" -> a link "§8" to /realms/rules/#s8); r1's as `link_citations`. A citation of another
     document stays as written."""
     game = _game(game)
-    if game.builtin or game.rulebook is None:
-        return link_citations(escaped) if game.builtin else escaped
+    if not game.prefix or game.rulebook is None:
+        return link_citations(escaped) if not game.prefix else escaped
     _, _, anchors = game_rendered(game)
     base = rules_url(game)
     number = game.rulebook.number

@@ -20,7 +20,7 @@ def games_context(request) -> dict:
     from simulator.games import STRATEGY_GAMES
 
     return {"site_games": registry.games(), "current_game": game,
-            "game_prefix": "" if game.builtin else f"/{game.slug}", "game_simulates": game.slug in SIMULATED,
+            "game_prefix": game.prefix, "game_simulates": game.slug in SIMULATED,
             "game_strategies": game.slug in STRATEGY_GAMES}
 
 

@@ -1,9 +1,14 @@
 """Server time of each playtest decision against the greedy AI: the person's action applied and the
 AI played to the person's next decision (simulator/playtest.py act), over whole games of the starter decks.
 
-    python -m scripts.bench_playtest [--games N]      # prints median, 95th percentile and max in ms
+    python -m scripts.bench_playtest [--games N] [--player fast|strong]
+                                                      # prints median, 95th percentile and max in ms (r1's table
+                                                      # against the greedy AI, or the expert with strong)
     python -m scripts.bench_playtest --http           # the whole request (POST /play/T/act/ with htmx, the
                                                       # table rendered), on DATABASE_URL with the core cards loaded
+    python -m scripts.bench_playtest --game G [--player fast|strong] [--games N]
+                                                      # a hosted game's table (simulator/games/G_play.py): the
+                                                      # person's choice at random, the AI Fast or Strong
 """
 from __future__ import annotations
 
@@ -23,6 +28,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--http", action="store_true")
+    ap.add_argument("--game", default="", help="a hosted game's table instead of r1's")
+    ap.add_argument("--player", default="fast", choices=("fast", "strong"))
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "roc_site.settings.test")
@@ -35,6 +42,9 @@ def main(argv=None) -> int:
     from simulator.engines.r1.actions import option_texts
     if args.http:
         return http(args.games)
+    if args.game:
+        return hosted(args.game, args.player, args.games)
+    policy = {"fast": "greedy", "strong": "expert"}[args.player]
     pool = CardPool.from_cards(json.loads((ROOT / "cards/data/core.json").read_text())["cards"])
     starters = sorted((ROOT / "cards/data/starters").glob("*.txt"))
     times, rebuilds, n_dec = [], [], 0
@@ -42,7 +52,7 @@ def main(argv=None) -> int:
         a, b = starters[k % len(starters)], starters[(k + 3) % len(starters)]
         da, db = read_deck(a.read_text(), pool), read_deck(b.read_text(), pool)
         rng = random.Random(k)
-        g = playtest.start(da, db, "greedy", seed=1000 + k)
+        g = playtest.start(da, db, policy, seed=1000 + k)
         while not g.is_terminal():
             opts = option_texts(g)
             t0 = time.process_time()
@@ -50,11 +60,11 @@ def main(argv=None) -> int:
             times.append(time.process_time() - t0)
             n_dec += 1
         t0 = time.process_time()
-        playtest.rebuild(da, db, "greedy", 1000 + k, playtest.history_of(g))
+        playtest.rebuild(da, db, policy, 1000 + k, playtest.history_of(g))
         rebuilds.append(time.process_time() - t0)
     times.sort()
     ms = lambda x: round(x * 1000, 2)  # noqa: E731
-    print(json.dumps({"engine_build": engine.ENGINE_BUILD, "games": args.games, "decisions": n_dec,
+    print(json.dumps({"engine_build": engine.ENGINE_BUILD, "policy": policy, "games": args.games, "decisions": n_dec,
                       "median_ms": ms(statistics.median(times)), "p95_ms": ms(times[int(len(times) * .95)]),
                       "max_ms": ms(times[-1]), "rebuild_whole_game_ms_max": ms(max(rebuilds))}))
     return 0
@@ -92,6 +102,51 @@ def http(games: int) -> int:
                       "wall_median_ms": ms(statistics.median(times)), "wall_p95_ms": ms(times[int(len(times) * .95)]),
                       "wall_max_ms": ms(times[-1]), "cpu_median_ms": ms(statistics.median(cpu)),
                       "cpu_p95_ms": ms(cpu[int(len(cpu) * .95)]), "cpu_max_ms": ms(cpu[-1])}))
+    return 0
+
+
+def hosted(game: str, player: str, games: int) -> int:
+    """The engine's part of a decision at a hosted game's table (playtest.hosted_act), whole games of the two
+    sides its set-up form offers first (two starter decks; a Hero against a shipped strategy), CPU time."""
+    from django.test import RequestFactory
+
+    from cards.games import registry
+    from simulator import playtest
+    from simulator.games import picks
+    kit = playtest.kit_for(game)
+    spec = registry.get(game)
+    request = RequestFactory().get("/")
+    request.user = type("Anonymous", (), {"is_authenticated": False, "pk": None})()
+    choices = kit.side_choices(request, spec)
+    if kit.HAS_DECKS:
+        starters = [f"starter:{name}" for name in choices["decks"]["starters"]]
+        sides = [{"deck_pick": starters[k % len(starters)], "opponent_pick": starters[(k + 1) % len(starters)]}
+                 for k in range(games)]
+    else:
+        heroes, strategies = [c for c, _ in choices["heroes"]], [v for v, _ in choices["strategies"]]
+        sides = [{"deck_hero": heroes[k % len(heroes)], "opponent_pick": strategies[k % len(strategies)]}
+                 for k in range(games)]
+    policy = {p["key"]: p["policy"] for p in picks.players(spec)}[player]
+    times, rebuilds = [], []
+    for k, form in enumerate(sides):
+        mine, theirs = kit.read_side(request, spec, form, "deck"), kit.read_side(request, spec, form, "opponent")
+        rng = random.Random(k)
+        t, _ = playtest.hosted_start(kit, mine, theirs, policy, 1000 + k, None)
+        while not t.g.is_terminal():
+            c0 = time.process_time()
+            playtest.hosted_act(t, rng.choice(kit.option_texts(t.g)))
+            times.append(time.process_time() - c0)
+        rec = type("Saved", (), {"deck": mine, "opponent": theirs, "seed": 1000 + k, "first_player": None,
+                                 "policy": policy, "history": t.history})()
+        c0 = time.process_time()
+        playtest.hosted_rebuild(kit, rec)
+        rebuilds.append(time.process_time() - c0)
+    times.sort()
+    ms = lambda x: round(x * 1000, 2)  # noqa: E731
+    print(json.dumps({"game": game, "engine_version": kit.ENGINE_VERSION, "player": player, "games": games,
+                      "decisions": len(times), "median_ms": ms(statistics.median(times)),
+                      "p95_ms": ms(times[int(len(times) * .95)]), "max_ms": ms(times[-1]),
+                      "rebuild_whole_game_ms_max": ms(max(rebuilds))}))
     return 0
 
 

@@ -1,14 +1,19 @@
-"""`/api/simulations/` (CONTRACTS §4): POST a run (202 with `id` and `url`), GET its status, progress and result.
+"""`/api/simulations/` (CONTRACTS §4, §7): POST a run of any game (202 with `id` and `url`), GET its status,
+progress and result. One view for every game: the `game` field picks it (default r1), and `/<game>/api/simulations/`
+is the same view with the game taken from the address (simulator/games/urls.py).
 
-Views only translate: input checks here, the work in services.py.
+Views only translate: input checks here, the work in services.py and simulator/games/services.py.
 """
 from __future__ import annotations
 
 import json
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from django.http import Http404, QueryDict
+from django.utils.datastructures import MultiValueDict
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.request import Empty
 from rest_framework.response import Response
 
 from cards.games import registry
@@ -17,6 +22,8 @@ from roc_site.throttling import SimulationRateThrottle
 
 from . import access, runner, selectors, services
 from .deckinput import MAX_TEXT_CHARS
+from .games import run_hook, simulated
+from .games.services import GameSpecError, game_run_request
 from .models import SimulationRun
 from .run_json import anonymous_key, run_json  # noqa: F401  (anonymous_key: imported from here by other modules)
 
@@ -36,10 +43,15 @@ def share_response(request, ref, model, to_json) -> Response:
 
 
 class RunCreateSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=[g.slug for g in registry.games() if g.has("runs")], required=False,
+    game = serializers.ChoiceField(choices=[], required=False,
                                    help_text="the game (CONTRACTS §7), default r1; realms and regions runs are "
                                              "described in docs/games/simulations.md")
     mode = serializers.ChoiceField(choices=runner.MODES)
+    # the games come from the registry when the serializer is made, so a game registered later is one of them
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = list(simulated())
+
     text = serializers.CharField(max_length=MAX_TEXT_CHARS, trim_whitespace=False, required=False,
                                  help_text="the deck as decklist text (CONTRACTS §2); or give `deck`")
     deck = serializers.IntegerField(required=False, help_text="id of a saved deck you may read (its latest version)")
@@ -72,15 +84,32 @@ class SimulationViewSet(viewsets.ViewSet):
     throttle_classes = [SimulationRateThrottle]  # starting a run is CPU-heavy; reads are not throttled
     schema = ObjectListSchema()  # list answers {"count", "results"}, not an array
 
+    def initial(self, request, *args, **kwargs):
+        # The CSRF check of SessionAuthentication reads request.POST, which makes DRF parse the body: a body no
+        # parser reads (what a form on another site can send without a preflight: text/plain riding a session)
+        # would answer 415 before the CSRF refusal. So the checks run on an empty body, and the body is parsed
+        # (415 if it cannot be) only once they pass.
+        if request.method in ("GET", "HEAD", "OPTIONS") or \
+                request.negotiator.select_parser(request, request.parsers) is not None:
+            return super().initial(request, *args, **kwargs)
+        request._data, request._files, request._full_data = QueryDict(), MultiValueDict(), QueryDict()
+        try:
+            super().initial(request, *args, **kwargs)
+        finally:
+            request._data = request._files = request._full_data = Empty
+
     @extend_schema(responses={200: inline_serializer("SimulationRunList", fields={
         "count": serializers.IntegerField(), "results": RUN_SCHEMA.__class__(many=True)})})
-    def list(self, request):
+    def list(self, request, game: str | None = None):
+        # the visitor's runs, newest first; `?game=` (or the game's own address) keeps one game's
+        _check_game_address(game)
         runs = selectors.runs_for(request)
-        if request.query_params.get("game"):  # ?game=realms|regions (simulator/games); r1 runs name no game
-            game = request.query_params["game"]
-            runs = runs.filter(spec__game=game) if game != registry.DEFAULT else runs.exclude(spec__has_key="game")
+        slug = game or request.query_params.get("game")
+        if slug:  # a run of the default game names no game in its spec
+            runs = runs.filter(spec__game=slug) if slug != registry.DEFAULT else runs.exclude(spec__has_key="game")
         runs = runs[:50]
-        return Response({"count": len(runs), "results": [run_json(r, request) for r in runs]})
+        to_json = game_run_json if game else run_json   # the game's own address names each run's game
+        return Response({"count": len(runs), "results": [to_json(r, request) for r in runs]})
 
     @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
                    responses={200: RUN_SCHEMA, 404: ERROR_SCHEMA})
@@ -104,17 +133,16 @@ class SimulationViewSet(viewsets.ViewSet):
     @extend_schema(request=RunCreateSerializer,
                    responses={202: RUN_SCHEMA, 400: ERROR_SCHEMA,
                               503: OpenApiResponse(ERROR_SCHEMA, description="the queue is down; run saved")})
-    def create(self, request):
+    def create(self, request, game: str | None = None):
+        _check_game_address(game)
         if not isinstance(request.data, dict):
             return Response({"detail": "Send a JSON object with mode and text."}, status=status.HTTP_400_BAD_REQUEST)
-        if request.data.get("game") not in (None, "", "r1"):  # a hosted game's run: simulator/games/views.py
-            from .games.views import GAMES, api_create
-
-            if request.data["game"] not in GAMES:
-                return Response({"detail": f"game: {str(request.data['game'])[:40]!r} has no simulations; "
-                                           f"r1, {', '.join(GAMES)}"}, status=status.HTTP_400_BAD_REQUEST)
-            response = api_create(request, request.data["game"], dict(request.data))
-            return Response(json.loads(response.content), status=response.status_code)
+        slug = game or request.data.get("game") or registry.DEFAULT   # the game's own address picks it
+        if slug not in simulated():
+            return Response({"detail": f"game: {str(slug)[:40]!r} has no simulations; {', '.join(simulated())}"},
+                            status=status.HTTP_400_BAD_REQUEST)
+        if not run_hook(slug, "SAVED_DECKS", False):
+            return _create_from_fields(request, slug, request.data)
         serializer = RunCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -142,19 +170,73 @@ class SimulationViewSet(viewsets.ViewSet):
                     return Response({"detail": f"{key} is given twice, differently (as a field and in settings)."},
                                     status=status.HTTP_400_BAD_REQUEST)
                 settings = {**(settings or {}), key: data[key]}
-        try:
-            run, created = services.run_request(
-                mode=data["mode"], text=text, opponent_text=opponent_text,
-                deck_version=versions["deck"][0] if "deck" in versions else None,
-                opponent_version=versions["opponent_deck"][0] if "opponent_deck" in versions else None,
-                games=data.get("games"), seed=data.get("seed"), settings=settings, user=user,
-                session_key="" if user else access.api_owner_key(request), deck_name=data.get("name") or None)
-        except (runner.SpecError, services.LimitExceeded, runner.EngineUnavailable) as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        except services.BrokerUnavailable as exc:
-            saved = access.reachable_by_maker(request, exc.run)
-            return Response({"detail": str(exc), "id": saved.pk, "url": request.build_absolute_uri(
-                f"/api/simulations/{saved.ref}/")}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        body = run_json(access.reachable_by_maker(request, run), request)
-        body["cached"] = not created
-        return Response(body, status=status.HTTP_202_ACCEPTED)
+        return _answer(request, lambda: services.run_request(
+            mode=data["mode"], text=text, opponent_text=opponent_text,
+            deck_version=versions["deck"][0] if "deck" in versions else None,
+            opponent_version=versions["opponent_deck"][0] if "opponent_deck" in versions else None,
+            games=data.get("games"), seed=data.get("seed"), settings=settings, user=user,
+            session_key="" if user else access.api_owner_key(request), deck_name=data.get("name") or None),
+            run_json)
+
+
+def _check_game_address(game: str | None) -> None:
+    """At a game's own address, a game whose simulations run here (any other answers 404)."""
+    if game is not None and game not in simulated():
+        raise Http404(f"The game {game!r} has no simulations.")
+
+
+def game_run_json(run: SimulationRun, request) -> dict:
+    """A run as a game's own address and a game's POST answer it: `run_json` naming its game."""
+    body = run_json(run, request)
+    body["game"] = (run.spec or {}).get("game") or registry.DEFAULT
+    return json.loads(json.dumps(body, default=str))
+
+
+def _answer(request, make, to_json) -> Response:
+    """202 with the run made (or found) by `make()`; 400 for a request that cannot run, 503 (run saved) when the
+    queue is down."""
+    try:
+        run, created = make()
+    except (runner.SpecError, runner.EngineUnavailable, GameSpecError, services.LimitExceeded) as exc:
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    except services.BrokerUnavailable as exc:
+        saved = access.reachable_by_maker(request, exc.run)
+        return Response({"detail": str(exc), "id": saved.pk, "url": request.build_absolute_uri(
+            f"/api/simulations/{saved.ref}/")}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    body = to_json(access.reachable_by_maker(request, run), request)
+    body["cached"] = not created
+    return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+TEXT_FIELDS = ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name", "strategy",
+               "opponent_strategy")
+
+
+def _create_from_fields(request, game: str, data) -> Response:
+    """A run of a game whose decks (or strategies) come as text fields: its run module builds the spec
+    (simulator/games/services.py); a strategy game also takes a shipped strategy's name (`strategy`)."""
+    user = request.user if request.user.is_authenticated else None
+
+    def make():
+        mode = data.get("mode")
+        if not isinstance(mode, str):
+            raise GameSpecError("mode: goldfish or versus")
+        for key in TEXT_FIELDS:
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise GameSpecError(f"{key}: a string")
+        games, seed = data.get("games"), data.get("seed", 1)
+        for key, value in (("games", games), ("seed", seed)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise GameSpecError(f"{key}: a whole number")
+        text, opponent = data.get("text") or "", data.get("opponent") or None
+        shipped_hook = run_hook(game, "shipped_strategies")
+        shipped = shipped_hook() if shipped_hook else {}
+        text = shipped.get(data.get("strategy") or "", text)
+        opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
+        return game_run_request(game, mode=mode, text=text, opponent_text=opponent, games=games, seed=seed,
+                                policy=data.get("policy"), opponent_policy=data.get("opponent_policy"),
+                                fmt=data.get("format"), user=user,
+                                session_key="" if user else access.api_owner_key(request),
+                                deck_name=data.get("name") or "", opponent_name=data.get("opponent_name") or "")
+
+    return _answer(request, make, game_run_json)

@@ -63,19 +63,41 @@ def histogram(title: str, hist: dict, *, x_title: str, y_title: str = "share of 
     else:
         lo, hi = 0, 0
     xs = list(range(lo, hi + 1))
+    labels = [str(x) for x in xs]
     chart = _config(pygal.Bar, title, x_title=x_title, y_title=y_title, max_scale=6, min_scale=3,
-                    value_formatter=_percent)
-    chart.x_labels = [str(x) for x in xs]
+                    value_formatter=_percent, **_x_axis(labels))
+    chart.x_labels = labels
     chart.add(y_title, [hist.get(str(x), 0) / total for x in xs])
     return _render(chart)
 
 
 def _percent(v: float) -> str:
-    return f"{100 * v:.0f}%" if (100 * v) % 1 == 0 else f"{100 * v:.1f}%"
+    pct = round(100 * v, 6)   # 0.14 * 100 is 14.000000000000002: a tick at 14% reads "14%", not "14.0%"
+    return f"{pct:.0f}%" if pct % 1 == 0 else f"{pct:.1f}%"
 
 
 def _number(v: float) -> str:
+    v = round(v, 6)
     return f"{v:.0f}" if v % 1 == 0 else f"{v:.1f}"
+
+
+MAX_X_LABELS = 12   # more than this across 640 px and pygal draws them over each other ("123456789…")
+
+
+def _x_axis(labels: list[str]) -> dict:
+    """Chart options that write every label when they fit and otherwise one in every 2, 5, 10, 20… (each shown
+    label whole, never cut to "…"), so a 60-round axis reads 1, 10, 20… instead of a smear of digits."""
+    options: dict = {"truncate_label": -1}
+    n = len(labels)
+    if n > MAX_X_LABELS:
+        every = next(k for k in (2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 10**9) if n / k <= MAX_X_LABELS)
+        round_numbers = [label for label in labels if label.isdigit() and int(label) % every == 0]
+        options["show_minor_x_labels"] = False
+        if len(round_numbers) >= 2:
+            options["x_labels_major"] = [labels[0], *(x for x in round_numbers if x != labels[0])]
+        else:
+            options["x_labels_major_every"] = every
+    return options
 
 
 def line(title: str, series: dict[str, list[float | None]], *, x_labels: list[str], x_title: str, y_title: str,
@@ -93,7 +115,7 @@ def line(title: str, series: dict[str, list[float | None]], *, x_labels: list[st
     chart = _config(pygal.Line, title, x_title=x_title, y_title=y_title, show_legend=legend,
                     height=320 + (22 * len(series) if legend else 0),
                     legend_at_bottom=True, legend_at_bottom_columns=1, truncate_legend=-1, dots_size=4,
-                    value_formatter=_percent if percent else _number, **extra)
+                    value_formatter=_percent if percent else _number, **_x_axis(x_labels), **extra)
     chart.x_labels = x_labels
     for name, values in series.items():
         chart.add(name, values)

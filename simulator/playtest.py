@@ -13,6 +13,7 @@ the public zones, and only counts of the AI's hand and of both decks.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -206,6 +207,10 @@ def _option_label(text: str, catalogue_names: dict[str, str], names: tuple[str, 
     if len(words) == 2 and words[0] == "first" and words[1] in ("0", "1"):
         who = names[int(words[1])]
         return f"{who} go first" if who == "You" else f"{who} goes first"
+    if len(words) == 2 and words[0] == "struggle":
+        return f"Initiate a {words[1].title()} struggle"
+    if len(words) >= 2 and words[0] == "quest":
+        return "Choose the quest " + _label(" ".join(words[1:]), catalogue_names)
     return _label(text, catalogue_names)
 
 
@@ -260,3 +265,160 @@ def card_names(*decks: dict) -> dict[str, str]:
         for c, _n in d["entries"]:
             out[c["code"]] = c["name"]
     return out
+
+
+def first_player_words(text: str, names: tuple[str, str]) -> str:
+    """§5.1's choice in words: "You choose You as first player" reads "You go first", "AI (X) chooses You as
+    first player" reads "AI (X) lets you go first"."""
+    me, ai = names
+    for chooser in (me, ai):
+        for chosen in (me, ai):
+            for verb in ("choose", "chooses"):
+                said = f"{chooser} {verb} {chosen} as first player"
+                if said in text:
+                    if chooser == chosen:
+                        words = f"{chosen} go first" if chosen == me else f"{chosen} goes first"
+                    elif chosen == me:
+                        words = f"{chooser} lets you go first"
+                    else:
+                        words = f"You let {chosen} go first"
+                    return text.replace(said, words)
+    return text
+
+
+# ---------------------------------------------------------------- every other game
+# A hosted game's table works the same way through its play kit (simulator/games/<game>_play.py, the run module's
+# `play_kit` hook): the saved game is the two sides, the seed, the AI and the action texts of every decision, both
+# players' (rebuilt by applying them in order: the engines are seeded and every printed text reads back).
+
+class Table:
+    """A live hosted game: the engine's game, the AI's policy and the action texts so far."""
+
+    def __init__(self, kit, g, ai, history: list[str]):
+        self.kit, self.g, self.ai, self.history = kit, g, ai, history
+
+
+def kit_for(game: str | None):
+    """The play kit of a hosted game (its run module's `play_kit` hook), or None for a game without a table."""
+    from .games import run_hook
+    hook = run_hook(game, "play_kit")
+    return hook() if hook else None
+
+
+def hosted_start(kit, mine: dict, theirs: dict, policy: str, seed: int, first_player: int | None):
+    """A new hosted game run to the person's first real decision: (Table, the notes of decisions taken by
+    themselves)."""
+    g = kit.new_game(mine, theirs, seed, first_player)
+    t = Table(kit, g, kit.ai_policy(policy, theirs, seed), [])
+    return t, hosted_settle(t)
+
+
+def hosted_rebuild(kit, rec) -> Table:
+    """The saved game again; PlaytestError when its history no longer plays (a game saved by an engine whose
+    rules have changed since)."""
+    history = [str(a) for a in (rec.history or [])]
+    try:
+        g = kit.new_game(rec.deck, rec.opponent, rec.seed, rec.first_player)
+        for text in history:
+            g.apply_action(text)
+        ai = kit.ai_policy(rec.policy, rec.opponent, rec.seed)
+    except (ValueError, KeyError, TypeError) as exc:   # IllegalAction, a deck or strategy that no longer reads
+        raise PlaytestError(f"this game was saved by another version of the rules engine and cannot be "
+                            f"resumed ({str(exc)[:120]})") from None
+    return Table(kit, g, ai, history)
+
+
+def hosted_settle(t: Table) -> list[tuple[int, str]]:
+    """The AI's decisions and the person's single-option ones, up to the person's next real decision or the end;
+    the notes of the person's decisions taken by themselves (log length before it, the option)."""
+    g, kit = t.g, t.kit
+    notes: list[tuple[int, str]] = []
+    for _ in range(20_000):   # a whole game is a few thousand decisions at most
+        d = g.pending
+        if d is None or g.is_terminal():
+            break
+        if d.player != HUMAN:
+            text = g.action_text(t.ai.choose(g.view(d.player), d))
+        else:
+            opts = kit.option_texts(g)
+            if len(opts) != 1:
+                break
+            text = opts[0]
+            notes.append((len(g.logs or []), kit.option_label(g, text) + " (the only option, taken by itself)"))
+        g.apply_action(text)
+        t.history.append(text)
+    return notes
+
+
+def hosted_act(t: Table, text: str) -> tuple[float, list[tuple[int, str]]]:
+    g = t.g
+    if g.is_terminal():
+        raise PlaytestError("this game is over")
+    if g.pending is None or g.pending.player != HUMAN:
+        raise PlaytestError("it is not your decision")
+    if text not in t.kit.option_texts(g):
+        raise PlaytestError(f"“{text[:80]}” is not one of your options now; choose one of the buttons")
+    t0 = time.perf_counter()
+    try:
+        g.apply_action(text)
+    except t.kit.IllegalAction as exc:
+        raise PlaytestError(str(exc)) from None
+    t.history.append(text)
+    notes = hosted_settle(t)
+    return time.perf_counter() - t0, notes
+
+
+def hosted_game_for(kit, rec) -> Table:
+    with _live_lock:
+        t = _live.get(rec.token)
+        if isinstance(t, Table) and len(t.history) == len(rec.history or []):
+            _live.move_to_end(rec.token)
+            return t
+    t = hosted_rebuild(kit, rec)
+    remember(rec.token, t)
+    return t
+
+
+def hosted_lines(kit, raw: list[str], names: tuple[str, str]) -> list[dict]:
+    """Log lines as the person reads them: hidden cards of the AI's left out, players and cards named."""
+    out = []
+    for x in raw:
+        seen = kit.visible_line(x, HUMAN)
+        if seen is None:
+            continue
+        ln = kit.line(seen, names)
+        ln["raw"] = seen
+        out.append(ln)
+    return out
+
+
+def hosted_table_context(t: Table, names: tuple[str, str]) -> dict:
+    """The board from the person's seat, their pending decision's options in words, the result."""
+    g, kit = t.g, t.kit
+    pending = None
+    if not g.is_terminal() and g.pending is not None and g.pending.player == HUMAN:
+        opts = [{"text": x, "label": kit.option_label(g, x, HUMAN), "pass": kit.is_pass(x)}
+                for x in kit.option_texts(g)]
+        pending = {"kind": g.pending.kind, "help": kit.decision_help(g), "options": opts}
+    board = kit.board(g, names)
+    return {"board": board, "pending": pending, "over": g.is_terminal(), "winner": kit.winner(g),
+            "reason": kit.reason(g) if g.is_terminal() else "", "names": list(names),
+            "card_actions": kit.hand_actions(g, pending["options"]) if pending else {}}
+
+
+def with_subject(who: str | None, text: str) -> tuple[str | None, str]:
+    """A log line's subject and its text: "You" + "builds Farmstead and draws 2" -> ("You", "build Farmstead and
+    draw 2"); a text that does not start with a verb ("Ser Caldwen: gains 1 Gold", "turn 1 begins") keeps no
+    subject."""
+    from .replay import _plural_verb
+
+    def verb(word: str) -> str:
+        return {"goes": "go"}.get(word) or _plural_verb(word)
+    first, _, rest = text.partition(" ")
+    if who is None or not first or not first[0].islower() or not first.endswith("s"):
+        return None, re.sub(r"\bYou (has|is|was|does)\b", lambda m: "You " + _plural_verb(m.group(1)), text)
+    if who == "You":
+        rest = re.sub(r"\b(and|then) ([a-z]+s)\b", lambda m: f"{m.group(1)} {verb(m.group(2))}", rest)
+        rest = re.sub(r"\bits (opening hand|first turn|hand|turn)\b", r"your \1", rest)
+        return who, f"{verb(first)} {rest}".strip()
+    return who, text

@@ -10,6 +10,8 @@ class PlaytestGame(models.Model):
     resume it), plus the frames of its replay. Owned by a user, or by an anonymous session."""
 
     token = models.CharField(max_length=32, unique=True)
+    # the game played (a registry slug); empty is r1, whose games came first and kept their rows as they were
+    game = models.CharField(max_length=16, blank=True, default="", db_index=True)
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
                              related_name="playtest_games")
     session_key = models.CharField(max_length=64, blank=True, default="", db_index=True)

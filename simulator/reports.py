@@ -6,27 +6,13 @@ as small as the aggregate of 10 (memory does not grow with the number of games).
 """
 from __future__ import annotations
 
-import math
 from typing import Iterable, Sequence
 
 from cards.games.r1.facts import ICONS
-
-Z95 = 1.959963984540054
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> list[float] | None:
-    """95% Wilson score interval for a binomial proportion (better than the normal one near 0 and 1).
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if n <= 0:
-        return None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+# the interval and the exact adders of partials are every game's (simulator/engines/common/runs.py)
+from simulator.engines.common.runs import Z95, wilson_interval  # noqa: F401  (imported from here by others)
+from simulator.engines.common.runs import add_counts as _add_counts, add_list as _add_list
+from simulator.engines.common.runs import add_versus_result, empty_versus_counts, merge_versus_counts
 
 
 def hist_stats(hist: dict) -> dict:
@@ -50,18 +36,6 @@ def hist_stats(hist: dict) -> dict:
 
 def sorted_hist(hist: dict) -> dict:
     return {k: hist[k] for k in sorted(hist, key=int)}
-
-
-def _add_list(target: list, values: Sequence[int]) -> None:
-    if len(target) < len(values):
-        target.extend([0] * (len(values) - len(target)))
-    for i, v in enumerate(values):
-        target[i] += v
-
-
-def _add_counts(target: dict, values: dict) -> None:
-    for k, v in values.items():
-        target[k] = target.get(k, 0) + v
 
 
 # ---- goldfish --------------------------------------------------------------------------------------------
@@ -181,43 +155,18 @@ def add_struggles(target: dict, per_player) -> None:
 
 
 def empty_versus() -> dict:
-    return {"games": 0, "wins": 0, "losses": 0, "draws": 0, "rounds_sum": 0, "rounds": {},
-            "first_player_wins": 0, "a_first_games": 0, "a_first_wins": 0, "a_second_games": 0,
-            "a_second_wins": 0, "how": {}, "sample_log": None, "struggles": empty_struggles()}
+    return {**empty_versus_counts(), "sample_log": None, "struggles": empty_struggles()}
 
 
 def add_versus_game(part: dict, result) -> None:
-    part["games"] += 1
-    part["rounds_sum"] += result.rounds
-    part["rounds"][str(result.rounds)] = part["rounds"].get(str(result.rounds), 0) + 1
-    if result.winner == 0:
-        part["wins"] += 1
-    elif result.winner == 1:
-        part["losses"] += 1
-    else:
-        part["draws"] += 1
-    if result.winner is not None and result.winner == result.first_player:
-        part["first_player_wins"] += 1
-    if result.first_player == 0:
-        part["a_first_games"] += 1
-        part["a_first_wins"] += result.winner == 0
-    else:
-        part["a_second_games"] += 1
-        part["a_second_wins"] += result.winner == 0
-    side = {0: "wins", 1: "losses", None: "draws"}[result.winner]
-    key = f"{side}:{result.reason}"
-    part["how"][key] = part["how"].get(key, 0) + 1
+    add_versus_result(part, result.winner, result.first_player, result.reason, result.rounds)
     add_struggles(part["struggles"], getattr(result, "struggles", None))
 
 
 def merge_versus(parts: Iterable[dict]) -> dict:
     out = empty_versus()
     for part in parts:
-        for key in ("games", "wins", "losses", "draws", "rounds_sum", "first_player_wins", "a_first_games",
-                    "a_first_wins", "a_second_games", "a_second_wins"):
-            out[key] += part[key]
-        _add_counts(out["rounds"], part["rounds"])
-        _add_counts(out["how"], part["how"])
+        merge_versus_counts(out, part)
         if part.get("struggles"):
             add_struggles(out["struggles"], [part["struggles"][side] for side in SIDES])
         if out["sample_log"] is None and part.get("sample_log") is not None:

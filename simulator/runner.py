@@ -8,14 +8,14 @@ the chunks, their seeds and the merge are identical, so the JSON is identical ex
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 import random
 import threading
-import time
 from typing import Callable
 
 from cards.games.r1.facts import DRAW_TYPES
+from simulator.engines.common import runs
+# (the run API of this module: these names are asked of it)
+from simulator.engines.common.runs import canonical_json, chunk_seed, deck_data_hash  # noqa: F401
 
 from . import hands as hands_mod
 from . import reports
@@ -23,7 +23,7 @@ from . import reports
 MODES = ("hands", "goldfish", "versus")
 HANDS_VERSION = "hands-2"  # bump whenever the same request would give different hands numbers
 BASE_CHUNK = {"hands": 2_000, "goldfish": 200, "versus": 200}
-MAX_CHUNKS = 400  # a run never has more chunks than this: big runs get bigger chunks
+MAX_CHUNKS = runs.MAX_CHUNKS
 DEFAULT_GAMES = {"hands": 10_000, "goldfish": 1_000, "versus": 1_000}
 DEFAULT_MAX_ROUNDS = 50
 DEFAULT_POLICY = "greedy"
@@ -37,7 +37,10 @@ SLOW_CHUNK = 1
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}
 # (versus: the same player on both sides, so a strong game is two expert players' worth)
-CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.5, "versus": 2.0}}
+# expert (compiled, 2026-12-06, docs/performance.md "Policy ladder"): goldfish `python -m scripts.search_costs --only
+# r1`; versus, the mean of 42 expert-against-expert games (its 14 mirrors, 1.41 a game, and the ladder's first 28
+# games of expert against itself, 0.93 a game), so a run of mirrors or of cross matches is within 30% of it
+CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.07, "versus": 1.1}}
 
 
 def expected_seconds(mode: str, games: int, player: str, workers: int = 1) -> float:
@@ -71,13 +74,7 @@ def engine_version(mode: str) -> str:
     return str(getattr(engine_module(), "ENGINE_VERSION", "unknown"))
 
 
-# ---- seeds and chunks ------------------------------------------------------------------------------------
-def chunk_seed(run_seed: int, index: int) -> int:
-    """Each chunk's own seed, derived from the run's: independent of chunk order and of where it runs."""
-    digest = hashlib.sha256(f"roc-sim:{run_seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
+# ---- seeds and chunks (simulator/engines/common/runs.py) -------------------------------------------------
 def policy_name(spec: str | None) -> str:
     """'expert' for 'expert:200': the policy a spec names."""
     return (spec or DEFAULT_POLICY).partition(":")[0]
@@ -92,15 +89,10 @@ def slow_run(mode: str, settings: dict | None) -> bool:
 def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
     """[(index, first game, games in chunk)]: depends only on the mode, the number of games and (for the
     chunk size) whether the run's settings name the search player."""
-    base = SLOW_CHUNK if slow_run(mode, settings) else BASE_CHUNK[mode]
-    size = max(base, math.ceil(games / MAX_CHUNKS))
-    return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
+    return runs.chunk_plan(games, SLOW_CHUNK if slow_run(mode, settings) else BASE_CHUNK[mode])
 
 
 # ---- specs -----------------------------------------------------------------------------------------------
-def canonical_json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
 
 def request_key(spec: dict) -> str:
     """What makes two requests identical: decks' card data, mode, games, seed, settings, engine version."""
@@ -111,11 +103,6 @@ def request_key(spec: dict) -> str:
         "opponent": spec["opponent"]["data_hash"] if spec.get("opponent") else None,
     }
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
-
-
-def deck_data_hash(entries: list) -> str:
-    return hashlib.sha256(canonical_json(sorted(([c, n] for c, n in entries),
-                                                key=lambda e: e[0]["code"])).encode()).hexdigest()
 
 
 def draw_entries(deck: dict) -> list[tuple[dict, int]]:
@@ -252,14 +239,7 @@ def deck_summary(deck: dict) -> dict:
 
 
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Every chunk in order in this process, merged exactly as the Celery chord does."""
-    started = time.perf_counter()
-    plan = chunk_plan(spec["mode"], spec["games"], spec["settings"])
-    parts = []
-    for index, _, _ in plan:
-        parts.append(run_chunk(spec, index))
-        if progress:
-            progress(index + 1, len(plan))
-    result = finalize(spec, merge(spec["mode"], parts))
-    result["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return result
+    """Every chunk in order in this process, merged exactly as the Celery tasks do (simulator/games)."""
+    from simulator.games import run_in_process as run_here
+
+    return run_here(spec, progress)

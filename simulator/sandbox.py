@@ -196,8 +196,40 @@ def run(position: dict, actions: list[str], catalogue) -> Any:
     return g
 
 
-def view_context(g, names=("Player 0", "Player 1")) -> dict:
-    """The board as a judge sees it (both hands), the pending decision's options and the log with its rules."""
+def seat_names(board: dict) -> tuple[str, str]:
+    """A judge's names of the two sides: each side's faction ("Camelot"), never "player 0"; two sides of one
+    faction, or a side with none, by their seat."""
+    names = []
+    for p, seat in ((0, "first seat"), (1, "second seat")):
+        pl = board["players"][p]
+        fac = pl.get("faction") if not pl.get("goldfish") else None
+        names.append(fac["name"] if fac else f"The {seat}" if not pl.get("goldfish") else "The goldfish")
+    if names[0] == names[1]:
+        names = [f"{names[0]} (first seat)", f"{names[1]} (second seat)"]
+    return names[0], names[1]
+
+
+def card_words(g) -> dict[str, str]:
+    """Every way an action text names a card here (its code, a position's label) -> its name."""
+    out = {d.code: d.name for d in g.cdef if d is not None}
+    for i, label in (getattr(g, "labels", None) or {}).items():
+        out[label] = g.cdef[i].name
+    return out
+
+
+def option_words(text: str, words: dict[str, str], names: tuple[str, str]) -> str:
+    """An action text as the sandbox's button reads it: "attack core-139" -> "Attack Gawain", "first 1" ->
+    "Winter goes first", "struggle combat" -> "Initiate a Combat struggle"."""
+    from .playtest import _option_label
+    w = text.split()
+    if len(w) == 2 and w[0] == "first" and w[1] in ("0", "1"):
+        return f"{names[int(w[1])]} goes first"
+    return _option_label(text, words, names)
+
+
+def view_context(g, names=None) -> dict:
+    """The board as a judge sees it (both hands), the sides by name, the pending decision's options in words and
+    the log with its rules."""
     from simulator.engines.r1.actions import option_texts
     from simulator.engines.r1.positions import to_position
     b0 = replay.board_of(g.view(0), show_hand=True)
@@ -205,17 +237,22 @@ def view_context(g, names=("Player 0", "Player 1")) -> dict:
         b1 = replay.board_of(g.view(1), show_hand=True)
         b0["players"][1]["hand_cards"] = b1["players"][1].get("hand_cards", [])
         b0["players"][1]["secret_cards"] = b1["players"][1].get("secret_cards", [])
+    names = tuple(names) if names else seat_names(b0)
+    words = card_words(g)
     pending = None
     if g.pending is not None and not g.is_terminal():
         from .playtest import KIND_HELP
-        pending = {"player": g.pending.player, "kind": g.pending.kind, "options": option_texts(g),
+        texts = option_texts(g)
+        pending = {"player": g.pending.player, "name": names[g.pending.player], "kind": g.pending.kind,
+                   "options": texts, "labels": [{"text": t, "label": option_words(t, words, names)} for t in texts],
                    "help": KIND_HELP.get(g.pending.kind, "")}
     try:
         current = to_position(g) if not g.is_terminal() else None
     except ValueError:
         current = None
-    return {"board": b0, "pending": pending, "winner": g.winner, "reason": g.reason,
-            "log": [dict(replay.plain_line(x, names), raw=x) for x in (g.logs or [])],
+    return {"board": b0, "pending": pending, "winner": g.winner, "reason": g.reason, "names": list(names),
+            "words": words,
+            "log": [dict(replay.plain_line(x, names, words), raw=x) for x in (g.logs or [])],
             "current": current}
 
 

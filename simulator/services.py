@@ -1,7 +1,9 @@
 """Writes for simulation runs (STYLE §7): creating a run under the limits, dispatching it, storing results.
 
-Views, the API and the `simulate` command all go through `run_request`; Celery tasks go through
-`chunk_store`, `run_finish` and `run_fail`.
+Views, the API and the `simulate` command go through `run_request` (r1's decklists) or
+simulator/games/services.py (any game), both ending in `create_run`; Celery tasks go through `chunk_store`,
+`run_finish` and `run_fail`. Every game's run takes the same path: its run module (simulator/games) says what
+differs.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from django.utils import timezone
 
 from . import runner
 from .access import can_own
-from .games import engine_for  # a run's game: r1 (runner.py), realms or regions (simulator/games)
+from .games import engine_for  # a run's game module (simulator/games): one path for every game
 from .deckinput import build_spec
 from .models import IN_FLIGHT, RunStatus, SimulationChunk, SimulationRun
 
@@ -81,7 +83,18 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
                                 f", you asked for {games:,}.")
     spec = build_spec(mode=mode, text=text, opponent_text=opponent_text, games=games, seed=seed, settings=settings,
                       max_games=limits.max_games.get(mode), deck_name=deck_name, opponent_name=opponent_name)
-    key = runner.request_key(spec)
+    return create_run(spec, user=user, session_key=session_key, limits=limits, dispatch=dispatch,
+                      deck_version=deck_version, opponent_version=opponent_version)
+
+
+def create_run(spec: dict, *, user=None, session_key: str = "", limits: Limits | None = None,
+               dispatch: bool = True, **columns) -> tuple[SimulationRun, bool]:
+    """A built spec of any game as a run: the stored run of an identical request (the same request key, see
+    `_identical`), or a new one under the in-flight limit, dispatched to the workers. Returns (run, created).
+    `columns`: more SimulationRun columns (r1's saved deck versions)."""
+    engine = engine_for(spec)
+    limits = limits or limits_for(user)
+    key = engine.request_key(spec)
     existing = _identical(SimulationRun, key, user, session_key)
     if existing is not None:
         if existing.status == RunStatus.PENDING and dispatch:
@@ -94,21 +107,26 @@ def run_request(*, mode, text, opponent_text=None, games=None, seed=None, settin
             raise LimitExceeded(f"Limit: at most {limits.in_flight} simulation(s) in progress at once for "
                                 f"{'a signed-in user' if limits.who == 'user' else 'an anonymous visitor'}; "
                                 f"wait for the running one to finish.")
-    run = SimulationRun.objects.create(
-        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
-        engine_version=spec["engine_version"], request_key=key,
-        deck_name=spec["deck"]["name"] or "", deck_hash=spec["deck"]["hash"], deck_counts=spec["deck"]["counts"],
-        deck_legal=spec["deck"]["legal"], deck_version=deck_version,
-        opponent_name=(spec["opponent"] or {}).get("name") or "",
-        opponent_hash=(spec["opponent"] or {}).get("hash") or "",
-        opponent_counts=(spec["opponent"] or {}).get("counts"), opponent_version=opponent_version,
-        spec=spec, chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
-        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
-        session_key=session_key or "",
-    )
+    run = _new_run(spec, key, user=user if user is not None and getattr(user, "is_authenticated", False) else None,
+                   session_key=session_key or "", **columns)
     if dispatch:
         run_dispatch(run)
     return run, True
+
+
+MAX_NAME = 200   # SimulationRun.deck_name / opponent_name
+
+
+def _new_run(spec: dict, key: str | None = None, **columns) -> SimulationRun:
+    """The SimulationRun row of a spec: its game's columns (run module `run_fields`), a name the spec carries from
+    the text itself (a strategy's or decklist's own name) clipped to its column (the spec keeps it whole)."""
+    engine = engine_for(spec)
+    fields = {k: (v[:MAX_NAME] if k in ("deck_name", "opponent_name") and isinstance(v, str) else v)
+              for k, v in engine.run_fields(spec).items()}
+    return SimulationRun.objects.create(
+        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
+        engine_version=spec["engine_version"], request_key=key or engine.request_key(spec), spec=spec,
+        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])), **fields, **columns)
 
 
 def _identical(model, key: str, user, session_key: str):
@@ -125,17 +143,9 @@ def _identical(model, key: str, user, session_key: str):
 
 
 def run_from_spec(spec: dict) -> SimulationRun:
-    """A new run of a built spec, not deduplicated and under no per-user limit (the `simulate --queue`
+    """A new run of a built spec of any game, not deduplicated and under no per-user limit (the `simulate --queue`
     command and the benchmarks; players go through `run_request`). Not dispatched yet."""
-    return SimulationRun.objects.create(
-        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
-        engine_version=spec["engine_version"], request_key=runner.request_key(spec),
-        deck_name=spec["deck"]["name"] or "", deck_hash=spec["deck"]["hash"], deck_counts=spec["deck"]["counts"],
-        deck_legal=spec["deck"]["legal"],
-        opponent_name=(spec["opponent"] or {}).get("name") or "",
-        opponent_hash=(spec["opponent"] or {}).get("hash") or "",
-        opponent_counts=(spec["opponent"] or {}).get("counts"), spec=spec,
-        chunks_total=len(runner.chunk_plan(spec["mode"], spec["games"], spec["settings"])))
+    return _new_run(spec)
 
 
 def run_dispatch(run: SimulationRun) -> None:

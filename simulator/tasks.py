@@ -157,10 +157,10 @@ def requeue_pending(limit: int = 200) -> int:
 # Past the Redis visibility timeout it may be computed twice, which is harmless (the same result is kept).
 @shared_task(name="simulator.regions_round_robin", acks_late=True, ignore_result=True, soft_time_limit=300,
              time_limit=310)
-def regions_round_robin(games: int, seed: int) -> None:
-    """The regions round-robin for the web (simulator/games/round_robin.py): computed here, kept in the cache, so
-    the web process never plays its games."""
+def regions_round_robin(games: int, seed: int, mine: str | None = None) -> None:
+    """The regions round-robin for the web (simulator/games/round_robin.py), with the visitor's own strategy when
+    `mine` is its text: computed here, kept in the cache, so the web process never plays its games."""
     _fresh()
     from .games import round_robin
 
-    round_robin.compute(games, seed)
+    round_robin.compute(games, seed, mine)

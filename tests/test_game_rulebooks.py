@@ -86,11 +86,11 @@ def test_realms_replay_and_report_cite_rules_as_links(capsys):
     services.run_execute_here(run)
     c = Client()
     own(c, run)
-    first = c.get(f"/simulate/runs/{run.pk}/games/0/?step=2").content.decode()   # the Leaders revealed
-    lines = re.findall(r'<p class="rb-line">(.*?)</p>', first, re.S)
+    first = c.get(f"/realms/simulate/runs/{run.pk}/games/0/?step=2").content.decode()   # the Leaders revealed
+    lines = re.findall(r'<p class="rb-line[^"]*">(.*?)</p>', first, re.S)
     assert any('<a class="rule-ref" href="/realms/rules/#s8"' in x for x in lines), lines
-    pages = [first, c.get(f"/simulate/runs/{run.pk}/games/0/?step=40").content.decode(),
-             c.get(f"/simulate/runs/{run.pk}/games/1/?step=99999").content.decode(),
+    pages = [first, c.get(f"/realms/simulate/runs/{run.pk}/games/0/?step=40").content.decode(),
+             c.get(f"/realms/simulate/runs/{run.pk}/games/1/?step=99").content.decode(),
              c.get(run.get_absolute_url()).content.decode()]
     for html in pages:
         assert "002 §" not in html and "003 §" not in html
@@ -107,9 +107,9 @@ def test_regions_replay_and_report_cite_rules_as_links():
     services.run_execute_here(run)
     c = Client()
     own(c, run)
-    replay = c.get(run.get_absolute_url() + "replay/").content.decode()
+    replay = c.get(run.get_absolute_url() + "games/0/").content.decode()
     assert 'Setup (<a class="rule-ref" href="/regions/rules/#s2"' in replay
-    later = c.get(run.get_absolute_url() + "replay/?step=30").content.decode()
+    later = c.get(run.get_absolute_url() + "games/0/?step=30").content.decode()
     report = c.get(run.get_absolute_url()).content.decode()
     for html in (replay, later, report):
         assert "003 §" not in html and "002 §" not in html

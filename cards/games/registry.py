@@ -6,10 +6,11 @@ identity, opening hands, card frame and simulation modes. The site's apps (cards
 game up by its slug and call these hooks; they name no game. Adding a game is a package `cards/games/<game>/`
 plus one `register(Game(...))` — see docs/games/adding-a-game.md.
 
-r1 (A Reign of Kings) is registered as `builtin`: the original apps serve it at the original URLs with its own
-tables (its card search compiles to SQL, its legality is `decks/legality.py`), so every contract of
-CONTRACTS §1–§6 holds unchanged with no game named. Its hooks below are dotted paths resolved on first use, so
-that this module imports nothing of the apps.
+r1 (A Reign of Kings) is registered like every other game. Two fields say what is its own: `url_prefix=""` (the
+original apps serve it at the site's original URLs, every other game under /<game>/) and `own_tables=True` (its
+cards, decks and collection live in the apps' own tables: its card search compiles to SQL, its legality is
+`decks/legality.py`), so every contract of CONTRACTS §1–§6 holds unchanged with no game named. Hooks are dotted
+paths resolved on first use, so that this module imports nothing of the apps.
 
     >>> get("realms").name
     'The Realm duel'
@@ -92,15 +93,17 @@ class Game:
     - `engine`: its rules engine's `EngineSpec` (simulator/engines/common/spec.py: how a game-blind tool starts,
       loads and counts its games); the engine itself has the shape of simulator/engines/common/protocol.py.
       The native build's list of engines (scripts/build_native.py) comes from these.
-    - `runs`: the module that runs its simulations (`MODES`, `chunk_plan`, `run_chunk`, `merge`, `finalize`,
-      `request_key`: simulator/games/__init__.py `engine_for`); the simulation API's and command's games and
-      modes come from these.
+    - `runs`: the module that runs its simulations (`MODES`, `build_spec`, `chunk_plan`, `run_chunk`, `merge`,
+      `finalize`, `request_key`, `run_fields`: simulator/games/__init__.py); the `simulate` command, the
+      simulation API and the Celery workers run every game through these, and their games and modes come from
+      them.
     """
 
     slug: str
     name: str
     rules: str = ""
-    builtin: bool = False
+    url_prefix: str | None = None   # where its pages are served: None is /<slug>, "" the site's original URLs
+    own_tables: bool = False         # its cards and decks in the apps' own tables, not the shared GameCard rows
     card_types: tuple[str, ...] = ()
     sections: tuple[Section, ...] = ()
     formats: tuple[str, ...] = ("standard",)
@@ -131,6 +134,11 @@ class Game:
     doctor: Callable | str | None = None
     doctor_samples: Callable | str | None = None
     rulebook: Rulebook | None = None            # its rulebook page (roc_site/rulebook.py)
+
+    @property
+    def prefix(self) -> str:
+        """The start of its pages' addresses: "" for the game at the site's original URLs, else "/<slug>"."""
+        return f"/{self.slug}" if self.url_prefix is None else self.url_prefix
 
     def hook(self, name: str):
         """The named hook, resolved; raises NotImplementedError naming the game when it has none."""
@@ -205,8 +213,8 @@ def games() -> list[Game]:
 
 
 def hosted() -> list[Game]:
-    """The games served through the generic seam (every game but the builtin r1)."""
-    return [g for g in _GAMES.values() if not g.builtin]
+    """The games served under their own prefix (/<game>/…): every game but the one at the site's original URLs."""
+    return [g for g in _GAMES.values() if g.prefix]
 
 
 def entries(counts: Mapping[str, int], cards: Iterable[dict]) -> list[tuple[dict, int]]:
@@ -217,7 +225,7 @@ def entries(counts: Mapping[str, int], cards: Iterable[dict]) -> list[tuple[dict
 
 # ---- the games ------------------------------------------------------------------------------------------------
 register(Game(
-    slug="r1", name="A Reign of Kings", rules="000_…, 001_…", builtin=True,
+    slug="r1", name="A Reign of Kings", rules="000_…, 001_…", url_prefix="", own_tables=True,
     card_types=r1_facts.SECTION_TYPES,
     sections=(Section("Faction", ("faction",)), Section("Destiny", ("destiny",)), Section("Quests", ("quest",)),
               Section("Units", ("unit",)), Section("Locations", ("location",)),

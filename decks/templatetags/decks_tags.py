@@ -29,3 +29,11 @@ def decklists_with_card(card, limit: int = 8):
 
     decklists, total = select(code=card.code, limit=limit)
     return {"card": card, "decklists": decklists, "total": total}
+
+
+@register.filter
+def finding_title(code: str) -> str:
+    """A deck doctor finding's name in words for its heading ("undefended_icon" -> "Undefended icon"); the code
+    stays the finding's id and data-code for scripts and the API."""
+    words = str(code or "").replace("_", " ").strip()
+    return words[:1].upper() + words[1:]

@@ -1,21 +1,55 @@
-"""Simulation runs of the hosted games (realms, regions) on the same run machinery as r1.
+"""Simulation runs of every game, one path: a run's spec names its game (`spec["game"]`; none means the default
+game, r1), `engine_for(spec)` gives that game's *run module* (its registration's `runs`, cards/games/registry.py),
+and everything else — the command, the API, the services, the Celery tasks, `run_in_process` below — is the same
+for every game.
 
-A run's spec names its game (`spec["game"]`; none means r1). `engine_for(spec)` gives the module that runs it (the
-game's registration names it: cards/games/registry.py `runs`),
-with the interface simulator/runner.py has for r1: `chunk_plan(mode, games, settings)`, `run_chunk(spec, index)`,
-`merge(mode, parts)`, `finalize(spec, merged)`, `request_key(spec)`. The services and the Celery tasks call
-these through `engine_for`, so a realms or regions run is chunked, seeded, stored and merged exactly like an r1
-run: the same spec, games and seed give the same JSON (except `elapsed_s`) in-process and on the workers.
+A run module says only what differs per game:
+
+- `MODES`: the modes it runs; `chunk_plan(mode, games, settings)` (simulator/engines/common/runs.py `chunk_plan`
+  with the game's chunk size); `run_chunk(spec, index)` one chunk's partial (integer counts, seeded with
+  `runs.chunk_seed`); `merge(mode, parts)` and `finalize(spec, merged)` the report; `request_key(spec)`.
+- `build_spec(mode=, text=, opponent_text=, games=, seed=, policy=, opponent_policy=, fmt=, deck_name=,
+  opponent_name=)` a spec from the request's fields (GameSpecError naming the field otherwise), and
+  `run_fields(spec)` the SimulationRun columns of a spec.
+- optional hooks, asked through `run_hook`: `report_text` (the command's words), `CHUNK_PER_GAME_S` and
+  `chunk_allowance` (a chunk's time limit, simulator/tasks.py), `command_problem` (the command's own option
+  checks), `CARDS_IN_DATABASE`, `SAVED_DECKS` (the API's saved-deck ids and settings dict), and the pages' hooks
+  (charts, replay board, players…).
+
+So a game's run is chunked, seeded, stored and merged the same way wherever it runs: the same spec, games and seed
+give the same JSON (except `elapsed_s`) in-process and on the workers.
 """
 from __future__ import annotations
 
 from types import ModuleType
 
 from cards.games import registry
+from simulator.engines.common.runs import Progress, run_chunks
 
-# the hosted games whose simulations run here (r1, the builtin game, keeps its own pages and API at the root)
-GAMES = tuple(g.slug for g in registry.hosted() if g.has("runs"))
-STRATEGY_GAMES = ("regions",)   # played by written strategies: the strategy editor and the round robin
+def simulated() -> tuple[str, ...]:
+    """Every registered game whose simulations run here (its registration names `runs`), in registration order."""
+    return tuple(g.slug for g in registry.games() if g.has("runs"))
+
+
+def hosted() -> tuple[str, ...]:
+    """The simulated games served under their own prefix (/<game>/simulate/, /<game>/api/simulations/); the game
+    at the site's root keeps its original pages there."""
+    return tuple(g.slug for g in registry.games() if g.has("runs") and g.prefix)
+
+
+def strategy_games() -> tuple[str, ...]:
+    """The games played by written strategies, whose run module ships some (`shipped_strategies`): the strategy
+    editor and the round robin."""
+    return tuple(g for g in simulated() if run_hook(g, "shipped_strategies") is not None)
+
+
+def __getattr__(name: str):
+    # asked at the moment they are read, so a game registered later (the tests' toy game) is in them
+    if name == "GAMES":
+        return hosted()
+    if name == "STRATEGY_GAMES":
+        return strategy_games()
+    raise AttributeError(name)
 
 
 def game_of(spec: dict | None) -> str:
@@ -23,10 +57,10 @@ def game_of(spec: dict | None) -> str:
 
 
 def run_hook(game: str | None, name: str, default=None):
-    """An optional hook of a hosted game's run module (simulator/games/<game>.py: its report lines, charts, replay
-    board, page choices…), or `default` when the game has no simulations here or its module has no such hook: the
-    shared pages and command ask this instead of naming a game."""
-    if game not in GAMES:
+    """An optional hook of a game's run module (simulator/games/<game>.py: its report lines, charts, replay board,
+    page choices…), or `default` when the game has no simulations here or its module has no such hook: the shared
+    pages and command ask this instead of naming a game."""
+    if game not in simulated():
         return default
     return getattr(registry.get(game).hook("runs"), name, default)
 
@@ -36,18 +70,8 @@ def engine_for(spec: dict | None) -> ModuleType:
     return registry.get(game_of(spec)).hook("runs")
 
 
-def run_in_process(spec: dict, progress=None) -> dict:
+def run_in_process(spec: dict, progress: Progress | None = None) -> dict:
     """Every chunk here, in order, merged as the workers do (the `simulate` command without --queue)."""
-    import time
-
     engine = engine_for(spec)
-    started = time.perf_counter()
-    plan = engine.chunk_plan(spec["mode"], spec["games"], spec.get("settings"))
-    parts = []
-    for index, _, _ in plan:
-        parts.append(engine.run_chunk(spec, index))
-        if progress:
-            progress(index + 1, len(plan))
-    result = engine.finalize(spec, engine.merge(spec["mode"], parts))
-    result["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return result
+    return run_chunks(spec, engine.chunk_plan(spec["mode"], spec["games"], spec.get("settings")), engine.run_chunk,
+                      lambda parts: engine.merge(spec["mode"], parts), engine.finalize, progress)

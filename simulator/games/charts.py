@@ -71,7 +71,7 @@ def charts_for(result: dict, game: str | None = None) -> list[tuple[str, str]]:
     return run_hook(game or result.get("game"), "charts", lambda result: [])(result)
 
 
-def matrix_chart(rr: dict) -> str:
+def matrix_chart(rr: dict, names: list[str] | None = None) -> str:
     """The round-robin standings as bars (score: a win 1, a draw ½)."""
     import pygal
 
@@ -80,6 +80,7 @@ def matrix_chart(rr: dict) -> str:
     chart = pygal.HorizontalBar(title="Round-robin score", style=STYLE, width=640, height=320,
                                 disable_xml_declaration=True, js=[], no_prefix=True, explicit_size=False,
                                 show_legend=False, value_formatter=_percent, range=(0, 1))
-    chart.x_labels = [s["name"] for s in rr["standings"]]
+    shown = dict(zip(rr["strategies"], names or rr["strategies"]))   # the strategies' own names, when given
+    chart.x_labels = [shown.get(s["name"], s["name"]) for s in rr["standings"]]
     chart.add("score", [s["score"] for s in rr["standings"]])
     return _render(chart)

@@ -1,6 +1,7 @@
-"""`simulate FILE --game realms --mode goldfish|versus` and `simulate STRATEGY --game regions --mode versus
---opponent STRATEGY` (CONTRACTS §3, §7): in-process by default, `--queue` through the Celery
-workers (the same chunks and seeds, so the same JSON except `elapsed_s`)."""
+"""`python manage.py simulate FILE --mode MODE [--game GAME] …` (CONTRACTS §3, §7), one path for every game: the
+game's run module (simulator/games/__init__.py) builds the spec from the files, then the run goes in-process or,
+with `--queue`, through the Celery workers (the same chunks and seeds, so the same JSON except `elapsed_s`).
+A mode a game offers without its engine (realms hands: the registration's `engine_modes`) goes to that hook."""
 from __future__ import annotations
 
 import json
@@ -10,22 +11,37 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
+from cards.games import registry
 from roc_site.dbcheck import require_database
 
-from . import GAMES, STRATEGY_GAMES, engine_for, run_hook, run_in_process
+from . import engine_for, run_hook, run_in_process, simulated
 from .services import GameSpecError, build_game_spec, run_from_game_spec
 
 
 def engine_modes(game: str | None) -> tuple[str, ...]:
-    """The modes the game's run module (its registration's `runs`) plays through its engine."""
-    if game not in GAMES:
+    """The modes the game's run module plays through its engine."""
+    if game not in simulated():
         return ()
     return tuple(engine_for({"game": game}).MODES)
 
 
+def all_modes() -> tuple[str, ...]:
+    """Every mode some game runs, in registration order (the command's --mode choices)."""
+    out: list[str] = []
+    for game in registry.games():
+        for mode in (*(engine_modes(game.slug)), *game.engine_modes):
+            if mode not in out:
+                out.append(mode)
+    return tuple(out)
+
+
 def handles(game: str | None, mode: str) -> bool:
-    """Whether this module runs (game, mode); other games' modes (realms hands) go to their registry hooks."""
-    return game in STRATEGY_GAMES or mode in engine_modes(game)
+    """Whether a run module runs (game, mode): its own modes, and any mode the game offers no other way (its run
+    module then says what it runs); a mode the registration's `engine_modes` offers (realms hands) goes there."""
+    game = game or registry.DEFAULT
+    if game not in simulated():
+        return False
+    return mode in engine_modes(game) or mode not in registry.get(game).engine_modes
 
 
 def _read(path: str, what: str, game: str) -> tuple[str, str]:
@@ -43,21 +59,42 @@ def _read(path: str, what: str, game: str) -> tuple[str, str]:
         raise CommandError(f"cannot read {what} {path}: {exc}", returncode=2) from exc
 
 
-def simulate_game(command, options: dict) -> None:
-    game, mode = options["game"], options["mode"]
+def command_problem(mode: str, options: dict) -> str | None:
+    """The options the command refuses for any game before reading a file."""
+    if mode == "hands" and (options.get("policy") or options.get("opponent_policy")):
+        return "--policy and --opponent-policy go with --mode goldfish or versus (hands plays no games)"
+    if mode != "versus" and options.get("opponent_policy"):
+        return "--opponent-policy goes with --mode versus (the goldfish opponent never decides)"
+    return None
+
+
+def simulate(command, options: dict) -> None:
+    """The whole command: every option as parsed (simulator/management/commands/simulate.py)."""
+    game, mode = options.get("game") or registry.DEFAULT, options["mode"]
+    try:
+        registry.get(game)
+    except registry.UnknownGame as exc:
+        raise CommandError(f"--game: {exc}", returncode=2) from None
+    if not handles(game, mode):   # a mode its registration offers without the engine (realms hands)
+        from decks.game_simulate import simulate_other_game
+
+        return simulate_other_game(command, file=options["file"], mode=mode, games=options.get("games"),
+                                   seed=options.get("seed", 1), as_json=options.get("json"), game=game)
     games = options.get("games")
     if games is not None and games < 1:
         raise CommandError(f"--games must be at least 1, not {games}", returncode=2)
-    name, text = _read(options["file"], "strategy file" if game in STRATEGY_GAMES else "deck file", game)
+    problem = run_hook(game, "command_problem", command_problem)(mode, options)
+    if problem:
+        raise CommandError(problem, returncode=2)
+    strategies = run_hook(game, "shipped_strategies") is not None
+    name, text = _read(options["file"], "strategy file" if strategies else "deck file", game)
     opp_name, opp_text = "", None
     if options.get("opponent"):
         opp_name, opp_text = _read(options["opponent"], "opponent file", game)
     elif mode == "versus":
-        raise CommandError("--opponent FILE is needed for --mode versus", returncode=2)
-    if mode != "versus" and options.get("opponent_policy"):
-        raise CommandError("--opponent-policy goes with --mode versus (the goldfish opponent never decides)",
-                           returncode=2)
-    require_database(cards=False)
+        raise CommandError("--opponent FILE is needed for --mode versus: a head-to-head run needs an opponent "
+                           f"{'strategy' if strategies else 'decklist'}.", returncode=2)
+    require_database(cards=run_hook(game, "CARDS_IN_DATABASE", False))
     try:
         spec = build_game_spec(game, mode=mode, text=text, opponent_text=opp_text, games=games,
                                seed=options.get("seed", 1), policy=options.get("policy"),
@@ -75,7 +112,7 @@ def simulate_game(command, options: dict) -> None:
     if options.get("json"):
         command.stdout.write(json.dumps(result, sort_keys=True))
     else:
-        command.stdout.write(report_text(result))
+        command.stdout.write(run_hook(game, "report_text", report_text)(result))
 
 
 def _queued(command, spec: dict, timeout: float) -> dict:
@@ -88,13 +125,15 @@ def _queued(command, spec: dict, timeout: float) -> dict:
     except services.BrokerUnavailable as exc:
         raise CommandError(str(exc), returncode=3) from exc
     deadline = time.monotonic() + timeout
+    shown = -1.0
     while time.monotonic() < deadline:
         run.refresh_from_db()
         if run.status == RunStatus.DONE:
             return run.result
         if run.status == RunStatus.FAILED:
             raise CommandError(f"run {run.pk} failed: {run.error}", returncode=1)
-        if sys.stderr.isatty():
+        if run.progress != shown and sys.stderr.isatty():
+            shown = run.progress
             command.stderr.write(f"\rrun {run.pk}: {run.progress:.0%}", ending="")
         time.sleep(0.1)
     raise CommandError(f"run {run.pk} did not finish within {timeout:g} s (is a worker running?)", returncode=1)
@@ -138,16 +177,26 @@ def report_text(r: dict) -> str:
     return "\n".join(lines)
 
 
-def add_game_arguments(parser) -> None:
-    """The hosted games' options, each added unless the r1 command already has it (--policy, --opponent-policy)."""
-    have = {s for action in parser._actions for s in action.option_strings}
-    if "--policy" not in have:
-        parser.add_argument("--policy", metavar="NAME", default=None,
-                            help="who plays the first deck or strategy (realms: greedy, random, expert or "
-                                 "expert:N; regions: strategy, random, search, search:N)")
-    if "--opponent-policy" not in have:
-        parser.add_argument("--opponent-policy", metavar="NAME", default=None,
-                            help="who plays the opponent (versus)")
-    if "--format" not in have:
-        parser.add_argument("--format", default=None, choices=("standard", "simplified"),
-                            help="realms: standard (50 VP) or simplified (30 VP, 002 §17)")
+def add_arguments(parser) -> None:
+    """Every game's options (CONTRACTS §3's flags, and --game, --format)."""
+    parser.add_argument("file", metavar="FILE", help="decklist text file (CONTRACTS §2), or a strategy file")
+    parser.add_argument("--mode", required=True, choices=all_modes())
+    parser.add_argument("--opponent", metavar="FILE", help="the opponent's decklist or strategy (versus)")
+    parser.add_argument("--games", type=int, help="games to play, or hands to sample for --mode hands")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    from simulator.deckinput import policy_names
+
+    names = ", ".join(policy_names())
+    parser.add_argument("--policy", metavar="NAME", default=None,
+                        help=f"who plays the first deck (goldfish and versus): one of {names}; "
+                             "expert:N gives the search player N simulations per decision (default greedy); "
+                             "--game realms: greedy, random, expert or expert:N; "
+                             "--game regions: strategy (default), random, search, search:N")
+    parser.add_argument("--opponent-policy", metavar="NAME", default=None,
+                        help=f"who plays the opponent deck (versus): one of {names} (default greedy)")
+    parser.add_argument("--queue", action="store_true", help="run on the Celery workers and wait")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait with --queue")
+    parser.add_argument("--game", default=None, help="the game (CONTRACTS §7); default r1")
+    parser.add_argument("--format", default=None, choices=("standard", "simplified"),
+                        help="realms: standard (50 VP) or simplified (30 VP, 002 §17)")

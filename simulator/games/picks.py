@@ -18,8 +18,20 @@ class PickError(ValueError):
     """A pick that names nothing this visitor may use; the message says which and what to do."""
 
 
+def reader_text(text: str) -> str:
+    """A shipped list as a reader gets it in a box: its comment lines without the repository's paths ("rebalanced:
+    docs/starters.md") and with rule citations as the pages write them ("002 §2" -> "§2"); the cards unchanged."""
+    out = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            line = re.sub(r";?\s*\w+:\s*docs/\S+?(?=[.;]?\s*$)", "", line)
+            line = re.sub(r"\b\d{3} (§)", r"\1", line)
+        out.append(line)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
 def _starters(spec) -> list[tuple[str, str]]:
-    return spec.hook("starters")() if spec.has("starters") else []
+    return [(name, reader_text(text)) for name, text in spec.hook("starters")()] if spec.has("starters") else []
 
 
 def _runs(spec):

@@ -131,7 +131,19 @@ def charts(result: dict) -> list[tuple[str, str]]:
     return realms_goldfish(result) if result["mode"] == "goldfish" else realms_versus(result)
 
 
-def root_replay(request, run, index: int):
-    """A realms run's game `index` at r1's replay address (/simulate/runs/ID/replay/N/), on the realms board."""
+def replay_board(request, run, game_spec, index: int):
+    """Game `index` of a realms run on the realms board (realms_replay.py)."""
     from .realms_replay import replay_page
-    return replay_page(request, run, index)
+    return replay_page(request, run, game_spec, index)
+
+
+def play_kit():
+    """The playtest table and the judge sandbox of this game (realms_play.py)."""
+    from . import realms_play
+    return realms_play
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: realms_tune.py."""
+    from . import realms_tune
+    return realms_tune

@@ -125,10 +125,10 @@ def _hero_name(code: str) -> str:
         return code
 
 
-def replay_board(request, run, game_spec):
-    """The sample game on a board of five Regions (regions_replay.py)."""
+def replay_board(request, run, game_spec, index: int):
+    """Game `index` of a run on a board of five Regions (regions_replay.py)."""
     from .regions_replay import replay_page
-    return replay_page(request, run, game_spec)
+    return replay_page(request, run, game_spec, index)
 
 
 # The simulate page's one player choice (simulator/games/picks.py `players`): the strategy's own rules, or the
@@ -143,3 +143,15 @@ def heroes() -> list[str]:
     """Every Hero's name (the page's Hero picker)."""
     from simulator.engines.regions import CardSet
     return [h.name for h in CardSet.default().heroes]
+
+
+def play_kit():
+    """The playtest table and the judge sandbox of this game (regions_play.py)."""
+    from . import regions_play
+    return regions_play
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: regions_tune.py."""
+    from . import regions_tune
+    return regions_tune

@@ -1,4 +1,5 @@
-"""The regions round-robin (every shipped strategy against every other) for /regions/round-robin/ and its API.
+"""The regions round-robin (every shipped strategy against every other, and the visitor's own if they add one)
+for /regions/round-robin/ and its API; each cell's games replay at /regions/round-robin/games/I/J/K/.
 
 A round-robin of 400 games a pair is a few CPU-seconds, too much for a web process to spend on an anonymous GET.
 So the web process only reads: a result is kept in the cache per (engine version, games, seed); a request for
@@ -7,6 +8,8 @@ computed" (202), and asking again later finds it. Handing one out counts as star
 visitor's simulation throttle (roc_site/throttling.py); reading a computed one or one being computed does not.
 """
 from __future__ import annotations
+
+import hashlib
 
 from django.core.cache import cache
 
@@ -28,24 +31,72 @@ class Busy(Exception):
         self.status, self.retry_after = status, retry_after
 
 
-def _key(games: int, seed: int) -> str:
+def _key(games: int, seed: int, mine: str | None = None) -> str:
     from simulator.engines.regions import ENGINE_VERSION
-    return f"regions-rr:{ENGINE_VERSION}:{games}:{seed}"
+    return f"regions-rr:{ENGINE_VERSION}:{games}:{seed}" + (f":{text_hash(mine)}" if mine else "")
 
 
-def compute(games: int, seed: int) -> dict:
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.replace("\r\n", "\n").strip().encode()).hexdigest()[:20]
+
+
+def remember(text: str) -> str:
+    """Keep a visitor's strategy text (the page's address names it by its hash, as texts are too long for one)."""
+    h = text_hash(text)
+    cache.set(f"regions-rr-mine:{h}", text, KEEP_S)
+    return h
+
+
+def recall(h: str) -> str | None:
+    return cache.get(f"regions-rr-mine:{h}") if h.isascii() and h.isalnum() and len(h) == 20 else None
+
+
+def strategies(mine: str | None = None) -> dict[str, str]:
+    """The round-robin's strategies by name, in its order: the shipped ones, then the visitor's (named by its own
+    `name:` line, marked as theirs). The shipped ones keep their places, so their pairs play the same games
+    with or without the visitor's."""
+    from simulator.engines.regions.sim import shipped_texts
+
+    from .picks import strategy_label
+
+    out = dict(shipped_texts())
+    if mine:
+        name = strategy_label(mine)[0] or "Your strategy"
+        out[f"{name} (yours)"] = mine
+    return out
+
+
+def labels(strategies: dict[str, str]) -> list[str]:
+    """The strategies' own names ("Big Money" for big-money), in the round-robin's order, for the pages."""
+    from .picks import strategy_label
+
+    return [key if key.endswith(" (yours)") else (strategy_label(text)[0] or key) for key, text in strategies.items()]
+
+
+def pair_spec(strategies: dict[str, str], i: int, j: int, games: int, seed: int) -> tuple[dict, list[str]]:
+    """The versus spec the round-robin played for the pair (i, j) (the lower index first, as it was played) and
+    the two names in that order."""
+    from simulator.engines.regions.sim import pair_seed, versus_spec
+
+    keys, names = list(strategies), labels(strategies)
+    a, b = min(i, j), max(i, j)
+    return (versus_spec(strategies[keys[a]], strategies[keys[b]], games=games, seed=pair_seed(seed, a, b)),
+            [names[a], names[b]])
+
+
+def compute(games: int, seed: int, mine: str | None = None) -> dict:
     """Play the round-robin here and keep it (the worker's side; also `manage.py shell` for warming)."""
-    from simulator.engines.regions.sim import round_robin, shipped_texts
+    from simulator.engines.regions.sim import round_robin
 
-    result = round_robin(shipped_texts(), games=games, seed=seed)
-    cache.set(_key(games, seed), result, KEEP_S)
-    cache.delete(_key(games, seed) + ":pending")
+    result = round_robin(strategies(mine), games=games, seed=seed)
+    cache.set(_key(games, seed, mine), result, KEEP_S)
+    cache.delete(_key(games, seed, mine) + ":pending")
     return result
 
 
-def get_or_start(request, games: int, seed: int) -> dict:
+def get_or_start(request, games: int, seed: int, mine: str | None = None) -> dict:
     """The computed round-robin, or Busy: never plays a game in this process."""
-    key = _key(games, seed)
+    key = _key(games, seed, mine)
     found = cache.get(key)
     if found is not None:
         return found
@@ -60,7 +111,7 @@ def get_or_start(request, games: int, seed: int) -> dict:
     from simulator.tasks import regions_round_robin
 
     try:
-        regions_round_robin.apply_async(args=[games, seed], retry=True,
+        regions_round_robin.apply_async(args=[games, seed, mine] if mine else [games, seed], retry=True,
                                         retry_policy={"max_retries": 2, "interval_start": 0, "interval_step": 0.5,
                                                       "interval_max": 1})
     except Exception as exc:  # kombu raises OperationalError and friends, depending on the transport

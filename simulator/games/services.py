@@ -1,11 +1,12 @@
-"""Writes for the hosted games' runs: build a spec from decklist text or strategy text, create a
-SimulationRun for it (deduplicated, under the same per-user limits as r1) and dispatch it to the same Celery tasks.
-The run's game lives in its spec (`spec["game"]`), which simulator/games.engine_for reads.
+"""Writes for any game's runs: build a spec from decklist text or strategy text through the game's run module
+(simulator/games/__init__.py), and hand it to simulator/services.py `create_run` (deduplicated, under the same
+per-user limits for every game, dispatched to the same Celery tasks). The run's game lives in its spec
+(`spec["game"]`; none is the default game), which simulator/games.engine_for reads.
 """
 from __future__ import annotations
 
-from simulator.models import IN_FLIGHT, RunStatus, SimulationRun
-from simulator.services import LimitExceeded, _identical, _owner_filter, limits_for, run_dispatch
+from simulator.models import SimulationRun
+from simulator.services import MAX_NAME, LimitExceeded, create_run, limits_for, run_from_spec
 
 from . import engine_for
 
@@ -18,11 +19,14 @@ class GameSpecError(ValueError):
 
 def build_game_spec(game: str, **kwargs) -> dict:
     """The spec of the game's run module (simulator/games/<game>.py `build_spec`) from the common fields."""
-    from . import GAMES, run_hook
+    from cards.games import registry
+
+    from . import run_hook, simulated
 
     build = run_hook(game, "build_spec")
     if build is None:
-        raise GameSpecError(f"game: {game!r} has no simulations here ({', '.join(GAMES)}; r1 is the default)")
+        raise GameSpecError(f"game: {game!r} has no simulations here ({', '.join(simulated())}; "
+                            f"{registry.DEFAULT} is the default)")
     return build(**kwargs)
 
 
@@ -32,16 +36,10 @@ def run_fields(spec: dict) -> dict:
 
 def run_from_game_spec(spec: dict) -> SimulationRun:
     """A new run of a built spec (the `simulate --queue` command), not deduplicated; not dispatched yet."""
-    engine = engine_for(spec)
-    return SimulationRun.objects.create(
-        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
-        engine_version=spec["engine_version"], request_key=engine.request_key(spec), spec=spec,
-        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
-        **_clipped(run_fields(spec)))
+    return run_from_spec(spec)
 
 
 MAX_SEED = 2**63 - 1   # the seed column is a signed 64-bit integer (as r1's runs: simulator/deckinput.py)
-MAX_NAME = 200         # SimulationRun.deck_name / opponent_name
 
 
 def _check_bounds(kwargs: dict) -> None:
@@ -56,16 +54,9 @@ def _check_bounds(kwargs: dict) -> None:
             raise GameSpecError(f"{label}: at most {MAX_NAME} characters, not {len(value):,}")
 
 
-def _clipped(fields: dict) -> dict:
-    """A name the spec carries from the text itself (a strategy's or decklist's own name) clipped to its column;
-    the spec keeps it whole."""
-    return {k: (v[:MAX_NAME] if k in ("deck_name", "opponent_name") and isinstance(v, str) else v)
-            for k, v in fields.items()}
-
-
 def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", dispatch: bool = True,
                      **kwargs) -> tuple[SimulationRun, bool]:
-    """Validate, deduplicate and queue a hosted game's run, under the r1 limits (simulator/services.py)."""
+    """Validate, deduplicate and queue a game's run, under the same limits as every run (simulator/services.py)."""
     limits = limits_for(user)
     games = kwargs.get("games")
     cap = limits.max_games.get(mode)
@@ -75,25 +66,4 @@ def game_run_request(game: str, *, mode: str, user=None, session_key: str = "", 
                             f", you asked for {games:,}.")
     _check_bounds(kwargs)
     spec = build_game_spec(game, mode=mode, **kwargs)
-    engine = engine_for(spec)
-    key = engine.request_key(spec)
-    existing = _identical(SimulationRun, key, user, session_key)   # simulator/services.py explains
-    if existing is not None:
-        if existing.status == RunStatus.PENDING and dispatch:
-            run_dispatch(existing)
-        return existing, False
-    owner = _owner_filter(user, session_key)
-    if owner is not None:
-        flying = SimulationRun.objects.filter(status__in=IN_FLIGHT, **owner).count()
-        if flying >= limits.in_flight:
-            raise LimitExceeded(f"Limit: at most {limits.in_flight} simulation(s) in progress at once; "
-                                "wait for the running one to finish.")
-    run = SimulationRun.objects.create(
-        mode=spec["mode"], games=spec["games"], seed=spec["seed"], settings=spec["settings"],
-        engine_version=spec["engine_version"], request_key=key, spec=spec,
-        chunks_total=len(engine.chunk_plan(spec["mode"], spec["games"], spec["settings"])),
-        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
-        session_key=session_key or "", **_clipped(run_fields(spec)))
-    if dispatch:
-        run_dispatch(run)
-    return run, True
+    return create_run(spec, user=user, session_key=session_key, limits=limits, dispatch=dispatch)

@@ -2,24 +2,25 @@
 
 - /realms/simulate/: goldfish or head-to-head of pasted (or starter) decklists; /regions/simulate/: strategy
   against strategy. A run goes to the Celery workers (simulator/games/services.py) and its page polls (htmx).
-- /<game>/simulate/runs/ID/: the report with charts (pygal); /<game>/simulate/runs/ID/replay/: the sample game's log
+- /<game>/simulate/runs/ID/: the report with charts (pygal); /<game>/simulate/runs/ID/games/N/: game N of the run on the game's board (or its log)
   step by step.
 - /regions/strategies/: the strategy editor; typing posts to /regions/strategies/parse/ (htmx), which answers the
   parse errors with line and column. /regions/round-robin/: every shipped strategy against every other.
-- /<game>/api/simulations/ (POST a run, GET the visitor's runs) and the same with `game` on /api/simulations/.
+- /<game>/api/simulations/ is simulator/api.py's view (POST a run, GET the visitor's runs).
 """
 from __future__ import annotations
 
-import json
+from urllib.parse import quote
 
+from django.core.cache import cache
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from roc_site.inputs import InputError, loads
 from roc_site.throttling import page_throttle
-from simulator import access, selectors, services
-from simulator.run_json import anonymous_key, run_json
+from simulator import access, services
+from simulator.run_json import anonymous_key
 from simulator.models import SimulationRun
 
 from . import GAMES, STRATEGY_GAMES, charts, run_hook
@@ -72,7 +73,10 @@ GET_PICKS = {"starter": ("text", "starter"), "deck": ("text", "deck"), "decklist
 
 
 def _same(a: str, b: str) -> bool:
-    return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
+    """The same list: the same lines, comment lines (`#`, which name nothing) aside."""
+    def lines(text):
+        return [ln.strip() for ln in text.replace("\r\n", "\n").strip().split("\n") if not ln.lstrip().startswith("#")]
+    return lines(a) == lines(b)
 
 
 def simulate_page(request, game: str):
@@ -199,20 +203,25 @@ def _run_for(request, game: str, pk: str) -> SimulationRun:
 def run_page(request, game: str, pk: int):
     from cards.games import registry
 
+    from . import picks
+
     game = _game(game)
     run = _run_for(request, game, pk)
     result = run.result if run.status == "done" else None
     spec = run.spec or {}
 
-    def label(part, name, fallback):
-        return name or ", ".join((part or {}).get("leaders") or []) or (part or {}).get("name") or fallback
+    def label(part, name, fallback):   # the deck's own name, as the replay titles it; never its Leaders'
+        return name or (part or {}).get("name") or fallback
 
     from simulator.views import share_context
 
     context = {"game": registry.get(game), "run": run, "result": result, **share_context(request, run),
                "charts": charts.charts_for(result, game) if result else [],
-               "deck_label": label(spec.get("deck"), run.deck_name, "the first"),
-               "opponent_label": label(spec.get("opponent"), run.opponent_name, "the opponent")}
+               "deck_label": label(spec.get("deck"), run.deck_name, "First deck"),
+               "opponent_label": label(spec.get("opponent"), run.opponent_name, "Second deck"),
+               "replay_games": list(range(1, min(run.games or 0, 10))),
+               # the players by the simulate page's words ("Fast", "Strong"), not the engine's policy names
+               "player_labels": {p["policy"]: p["label"] for p in picks.players(registry.get(game))}}
     if result:
         from simulator.views import run_doctor
         context["doctor"] = run_doctor(run, request.user, game)
@@ -228,23 +237,65 @@ def _hero_name(code: str) -> str:
     return _hero_name(code)
 
 
-def replay_page(request, game: str, pk: int):
-    """The sample game (game 0 of the run) step by step: its log lines, one step per turn or round."""
+class StepError(Exception):
+    """A replay address whose `?step=` is not a step of the game: `status` 400 (not a number) or 404 (none such)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def asked_step(request, total: int) -> int:
+    """The replay step a hand-written `?step=` names (0 when absent): StepError when it is not a whole number
+    or not one of the game's `total` steps, so an edited address is told so instead of shown another step."""
+    raw = request.GET.get("step")
+    if raw is None or raw == "":
+        return 0
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        raise StepError(f"step: a whole number from 0 to {total - 1}, not {raw[:20]!r}.", 400)
+    step = int(raw)
+    if step >= total:
+        raise StepError(f"This game has {total} steps (0 to {total - 1}); there is no step {step}.", 404)
+    return step
+
+
+def replay_url(game: str, ref, index: int, step: int | None = None) -> str:
+    """The one address of game `index` (0-based, shown as game index + 1) of a run, at `step`."""
+    url = reverse("game-replay-game", args=[game, ref, index])
+    return url if step is None else f"{url}?step={step}"
+
+
+def replay_redirect(request, game: str, pk):
+    """/<game>/simulate/runs/ID/replay/[?game=K][&step=S], the address the reports used to link: the same game
+    and step at its one address."""
+    game = _game(game)
+    run = _run_for(request, game, pk)
+    raw = request.GET.get("game", "0") or "0"
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        return render(request, "simulator/replay_error.html", {"run": run, "message": f"game: a whole number, not "
+                                                                f"{raw[:20]!r}."}, status=400)
+    step = request.GET.get("step")
+    return redirect(replay_url(game, run.ref, int(raw)) + (f"?step={quote(step)}" if step else ""))
+
+
+def replay_page(request, game: str, pk, index: int):
+    """Game `index` of a run on the game's own board (its run module's `replay_board`), under the game's own
+    navigation; the log, one step per turn, for a game without a board."""
     from cards.games import registry
 
     game = _game(game)
     run = _run_for(request, game, pk)
     board = run_hook(game, "replay_board")
-    if board:  # the game's own board (regions: five Regions, regions_replay.py)
-        return board(request, run, registry.get(game))
-    sample = (run.result or {}).get("sample_log") if run.status == "done" else None
-    if not sample:
-        raise Http404("This run has no sample game (goldfish runs keep none).")
-    steps = _steps(sample["lines"])
     try:
-        at = max(0, min(int(request.GET.get("step", 0)), len(steps) - 1))
-    except ValueError:
-        at = 0
+        if board:
+            return board(request, run, registry.get(game), index)
+        sample = (run.result or {}).get("sample_log") if run.status == "done" else None
+        if not sample or index != 0:
+            raise Http404("This run keeps no such game to replay.")
+        steps = _steps(sample["lines"])
+        at = asked_step(request, len(steps))
+    except StepError as exc:
+        return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=exc.status)
     return render(request, "games/replay.html", {"game": registry.get(game), "run": run, "sample": sample,
                                                  "steps": steps, "at": at, "step": steps[at] if steps else None})
 
@@ -302,95 +353,106 @@ def strategy_parse(request, game: str):
     return render(request, "games/_strategy_parse.html", {"parsed": parsed})
 
 
+def _round_robin_args(request, params) -> tuple[int, int, str | None, str]:
+    """games, seed, the visitor's strategy text (or None) and its hash, from the page's address."""
+    from . import round_robin as rr_mod
+
+    try:
+        games, seed = rr_mod.parse(params)
+        games = max(10, games)
+    except ValueError:
+        games, seed = 100, 1
+    h = (params.get("mine") or "").strip()
+    mine = None
+    if h:
+        mine = rr_mod.recall(h)
+        if mine is None:
+            raise Http404("Your strategy is no longer kept here (strategies are kept a week): add it again.")
+    return games, seed, mine, h
+
+
 def round_robin_page(request, game: str):
+    """The shipped strategies' round-robin; POST a strategy's text to add it (a 400 with its parse errors when it
+    does not parse), after which the address names it (?mine=HASH)."""
     if _game(game) not in STRATEGY_GAMES:
         raise Http404("The round-robin is of regions strategies.")
     from cards.games import registry
 
     from . import round_robin as rr_mod
 
+    spec = registry.get(game)
+    if request.method == "POST":
+        text = request.POST.get("text", "")
+        games, seed, _, _ = _round_robin_args(request, request.POST)
+        parsed = _parse(text[:MAX_TEXT]) if text.strip() and len(text) <= MAX_TEXT else {
+            "ok": False, "errors": [{"line": 1, "column": 1, "message": "paste a strategy (at most "
+                                     f"{MAX_TEXT:,} characters)"}]}
+        if not parsed["ok"]:
+            return render(request, "games/round_robin.html", {
+                "game": spec, "games": games, "seed": seed, "mine_text": text[:MAX_TEXT], "parsed": parsed,
+                "busy": "Your strategy does not read yet: see the problems below the box.", "status": 400},
+                status=400)
+        h = rr_mod.remember(text)
+        return redirect(f"{request.path}?games={games}&seed={seed}&mine={h}")
+    games, seed, mine, h = _round_robin_args(request, request.GET)
+    context = {"game": spec, "games": games, "seed": seed, "mine": h, "mine_text": mine or ""}
     try:
-        games, seed = rr_mod.parse(request.GET)
-        games = max(10, games)
-    except ValueError:
-        games, seed = 100, 1
-    context = {"game": registry.get(game), "games": games, "seed": seed}
-    try:
-        rr = rr_mod.get_or_start(request, games, seed)
+        rr = rr_mod.get_or_start(request, games, seed, mine)
     except rr_mod.Busy as exc:  # computed on the workers: the page says so (and reloads while it is computed)
         return render(request, "games/round_robin.html", {**context, "busy": str(exc), "status": exc.status},
                       status=exc.status)
-    return render(request, "games/round_robin.html", {**context, "rr": rr, "chart": charts.matrix_chart(rr),
-                                                      "rows": list(zip(rr["strategies"], [_hero_name(h) for h in rr["heroes"]],
-                                                                       rr["matrix"]))})
+    query = f"?games={games}&seed={seed}" + (f"&mine={h}" if h else "")
+    rows = []
+    names = rr_mod.labels(rr_mod.strategies(mine))
+    for i, (name, hero, row) in enumerate(zip(names, [_hero_name(x) for x in rr["heroes"]], rr["matrix"])):
+        cells = [dict(cell, url=reverse("game-round-robin-game", args=[game, i, j, 0]) + query) if cell else None
+                 for j, cell in enumerate(row)]
+        rows.append((name, hero, cells))
+    return render(request, "games/round_robin.html", {**context, "rr": rr, "names": names, "rows": rows,
+                                                      "chart": charts.matrix_chart(rr, names)})
+
+
+def round_robin_game(request, game: str, i: int, j: int, k: int):
+    """Game k of the round-robin's pair (row i, column j), played again from the pair's seed on the board of five
+    Regions: the games behind a cell of the matrix."""
+    if _game(game) not in STRATEGY_GAMES:
+        raise Http404("The round-robin is of regions strategies.")
+    from cards.games import registry
+    from simulator.engines.regions.replay import MAX_SAMPLE_GAMES, replay_game
+
+    from . import round_robin as rr_mod
+    from .regions_replay import board_context
+
+    games, seed, mine, h = _round_robin_args(request, request.GET)
+    strategies = rr_mod.strategies(mine)
+    if i == j or not (0 <= i < len(strategies) and 0 <= j < len(strategies)):
+        raise Http404(f"The round-robin has strategies 0 to {len(strategies) - 1}, each against another.")
+    n_games = min(MAX_SAMPLE_GAMES, games)
+    if not 0 <= k < n_games:
+        raise Http404(f"The games of a pair to replay are games 1 to {n_games}; there is no game {k + 1}.")
+    spec, names = rr_mod.pair_spec(strategies, i, j, games, seed)
+    key = f"regions-rr-game:{rr_mod._key(games, seed, mine)}:{min(i, j)}:{max(i, j)}:{k}"
+    data = cache.get(key)
+    if data is None:
+        data = replay_game(spec, k)
+        cache.set(key, data, 24 * 3600)
+    query = f"?games={games}&seed={seed}" + (f"&mine={h}" if h else "")
+
+    def url(n, step=None):
+        return reverse("game-round-robin-game", args=[game, i, j, n]) + query + (
+            f"&step={step}" if step is not None else "")
+
+    try:
+        at = asked_step(request, len(data["steps"]))
+    except StepError as exc:
+        return render(request, "simulator/replay_error.html", {"message": str(exc)}, status=exc.status)
+    context = board_context(data, at, k, n_games, names, url)
+    context.update({"game": registry.get(game), "run": None, "back_url": reverse("game-round-robin", args=[game])
+                    + query, "back_label": "The round-robin"})
+    return render(request, "games/regions/replay.html", context)
 
 
 # ---- the API --------------------------------------------------------------------------------------------------
-def _body(request) -> dict:
-    try:
-        data = loads(request.body or b"{}", field="", max_bytes=None)  # the body's size: InputGuardMiddleware
-    except InputError as exc:
-        raise GameSpecError(f"Send a JSON object: {str(exc).lstrip(': ')}") from None
-    if not isinstance(data, dict):
-        raise GameSpecError("Send a JSON object with mode and text.")
-    return data
-
-
-def api_create(request, game: str, data: dict):
-    """POST a run of a hosted game: 202 with the run's id and url; 400 {"detail"} for bad input."""
-    user, session_key = _owner(request, api=True)
-    try:
-        mode = data.get("mode")
-        if not isinstance(mode, str):
-            raise GameSpecError("mode: goldfish or versus")
-        for key in ("text", "opponent", "policy", "opponent_policy", "format", "name", "opponent_name",
-                    "strategy", "opponent_strategy"):
-            if data.get(key) is not None and not isinstance(data[key], str):
-                raise GameSpecError(f"{key}: a string")
-        games, seed = data.get("games"), data.get("seed", 1)
-        for key, value in (("games", games), ("seed", seed)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise GameSpecError(f"{key}: a whole number")
-        text, opponent = data.get("text") or "", data.get("opponent") or None
-        shipped = _shipped(game)   # a strategy game's API takes a shipped strategy's name
-        text = shipped.get(data.get("strategy") or "", text)
-        opponent = shipped.get(data.get("opponent_strategy") or "", opponent)
-        run, created = game_run_request(game, mode=mode, text=text, opponent_text=opponent, games=games, seed=seed,
-                                        policy=data.get("policy"), opponent_policy=data.get("opponent_policy"),
-                                        fmt=data.get("format"), user=user, session_key=session_key,
-                                        deck_name=data.get("name") or "", opponent_name=data.get("opponent_name") or "")
-    except (GameSpecError, services.LimitExceeded) as exc:
-        return JsonResponse({"detail": str(exc)}, status=400)
-    except services.BrokerUnavailable as exc:
-        saved = access.reachable_by_maker(request, exc.run)
-        return JsonResponse({"detail": str(exc), "id": saved.pk,
-                             "url": request.build_absolute_uri(f"/api/simulations/{saved.ref}/")}, status=503)
-    body = game_run_json(access.reachable_by_maker(request, run), request)
-    body["cached"] = not created
-    return JsonResponse(body, status=202)
-
-
-def game_run_json(run: SimulationRun, request) -> dict:
-    body = run_json(run, request)
-    body["game"] = (run.spec or {}).get("game") or "r1"
-    return json.loads(json.dumps(body, default=str))
-
-
-def api_simulations(request, game: str):
-    """/<game>/api/simulations/: POST a run; GET the visitor's runs of this game."""
-    game = _game(game)
-    if request.method == "POST":
-        try:
-            data = _body(request)
-        except GameSpecError as exc:
-            return JsonResponse({"detail": str(exc)}, status=400)
-        return api_create(request, game, data)
-    if request.method != "GET":
-        return JsonResponse({"detail": "GET or POST."}, status=405)
-    runs = [r for r in selectors.runs_for(request).filter(spec__game=game)[:50]]
-    return JsonResponse({"count": len(runs), "results": [game_run_json(r, request) for r in runs]})
-
-
 def api_round_robin(request, game: str):
     """GET the round-robin matrix: 200 when computed, 202 {"detail"} while the workers compute it (ask again)."""
     if _game(game) not in STRATEGY_GAMES:

@@ -22,7 +22,7 @@
         if (!res.ok) { var e = document.createElement("li"); e.className = "field-error"; e.textContent = res.body.detail || "search failed"; out.appendChild(e); return; }
         (res.body.results || []).slice(0, 24).forEach(function (c) {
           var li = document.createElement("li"), b = document.createElement("button");
-          b.type = "button"; b.textContent = c.name + " (" + c.code + ")"; b.setAttribute("data-code", c.code);
+          b.type = "button"; b.textContent = c.name; b.title = "adds its code, " + c.code + ", to the field"; b.setAttribute("data-code", c.code);
           b.addEventListener("click", function () { add(c.code); });
           li.appendChild(b); out.appendChild(li);
         });

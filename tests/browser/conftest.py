@@ -84,3 +84,33 @@ def own_runs(context, base_url: str, *runs) -> None:
     for run in runs:
         type(run).objects.filter(pk=run.pk).update(user=None, session_key="o:browser-owner")
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key, "url": base_url}])
+
+
+def sign_in(page, base_url: str, username: str, password: str) -> None:
+    """Sign `page` in through the site's own log-in form."""
+    page.goto(base_url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_load_state("load")
+
+
+@pytest.fixture
+def signed_in_pages(live_server):
+    """signed_in_pages(user, password) -> (context options) -> a new page of its own browser context, signed in as
+    that user; every context is closed after the test."""
+    contexts = []
+
+    def for_user(username: str, password: str):
+        def open_page(options):
+            context = shared_browser().new_context(**options)
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            sign_in(page, live_server.url, username, password)
+            return page
+        return open_page
+
+    yield for_user
+    for context in contexts:
+        context.close()

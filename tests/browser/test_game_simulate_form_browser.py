@@ -14,7 +14,7 @@ WIDTHS = {"desktop": {"viewport": {"width": 1366, "height": 900}},
 
 
 @pytest.fixture
-def signed_in(live_server):
+def signed_in(signed_in_pages):
     from django.contrib.auth import get_user_model
 
     from cards.games.realms import SET_FILE, STARTERS_DIR
@@ -23,23 +23,7 @@ def signed_in(live_server):
     user = get_user_model().objects.create_user("pellinore", password="questing-beast-9")
     from tests.simulator.games.test_game_web import _realms_deck
     _realms_deck(user, "Dawn riders", (STARTERS_DIR / "sunward.txt").read_text())
-    contexts = []
-
-    def open_page(options):
-        context = shared_browser().new_context(**options)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.goto(live_server.url + "/accounts/login/")
-        page.get_by_label("Username").fill("pellinore")
-        page.get_by_label("Password").fill("questing-beast-9")
-        page.locator("main form button[type=submit]").click()
-        page.wait_for_load_state("load")
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
+    return signed_in_pages("pellinore", "questing-beast-9")
 
 
 def _shot(page, name):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import SCREENSHOT_DIR, shared_browser
+from tests.browser.conftest import SCREENSHOT_DIR
 from tests.browser.looks import on_screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -16,28 +16,12 @@ DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 
 
 @pytest.fixture
-def signed_in(live_server):
+def signed_in(signed_in_pages):
     """(context options) -> a page signed in as a new user."""
     from django.contrib.auth import get_user_model
 
     get_user_model().objects.create_user("pellinore", password="questing-beast-9")
-    contexts = []
-
-    def open_page(options):
-        context = shared_browser().new_context(**options)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.goto(live_server.url + "/accounts/login/")
-        page.get_by_label("Username").fill("pellinore")
-        page.get_by_label("Password").fill("questing-beast-9")
-        page.locator("main form button[type=submit]").click()
-        page.wait_for_load_state("load")
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
+    return signed_in_pages("pellinore", "questing-beast-9")
 
 
 def _shot(page, name):

@@ -36,7 +36,7 @@ def test_editor_panel_and_deck_page_show_the_doctor(live_server, page, shot, wid
     page.locator("button[form=deck-form]").click()
     page.wait_for_url(lambda url: "/edit" not in url and "/new" not in url)
     doctor = page.locator("#doctor")
-    assert doctor.is_visible() and "undefended_icon" in doctor.inner_text()
+    assert doctor.is_visible() and "Undefended icon" in doctor.inner_text() and "undefended_icon" not in doctor.inner_text()
     assert page.locator("#doctor a.rule-ref[href='/rules/#S.6']").count() >= 1
     box = doctor.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1   # nothing runs off the screen

@@ -158,11 +158,11 @@ def test_a_nul_in_a_realms_run_name_and_a_long_one(alice):
 
 
 def test_a_regions_strategy_named_at_length_is_stored_clipped(monkeypatch):
+    from simulator import services
     from simulator.engines.regions.sim import shipped_texts
-    from simulator.games import services
     from simulator.models import SimulationRun
 
-    monkeypatch.setattr(services, "run_dispatch", lambda run: None)   # stored, not queued
+    monkeypatch.setattr(services, "run_dispatch", lambda run: None)   # stored, not queued (every game's runs)
     text = shipped_texts()["big-money"]
     long_name = "L" * 250
     lines = [f"name: {long_name}" if line.lower().startswith("name:") else line for line in text.splitlines()]

@@ -122,3 +122,25 @@ def test_odd_builder_and_step_fields_answer_400(client, core_db):
     assert client.post("/play/sandbox/", {"op": "step", "start": "{", "actions": "[]"}).status_code == 400
     body = client.post("/play/sandbox/", BUILD).content.decode()
     assert client.post("/play/sandbox/", dict(_state(body), op="step", actions="{}")).status_code == 400
+
+
+def test_the_sandbox_speaks_in_names_not_codes(client, core_db):
+    """The page names cards and sides as a player would: "Attack Hedge Knight"-style buttons, the sides by their
+    factions, "1 line", never "use core-008", "Player 0" or "(1 lines)"."""
+    r = client.post("/play/sandbox/", BUILD)
+    body = r.content.decode()
+    labels = [html.unescape(v) for v in re.findall(r'data-action="[^"]*"[^>]*>([^<]*)</button>', body)]
+    assert labels == ["Initiate a Combat struggle", "Initiate a Faith struggle", "Pass"]
+    r = client.post("/play/sandbox/", dict(_state(body), op="step", action="struggle combat"))
+    body = r.content.decode()
+    labels = [html.unescape(v) for v in re.findall(r'data-action="[^"]*"[^>]*>([^<]*)</button>', body)]
+    assert labels == ["Defend Hound of Annwn", "Defend none"]   # core-098
+    # what a reader sees outside the position's own editors (its JSON and the builder, which hold codes)
+    page = re.sub(r"<textarea.*?</textarea>", " ", body, flags=re.S)
+    page = page.split('<details class="panel" id="builder"')[0] + page.split("</form></details>")[-1]
+    shown = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    assert not re.findall(r"\bcore-\d{3}\b", shown), re.findall(r"\bcore-\d{3}\b", shown)[:5]
+    assert "Player 0" not in shown and "Player 1" not in shown and "player 1" not in shown
+    assert not re.search(r"\(1 lines\)", shown)
+    decides = re.sub(r"<[^>]+>", "", re.search(r'id="sb-decides">(.*?)</p>', body).group(1))
+    assert decides.startswith("The Winter Court decides"), decides   # the defender, by its faction

@@ -45,7 +45,7 @@ class Command(BaseCommand):
             sys.stdout.write(text + "\n")
 
     def _doc(self, card_set):
-        if not self.spec.builtin:
+        if not self.spec.own_tables:
             cards = [c.data for c in GameCard.objects.filter(game=card_set.game, card_set=card_set)
                      .order_by("number", "code")]
             return self.spec.hook("set_to_json")(card_set.code, card_set.name, cards)

@@ -36,8 +36,8 @@ class Command(BaseCommand):
         if not game.has("doctor"):
             raise CommandError(f"--game {game.slug}: this game has no deck doctor", returncode=2)
         text = ValidateCommand._read(self, options["file"])
-        require_database(cards=game.builtin)
-        if not game.builtin:
+        require_database(cards=game.own_tables)
+        if not game.own_tables:
             from cards.selectors import game_cards
             if not game_cards(game.slug):
                 raise CommandError(f"No {game.slug} cards are loaded: run python manage.py loadcards on its card "

@@ -62,7 +62,7 @@ class Command(BaseCommand):
             game = registry.get(options["game"])
         except registry.UnknownGame as e:
             raise CommandError(f"--game: {e}", returncode=2) from None
-        if not game.builtin:
+        if not game.own_tables:
             return self._other_game(game, options)
         text = self._read(options["file"])
         require_database()

@@ -102,6 +102,7 @@ class GreedyV1Policy:
     name = "greedy-v1"
 
     def __init__(self, seed: int = 0):
+        self._handlers: dict[str, Any] = {}
         self.setup_plan: list | None = None
         self.attack_plan: list[int] = []
         self.defend_plan: list[int] | None = None
@@ -110,10 +111,14 @@ class GreedyV1Policy:
     _dispatch: ClassVar[dict] = {}   # (class, decision kind) -> the handler function (no getattr per decision)
 
     def choose(self, game: PlayerView, dec: Decision):
-        key = (type(self), dec.kind)
-        fn = GreedyV1Policy._dispatch.get(key, _MISSING)
+        # the handler by decision kind, looked up once per player (a str key: no tuple built per decision)
+        fn = self._handlers.get(dec.kind, _MISSING)
         if fn is _MISSING:
-            fn = GreedyV1Policy._dispatch[key] = getattr(type(self), "_" + dec.kind, None)
+            key = (type(self), dec.kind)
+            fn = GreedyV1Policy._dispatch.get(key, _MISSING)
+            if fn is _MISSING:
+                fn = GreedyV1Policy._dispatch[key] = getattr(type(self), "_" + dec.kind, None)
+            self._handlers[dec.kind] = fn
         a = fn(self, game, dec) if fn is not None else None
         if a is None or a not in dec.options:
             a = self._fallback(dec)
@@ -272,7 +277,8 @@ class GreedyV1Policy:
                         continue
                     cost = max(game.play_cost(p, i), 1) if k == "play" else max((d.haste if k == "haste" else
                                                                                  d.secret) or 0, 1)
-                    key = (2, card_value(game, i) / cost, card_value(game, i))
+                    cv = card_value(game, i)
+                    key = (2, cv / cost, cv)
             elif k == "ability" or k == "deed":
                 ab = game.cdef[o[1]].play_ability if k == "deed" else \
                     next(a for a in cdef[o[1]].abilities if a.index == o[2])
@@ -325,12 +331,14 @@ class GreedyV1Policy:
         opp = 1 - p
         bonus = 1 if game.authority == p else 0
         ready = self._ready_units(game, p, "cannot_attack")
-        pw = {i: max(game.power(i), 0) for i in ready}
+        # each unit's Power read when a struggle it could attack in is weighed (most plans stop at the first)
+        pw: dict[int, int] = {}
         mine = {t: [i for i in ready if cdef[i].icons & (1 << t)] for t in types}
         if not game.goldfish:
             their = self._ready_units(game, opp, "cannot_defend")
             their_pw = [(cdef[j].icons, max(game.power(j), 0)) for j in their]
-        order = sorted(types, key=lambda t: (len(mine[t]), t))
+        # by how few units could attack there, then the icon (int keys: no key function, no tuples)
+        order = [k & 7 for k in sorted([len(mine[t]) * 8 + t for t in types])]
         # §5.5: attackers exhaust and stop counting for Authority; do not give up a won Authority claim
         # (1 Influence and the emblem) for a struggle worth less
         lead = None
@@ -339,6 +347,9 @@ class GreedyV1Policy:
             atk = mine[t]
             if not atk:
                 continue
+            for i in atk:
+                if i not in pw:
+                    pw[i] = max(game.power(i), 0)
             if game.goldfish:
                 defence = 0
             else:

@@ -27,7 +27,7 @@ ENGINE_BUILD = BUILD.select()   # "native" (compiled with mypyc) or "pure"
 from .cards import CardDef, Deck, DeckError, build_deck
 from .decks import deck_from_decklist, starter_deck, starter_decks
 from .game import Decision, Game, IllegalAction, PositionError, stats_dict
-from .policies import GreedyPolicy, RandomPolicy, evaluate, make_policy
+from .policies import GreedyPolicy, RandomPolicy, evaluate, make_policy, play_out
 from .positions import from_position, to_position
 from .view import HiddenCard, PlayerView
 
@@ -130,11 +130,5 @@ def play_game(deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_play
     pols = [make_policy(x, _policy_seed(seed, k)) if isinstance(x, str) else x for k, x in enumerate(policies)]
     game = Game(deck_a, deck_b, seed=seed, first_player=first_player, fmt=fmt, max_rounds=max_rounds, log=log,
                 goldfish_leader=goldfish_leader)
-    views = [game.view(0), game.view(1)]
-    c0 = pols[0].choose
-    c1 = pols[1].choose
-    while not game.over:
-        dec = game.pending
-        assert dec is not None
-        game.apply_action(c0(views[0], dec) if dec.player == 0 else c1(views[1], dec))
+    play_out(game, pols[0], pols[1])
     return result_of(game)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import (
-    EV_RECRUITED, IK_EQUIPMENT, IK_HARMONY, IK_NEEDS, IK_PROPHECY, IK_RITUAL, KW_WORTHY, R_BE_MOVED, R_JOIN,
-    TAC_ALL, TACTIC_ORDER, W_CAVALRY, W_VEHICLE, Ability, CardDef,
+    EV_RECRUITED, IK_EQUIPMENT, IK_HARMONY, IK_NEEDS, IK_PROPHECY, IK_RITUAL, KW_LONER, KW_WORTHY, R_BE_MOVED,
+    R_JOIN, TAC_ALL, TAC_FRONT, TAC_LEFT, TAC_RIGHT, W_CAVALRY, W_VEHICLE, Ability, CardDef,
 )
 from .state import (
     Z_HAND, Z_SETTLE, Z_BORDER, Z_STRIKE, Z_ATTACHED, Z_RITUAL, Z_LIMBO, A_BUILD, A_CELL, A_RECRUIT, A_MOVE, A_PLAY,
@@ -31,15 +31,20 @@ def action_options(g: Game, p: int) -> list:
     zs = g.z[p]
     reserve = g.reserve[p]
     cdef = g.cdef
-    seen_defs: set[int] = set()
+    # the hand's distinct cards, by identity (a short list scanned natively: hashing id() boxed it)
+    seen_defs: list[CardDef] = []
     warriors = zs[Z_BORDER] + zs[Z_STRIKE]
     needs = types_in_play(g, p)
     for i in zs[Z_HAND]:
         d = cdef[i]
-        key = id(d)
-        if key in seen_defs:
+        dup = False
+        for e in seen_defs:
+            if e is d:
+                dup = True
+                break
+        if dup:
             continue
-        seen_defs.add(key)
+        seen_defs.append(d)
         if d.unique and statics.copy_in_play(g, p, d.name):
             continue   # 002 §15 (R19)
         cost = statics.cost(g, i, p)
@@ -94,21 +99,61 @@ def action_options(g: Game, p: int) -> list:
 def group_options(g: Game, p: int, opts: list) -> None:
     """002 §11: for each kind and zone, the warriors that could group under each Tactic (the engine accepts
     any 2+ of one listed set: `group offensive a+b`)."""
-    done: set = set()
-    for zone in (Z_STRIKE, Z_BORDER):
-        free = []
-        for w in g.z[p][zone]:
-            if not g.group[w] and statics.allowed(g, w, R_JOIN):
-                free.append((w, statics.tactics(g, w)))
-        if len(free) < 2:
+    statics.refresh(g)
+    # with no static or lasting effect on rules or Tactics: printed Tactics, and only Loners cannot join
+    printed = not g._st_rule and not g._n_tmp_rule and not g._st_grant and not g._n_tmp_tac
+    cdef = g.cdef
+    group = g.group
+    _zone_groups(g, p, Z_STRIKE, printed, cdef, group, opts)
+    _zone_groups(g, p, Z_BORDER, printed, cdef, group, opts)
+
+
+def _zone_groups(g: Game, p: int, zone: int, printed: bool, cdef: list[CardDef], group: list[int],
+                 opts: list) -> None:
+    ws: list[int] = []
+    # each Tactic's warriors as a mask over ws, in TACTIC_ORDER; a set listed for an earlier Tactic is not listed
+    # again (masks compared instead of hashing member tuples)
+    m_left = m_front = m_right = 0
+    for w in g.z[p][zone]:
+        if group[w]:
             continue
-        for t in TACTIC_ORDER:
-            members = tuple(w for w, bits in free if bits & t)
-            if len(members) >= 2 and members not in done:
-                done.add(members)
-                if zone == Z_STRIKE:
-                    opts.append((A_GROUP, G_OFFENSIVE, members))
-                opts.append((A_GROUP, G_DEFENSIVE, members))
+        if printed:
+            d = cdef[w]
+            if d.kw & KW_LONER:
+                continue
+            bits = d.tactics
+        else:
+            if not statics.allowed(g, w, R_JOIN):
+                continue
+            bits = statics.tactics(g, w)
+        bit = 1 << len(ws)
+        ws.append(w)
+        if bits & TAC_LEFT:
+            m_left |= bit
+        if bits & TAC_FRONT:
+            m_front |= bit
+        if bits & TAC_RIGHT:
+            m_right |= bit
+    if len(ws) < 2:
+        return
+    _group_option(ws, m_left, zone, opts)
+    if m_front != m_left:
+        _group_option(ws, m_front, zone, opts)
+    if m_right != m_left and m_right != m_front:
+        _group_option(ws, m_right, zone, opts)
+
+
+def _group_option(ws: list[int], mask: int, zone: int, opts: list) -> None:
+    if not mask & (mask - 1):
+        return   # fewer than 2 members
+    members_l: list[int] = []
+    for k in range(len(ws)):
+        if mask >> k & 1:
+            members_l.append(ws[k])
+    members = tuple(members_l)
+    if zone == Z_STRIKE:
+        opts.append((A_GROUP, G_OFFENSIVE, members))
+    opts.append((A_GROUP, G_DEFENSIVE, members))
 
 
 def types_in_play(g: Game, p: int) -> int:

@@ -574,6 +574,8 @@ class CardDef:
         self.stays: bool = self.is_intrigue and self.ik in (IK_EQUIPMENT, IK_RITUAL, IK_PROPHECY, IK_HARMONY)
         self.in_play_abilities: bool = bool(self.statics or self.triggers or self.actions or self.combat or self.raid)
         self.gvalue: float = -1.0   # the greedy player's worth of the card (policies.card_value), once computed
+        self.svalue: float = 0.0    # the worth of its statics (policies._static_value), once svalue_set
+        self.svalue_set: bool = False
 
     def __repr__(self) -> str:
         return f"CardDef({self.code} {self.name})"

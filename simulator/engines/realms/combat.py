@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .cards import (
     DUR_ATTACK, EV_ATTACK_WON, IK_NEEDS, R_ATTACK, R_BE_ATTACKED, ROLE_ATTACKER, ROLE_DEFENDER, TACTIC_NAMES,
-    TACTIC_ORDER, TM_COMBAT, TM_RAID, W_VEHICLE, CvMod,
+    TACTIC_ORDER, TM_COMBAT, TM_RAID, W_VEHICLE, CardDef, CvMod,
 )
 from .state import (
     Z_HAND, Z_BORDER, Z_STRIKE, ST_RAID, A_PLAY, A_USE, A_DONE, A_PASS, A_ATTACK, G_OFFENSIVE, G_DEFENSIVE,
@@ -110,6 +110,15 @@ def declare_attack(g: Game, p: int, a: tuple) -> None:
 def cv_as(g: Game, members: list[int] | tuple[int, ...], role: int) -> int:
     """The total CV of members fighting in `role` now (their 'while attacking/defending/raiding' statics
     counted), without changing the game: what a player weighs before declaring a fight."""
+    if g._dirty:
+        statics.refresh(g)
+    if not g._st_cv and not g.tmp:
+        # no static or lasting effect changes a CV: the printed CVs, whatever the role
+        cdef = g.cdef
+        total = 0
+        for w in members:
+            total += cdef[w].cv
+        return total
     part = g.part
     saved = [part[w] for w in members]
     for w in members:
@@ -210,13 +219,20 @@ def window_options(g: Game, p: int, cb: Combat) -> list:
     opts: list = []
     raid = cb.raid
     reserve = g.reserve[p]
-    seen_defs: set[int] = set()
+    seen_defs: list[CardDef] = []   # distinct cards by identity (a short native scan, no boxed id())
     needs = -1
     for i in g.z[p][Z_HAND]:
         d = g.cdef[i]
-        if not (d.hand_raid if raid else d.hand_combat) or id(d) in seen_defs:
+        if not (d.hand_raid if raid else d.hand_combat):
             continue
-        seen_defs.add(id(d))
+        dup = False
+        for e in seen_defs:
+            if e is d:
+                dup = True
+                break
+        if dup:
+            continue
+        seen_defs.append(d)
         need = IK_NEEDS.get(d.ik, -1)
         if need >= 0:
             if needs < 0:

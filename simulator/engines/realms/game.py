@@ -44,6 +44,15 @@ from .state import (  # noqa: F401
 )
 
 
+def _listed(options: list, action: Any) -> bool:
+    """Whether `action` is one of the option objects themselves (what a policy returns): a native pointer scan,
+    before the slower test by equality."""
+    for o in options:
+        if o is action:
+            return True
+    return False
+
+
 class Game:
     """One game of realms between two decks (`deck_b=None`: the goldfish opponent, a Leader and nothing else)."""
 
@@ -291,7 +300,8 @@ class Game:
             action = texts.parse_action(self, action)
         elif isinstance(action, list):
             action = tuple(action)
-        if action not in dec.options and not texts.legal_listing(self, dec, action):
+        if not _listed(dec.options, action) and action not in dec.options and \
+                not texts.legal_listing(self, dec, action):
             raise IllegalAction(f"{texts.safe_text(self, action)} is not a legal {dec.kind} action for player "
                                 f"{dec.player}; options: {', '.join(texts.action_text(self, a) for a in dec.options[:12])}"
                                 + (" ..." if len(dec.options) > 12 else ""))
@@ -389,7 +399,7 @@ class Game:
     # =================================================================================================
     # decisions: dispatch of the chosen action
     def _handle(self, dec: Decision, a: tuple) -> None:
-        kind = a[0]
+        kind: int = a[0]
         p = dec.player
         k = dec.kind
         if k == "actions":
@@ -397,7 +407,7 @@ class Game:
                 if self.logs is not None:
                     self._log(p, "002 §10", "ends its Actions")
                 self.step = ST_BAL_START
-            elif kind in (A_BUILD, A_RECRUIT, A_PLAY):
+            elif kind == A_BUILD or kind == A_RECRUIT or kind == A_PLAY:
                 actions.play_card(self, p, a)
             elif kind == A_MOVE:
                 w = a[1]

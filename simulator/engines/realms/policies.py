@@ -32,6 +32,12 @@ from . import statics
 from .view import PlayerView
 
 
+def _options(dec: Decision) -> list[tuple]:
+    """The decision's options typed as tuples (they always are): reading o[0] is then a native tuple read in compiled
+    code, not a generic item lookup."""
+    return dec.options
+
+
 class RandomPolicy:
     """Chooses uniformly among the legal options with its own random.Random (never the global one)."""
 
@@ -56,6 +62,14 @@ class FirstPolicy:
 
 # ---- how much cards are worth ----------------------------------------------------------------------------
 def _static_value(d: CardDef) -> float:
+    """The worth of the card's static abilities (cached on the card, as card_value)."""
+    if not d.svalue_set:
+        d.svalue = _compute_static_value(d)
+        d.svalue_set = True
+    return d.svalue
+
+
+def _compute_static_value(d: CardDef) -> float:
     v = 0.0
     for st in d.statics:
         m = st.cvmod
@@ -202,15 +216,20 @@ class GreedyPolicy:
         """(value, option) of each Actions option the player scores, in the options' order (the search player's
         candidates come from these); forming a Group, discarding on purpose and unkeepable recruits are left out."""
         p = view.player
-        left = self._project(view)
+        # the Resource Balancing projection is made when a first option needs it (often none does: nothing
+        # left to play but moves and `done`)
+        left: list[int] | None = None
+        projected = False
         reserve = view.reserve(p)
         threats = self._threats(view)
-        covered = self._covered(view)
-        gap = threats & ~covered
+        gap = threats & ~self._covered(view) if threats else 0   # nothing threatened: nothing to cover
         out: list[tuple[float, tuple]] = []
-        for o in dec.options:
+        for o in _options(dec):
             k: int = o[0]   # a native int: the kind tests below are then integer compares
             v = 0.0
+            if not projected and (k == A_BUILD or k == A_RECRUIT or k == A_PLAY or k == A_USE):
+                left = self._project(view)
+                projected = True
             if k == A_BUILD:
                 d = view.card(o[1])
                 if self._fits(left, d, view.cost(o[1]), reserve):
@@ -293,7 +312,10 @@ class GreedyPolicy:
 
     @staticmethod
     def _has_zone_option(dec: Decision, i: int, zone: int) -> bool:
-        return any(o[0] == A_RECRUIT and o[1] == i and o[2] == zone for o in dec.options)
+        for o in _options(dec):
+            if o[0] == A_RECRUIT and o[1] == i and o[2] == zone:
+                return True
+        return False
 
     def _move_value(self, view: PlayerView, w: int, gap: int, threats: int) -> float:
         z = view.zone(w)
@@ -302,6 +324,8 @@ class GreedyPolicy:
             # cover a Tactic the opponent could raid on, if no one else does
             return 2.5 if t & gap else 0.0
         # a Borderlands warrior whose Tactics are all covered by others or not threatened goes raiding
+        if not threats:
+            return 1.5
         others = self._covered(view, exclude=w)
         if not t & threats & ~others:
             return 1.5
@@ -377,7 +401,7 @@ class GreedyPolicy:
         # close to the Leader (a short Supply Line), on its axes rather than diagonals, then the lowest cell
         best = dec.options[0]
         best_key = -1_000_000
-        for o in dec.options:
+        for o in _options(dec):
             x, y = cell_xy(o[1])
             key = -1000 * (abs(x) + abs(y)) - abs(x * y)
             if key > best_key:   # ties: the first, i.e. the lowest cell
@@ -386,15 +410,16 @@ class GreedyPolicy:
 
     # ---- Resource Balancing --------------------------------------------------------------------------------
     def _balance(self, view: PlayerView, dec: Decision) -> tuple:
-        for o in dec.options:
+        for o in _options(dec):
             if o[0] == A_PAY_ALL:
                 # a Reserve stuck at nothing with no Gold income: shed the cheapest Gold eater instead
                 avail, unpaid = view.balance_state()
                 gold = avail[0]
                 eaters = []
+                modified = view.icon_statics()
                 for i in unpaid:
                     d = view.card(i)
-                    if d.p0 or d.c0 or view.icon_statics():
+                    if d.p0 or d.c0 or modified:
                         prov, cons = view.icons(i)
                         gold += prov[0] - cons[0]
                         if cons[0] and d.is_warrior:
@@ -406,13 +431,18 @@ class GreedyPolicy:
         # pay producers first, then the most valuable cards (what cannot be paid then is discarded)
         best = None
         best_v = -1e9
-        for o in dec.options:
+        printed = not view.icon_statics()
+        for o in _options(dec):
             kind: int = o[0]
             if kind != A_PAY:
                 continue
-            d = view.card(o[1])
-            prov, cons = view.icons(o[1])
-            net = prov[0] + prov[1] + prov[2] + prov[3] - (cons[0] + cons[1] + cons[2] + cons[3])
+            pi: int = o[1]
+            d = view.card(pi)
+            if printed:
+                net = d.net   # the printed icons' sum, blue less red
+            else:
+                prov, cons = view.icons(pi)
+                net = prov[0] + prov[1] + prov[2] + prov[3] - (cons[0] + cons[1] + cons[2] + cons[3])
             v = card_value(d) + (5.0 if net > 0 else 0.0)
             if v > best_v:
                 best, best_v = o, v
@@ -426,7 +456,7 @@ class GreedyPolicy:
         risk = 1 if view.hand_size(q) else 0
         best = None
         best_v = 0.0
-        for o in dec.options:
+        for o in _options(dec):
             if o[0] != A_ATTACK:
                 continue
             att, dfn, t = o[1], o[2], o[3]
@@ -459,11 +489,25 @@ class GreedyPolicy:
         risk = 1 if view.hand_size(q) and not view.is_goldfish(q) else 0
         best = None
         best_v = 0.0
-        for o in dec.options:
+        # a Tactic's party comes with every target on that Tactic, and its raiding CV does not depend on the
+        # target: weighed once per party
+        parties: list[tuple] = []
+        party_cvs: list[int] = []
+        for o in _options(dec):
             if o[0] != A_RAID:
                 continue
-            tgt, t, party = o[1], o[2], o[3]
-            r_cv = _raid_cv(view, party)
+            tgt, party = o[1], o[3]
+            r_cv = 0
+            known = False
+            for k in range(len(parties)):
+                if parties[k] == party:
+                    r_cv = party_cvs[k]
+                    known = True
+                    break
+            if not known:
+                r_cv = _raid_cv(view, party)
+                parties.append(party)
+                party_cvs.append(r_cv)
             t_cv = view.cv(tgt)
             if r_cv <= t_cv:
                 continue
@@ -621,6 +665,23 @@ def evaluate(state: Any, player: int) -> float:
 
     score += board(player) - board(q)
     return math.tanh(score)
+
+
+def play_out(game: Game, pol0: Any, pol1: Any) -> None:
+    """Play `game` to its end, each player's decisions made by its policy from its own view (play_game's loop,
+    here in a compiled module: the greedy player's choose() is then a native call, not a Python-level one)."""
+    v0 = game.view(0)
+    v1 = game.view(1)
+    g0: GreedyPolicy | None = pol0 if isinstance(pol0, GreedyPolicy) else None
+    g1: GreedyPolicy | None = pol1 if isinstance(pol1, GreedyPolicy) else None
+    while not game.over:
+        dec = game.pending
+        assert dec is not None
+        if dec.player == 0:
+            a = g0.choose(v0, dec) if g0 is not None else pol0.choose(v0, dec)
+        else:
+            a = g1.choose(v1, dec) if g1 is not None else pol1.choose(v1, dec)
+        game.apply_action(a)
 
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "first": FirstPolicy}

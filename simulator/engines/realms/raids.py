@@ -91,14 +91,18 @@ def raid_options(g: Game, p: int) -> list:
     if not targets or not g.z[p][Z_STRIKE]:
         return []
     opts: list = []
-    block = {t: blocked(g, q, t) for t in TACTIC_ORDER}
+    block = [-1, -1, -1, -1, -1]   # blocked(g, q, t) by Tactic bit, found when first needed (it changes nothing)
     for tgt in targets:
         tt = statics.tactics(g, tgt)
         for t in TACTIC_ORDER:
             if not tt & t:
                 continue
             party = raiders(g, p, t)
-            if block[t]:
+            b = block[t]
+            if b < 0:
+                b = 1 if blocked(g, q, t) else 0
+                block[t] = b
+            if b:
                 party = [w for w in party if not statics.allowed(g, w, R_BE_BLOCKED)]
             if party:
                 opts.append((A_RAID, tgt, t, tuple(party)))

@@ -15,6 +15,8 @@ from . import settlement, abilities, statics
 if TYPE_CHECKING:
     from .game import Game
 
+Icons = tuple[int, int, int, int]   # a card's four resources (Gold, and the other three)
+
 
 # =================================================================================================
 # 002 §12 Resource Balancing (R4)
@@ -31,10 +33,12 @@ def balancing_start(g: Game) -> None:
 def balance_init(g: Game, p: int) -> None:
     if g._dirty:
         statics.refresh(g)
-    avail = [g.reserve[p], 0, 0, 0]
+    # the four resources as local ints: a list item's += is a generic object add in compiled code
     extra = g.add_res[p]
-    for r in range(4):
-        avail[r] += extra[r]
+    a0 = g.reserve[p] + extra[0]
+    a1 = extra[1]
+    a2 = extra[2]
+    a3 = extra[3]
     unpaid: list[int] = []
     fast = not g._st_icon
     cdef = g.cdef
@@ -46,17 +50,20 @@ def balance_init(g: Game, p: int) -> None:
             if d.has_red:
                 unpaid.append(i)
             else:
-                avail[0] += d.p0
-                avail[1] += d.p1
-                avail[2] += d.p2
-                avail[3] += d.p3
+                a0 += d.p0
+                a1 += d.p1
+                a2 += d.p2
+                a3 += d.p3
             continue
         prov, cons = statics.icons(g, i)
         if cons[0] or cons[1] or cons[2] or cons[3]:
             unpaid.append(i)
         else:
-            for r in range(4):
-                avail[r] += prov[r]
+            a0 += prov[0]
+            a1 += prov[1]
+            a2 += prov[2]
+            a3 += prov[3]
+    avail = [a0, a1, a2, a3]
     g.bal_avail = avail
     g.bal_unpaid = unpaid
 
@@ -72,7 +79,20 @@ def balance_decision(g: Game) -> None:
         balance_end(g, p)
         return
     avail = g.bal_avail
-    payable = [i for i in unpaid if affordable(g, i, avail)]
+    if not g._st_icon:
+        # printed icons (no static changes them): affordable() on the cards' int fields, inline
+        a0: int = avail[0]
+        a1: int = avail[1]
+        a2: int = avail[2]
+        a3: int = avail[3]
+        cdef = g.cdef
+        payable: list[int] = []
+        for i in unpaid:
+            d = cdef[i]
+            if a0 >= d.c0 and a1 >= d.c1 and a2 >= d.c2 and a3 >= d.c3:
+                payable.append(i)
+    else:
+        payable = [i for i in unpaid if affordable(g, i, avail)]
 
     if not payable:
         # 002 §12: the cards that cannot be paid are discarded
@@ -113,7 +133,11 @@ def pay_all_order(g: Game, avail: list[int], unpaid: list[int]) -> list[int] | N
         statics.refresh(g)
     if not g._st_icon:
         return order if settle_fast(g, list(avail), unpaid, order) else None
-    if settle_order(g, list(avail), [(i,) + statics.icons(g, i) for i in unpaid], order) is None:
+    items: list[tuple[int, Icons, Icons]] = []
+    for i in unpaid:
+        prov, cons = statics.icons(g, i)
+        items.append((i, prov, cons))
+    if settle_order(g, list(avail), items, order) is None:
         return None
     return order
 
@@ -163,10 +187,13 @@ def settle_fast(g: Game, a: list[int], ids: list[int], order: list[int] | None) 
     return True
 
 
-def settle_order(g: Game, a: list[int], items: list, order: list[int] | None) -> list[int] | None:
+def settle_order(g: Game, a: list[int], items: list[tuple[int, Icons, Icons]],
+                 order: list[int] | None) -> list[int] | None:
     """Pay `items` ((card, provides, consumes) triples) from `a` in the engine's order; `a` ends as what is
     left (or the function returns None when some card cannot be paid). Appends the order to `order`."""
-    converters = []
+    # typed items and local ints: an untyped item, or a list item's +=, is a generic object operation in
+    # compiled code
+    converters: list[tuple[int, Icons, Icons]] = []
     n0 = n1 = n2 = n3 = 0
     for it in items:
         prov = it[1]
@@ -178,30 +205,46 @@ def settle_order(g: Game, a: list[int], items: list, order: list[int] | None) ->
             n1 += cons[1]
             n2 += cons[2]
             n3 += cons[3]
+    a0: int = a[0]
+    a1: int = a[1]
+    a2: int = a[2]
+    a3: int = a[3]
     while converters:
         best = -1
         best_key = -99
         for k in range(len(converters)):
-            _, prov, cons = converters[k]
-            if a[0] >= cons[0] and a[1] >= cons[1] and a[2] >= cons[2] and a[3] >= cons[3]:
+            cv = converters[k]
+            prov = cv[1]
+            cons = cv[2]
+            if a0 >= cons[0] and a1 >= cons[1] and a2 >= cons[2] and a3 >= cons[3]:
                 key = prov[0] + prov[1] + prov[2] + prov[3] - (cons[0] + cons[1] + cons[2] + cons[3])
                 if key > best_key:
                     best, best_key = k, key
         if best < 0:
+            a[0] = a0
+            a[1] = a1
+            a[2] = a2
+            a[3] = a3
             return None
-        i, prov, cons = converters.pop(best)
-        a[0] += prov[0] - cons[0]
-        a[1] += prov[1] - cons[1]
-        a[2] += prov[2] - cons[2]
-        a[3] += prov[3] - cons[3]
+        cv = converters.pop(best)
+        prov = cv[1]
+        cons = cv[2]
+        a0 += prov[0] - cons[0]
+        a1 += prov[1] - cons[1]
+        a2 += prov[2] - cons[2]
+        a3 += prov[3] - cons[3]
         if order is not None:
-            order.append(i)
-    if a[0] < n0 or a[1] < n1 or a[2] < n2 or a[3] < n3:
+            order.append(cv[0])
+    if a0 < n0 or a1 < n1 or a2 < n2 or a3 < n3:
+        a[0] = a0
+        a[1] = a1
+        a[2] = a2
+        a[3] = a3
         return None
-    a[0] -= n0
-    a[1] -= n1
-    a[2] -= n2
-    a[3] -= n3
+    a[0] = a0 - n0
+    a[1] = a1 - n1
+    a[2] = a2 - n2
+    a[3] = a3 - n3
     if order is not None:
         for it in items:
             p = it[1]
@@ -238,7 +281,8 @@ def project_balance(g: Game, p: int) -> list[int] | None:
         if not ids:
             return a
         return a if settle_fast(g, a, ids, None) else None
-    items = []
+    items: list[tuple[int, Icons, Icons]] = []
+    b0, b1, b2, b3 = a[0], a[1], a[2], a[3]
     for i in statics.in_play(g, p):
         if zone[i] == Z_SETTLE and not supplied[i]:
             continue
@@ -246,10 +290,11 @@ def project_balance(g: Game, p: int) -> list[int] | None:
         if cons[0] or cons[1] or cons[2] or cons[3]:
             items.append((i, prov, cons))
         else:
-            a[0] += prov[0]
-            a[1] += prov[1]
-            a[2] += prov[2]
-            a[3] += prov[3]
+            b0 += prov[0]
+            b1 += prov[1]
+            b2 += prov[2]
+            b3 += prov[3]
+    a = [b0, b1, b2, b3]
     if not items:
         return a
     return settle_order(g, a, items, None)
@@ -316,16 +361,27 @@ def bal_pay(g: Game, p: int, i: int) -> None:
     if g._dirty:
         statics.refresh(g)
     avail = g.bal_avail
+    # local ints, then stored: a list item's += is a generic object add in compiled code
     if not g._st_icon:
         d = g.cdef[i]
-        avail[0] += d.p0 - d.c0
-        avail[1] += d.p1 - d.c1
-        avail[2] += d.p2 - d.c2
-        avail[3] += d.p3 - d.c3
+        d0 = d.p0 - d.c0
+        d1 = d.p1 - d.c1
+        d2 = d.p2 - d.c2
+        d3 = d.p3 - d.c3
     else:
         prov, cons = statics.icons(g, i)
-        for r in range(4):
-            avail[r] += prov[r] - cons[r]
+        d0 = prov[0] - cons[0]
+        d1 = prov[1] - cons[1]
+        d2 = prov[2] - cons[2]
+        d3 = prov[3] - cons[3]
+    a0: int = avail[0]
+    a1: int = avail[1]
+    a2: int = avail[2]
+    a3: int = avail[3]
+    avail[0] = a0 + d0
+    avail[1] = a1 + d1
+    avail[2] = a2 + d2
+    avail[3] = a3 + d3
     g.bal_unpaid.remove(i)
 
 

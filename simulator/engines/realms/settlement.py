@@ -36,6 +36,10 @@ def has_cell(g: Game, p: int, nc: int) -> bool:
     return False
 
 
+# frontier() by Settlement (sorted cell * 8 + Neighbor Count, capped at 5): each list is shared and only read
+_FRONTIERS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+
+
 def frontier(g: Game, p: int) -> list[tuple[int, int]]:
     """The empty cells next to the Settlement that no neighbour's Neighbor Count forbids, each with how many
     cards it touches (sorted by cell; recomputed only when the Settlement changes)."""
@@ -43,7 +47,20 @@ def frontier(g: Game, p: int) -> list[tuple[int, int]]:
         return g._front[p]
     grid = g.grid[p]
     cdef = g.cdef
-    out: list[tuple[int, int]] = []
+    # the frontier depends only on the occupied cells and their cards' Neighbor Counts (any count from 5 up
+    # forbids nothing: a cell has 4 sides), and the same Settlements recur from game to game: remembered
+    codes: list[int] = []
+    for c, q in grid.items():
+        nc = cdef[q].nc
+        codes.append(c * 8 + (nc if nc < 5 else 5))
+    codes.sort()
+    key = tuple(codes)
+    known = _FRONTIERS.get(key)
+    if known is not None:
+        g._front[p] = known
+        g._cells_v[p] = g.grid_v[p]
+        return known
+    found: list[int] = []   # cell * 8 + count: plain ints sort faster than pairs
     if grid:
         # a small window over the Settlement, two cells of margin (a neighbour's neighbour stays inside), as a
         # flat list: 0 empty, 1 a card, 2 a card that cannot take one more neighbour, 3 an empty cell checked
@@ -70,29 +87,36 @@ def frontier(g: Game, p: int) -> list[tuple[int, int]]:
             k = (c >> 8) * h + (c & 255) + base
             if (occ[k + h] != 0) + (occ[k - h] != 0) + (occ[k + 1] != 0) + (occ[k - 1] != 0) >= cdef[q].nc:
                 occ[k] = 2
-        steps = (h, -h, 1, -1)   # NEIGHBOURS in the window, in the same order
+        # the four neighbours written out: a variable index into a fixed tuple boxes the tuple in compiled code
         for c in grid:
             k = (c >> 8) * h + (c & 255) + base
-            for n in range(4):
-                ke = k + steps[n]
-                if occ[ke]:
-                    continue   # a card, or already checked
-                occ[ke] = 3
-                count = 0
-                ok = True
-                for m in range(4):
-                    v = occ[ke + steps[m]]
-                    if v == 1 or v == 2:
-                        count += 1
-                        if v == 2:
-                            ok = False
-                            break
-                if ok:
-                    out.append((c + NEIGHBOURS[n], count))
-    out.sort()
+            _probe(occ, k + h, h, c + 256, found)
+            _probe(occ, k - h, h, c - 256, found)
+            _probe(occ, k + 1, h, c + 1, found)
+            _probe(occ, k - 1, h, c - 1, found)
+    found.sort()
+    out = [(e >> 3, e & 7) for e in found]
+    if len(_FRONTIERS) >= 20_000:
+        _FRONTIERS.clear()   # bounded: a long-lived worker plays many decks
+    _FRONTIERS[key] = out
     g._front[p] = out
     g._cells_v[p] = g.grid_v[p]
     return out
+
+
+def _probe(occ: list[int], ke: int, h: int, cell: int, found: list[int]) -> None:
+    """frontier()'s test of one empty cell (window index ke): buildable unless a neighbour is a card that cannot take
+    one more neighbour; its count is how many cards it touches."""
+    if occ[ke]:
+        return   # a card, or already checked
+    occ[ke] = 3
+    a = occ[ke + h]
+    b = occ[ke - h]
+    c = occ[ke + 1]
+    d = occ[ke - 1]
+    if a == 2 or b == 2 or c == 2 or d == 2:
+        return
+    found.append(cell * 8 + (a == 1) + (b == 1) + (c == 1) + (d == 1))
 
 
 def neighbours(g: Game, p: int, c: int) -> int:
@@ -128,7 +152,10 @@ def move(g: Game, i: int, zone: int, p: int) -> None:
     if Z_SETTLE <= zone <= Z_LIMBO or zone in (Z_DISCARD, Z_ANNIH, Z_VP):
         g.seen[i] = 3
     if (Z_SETTLE <= zone <= Z_RITUAL) or (Z_SETTLE <= old <= Z_RITUAL):
-        g._dirty = True
+        # the statics and listeners in force (statics.refresh) change only with a card that has abilities in
+        # play, or a host whose attachments then come in another order
+        if g.cdef[i].in_play_abilities or i in g.atts:
+            g._dirty = True
         g._ipc[0] = None
         g._ipc[1] = None
         now = Z_SETTLE <= zone <= Z_RITUAL
@@ -178,7 +205,8 @@ def leave(g: Game, i: int, dest: int, to: int = -1) -> None:
             cb.att.remove(i)
         if i in cb.dfn:
             cb.dfn.remove(i)
-    g._dirty = True
+    if g.cdef[i].in_play_abilities:
+        g._dirty = True
 
 
 def kill(g: Game, i: int, why: str) -> None:
@@ -216,7 +244,8 @@ def supply(g: Game, p: int, quiet: int = -1) -> None:
         if near and all(supplied[i] for i in g.z[p][Z_SETTLE] if i != quiet):
             if not supplied[quiet]:
                 supplied[quiet] = True
-                g._dirty = True
+                if g.cdef[quiet].in_play_abilities:   # only its own abilities start to work (statics.refresh)
+                    g._dirty = True
             return
     reach = {CELL0} if CELL0 in grid else set()
     todo = list(reach)
@@ -238,7 +267,8 @@ def supply(g: Game, p: int, quiet: int = -1) -> None:
         s = c in reach
         if g.supplied[i] != s:
             g.supplied[i] = s
-            g._dirty = True
+            if g.cdef[i].in_play_abilities:   # only its own abilities start or stop (statics.refresh)
+                g._dirty = True
             if i != g.leader[p] and i != quiet:
                 if g.logs is not None:
                     g._log(p, "002 §15", f"{g.cdef[i].name} is "

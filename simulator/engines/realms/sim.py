@@ -1,11 +1,11 @@
-"""Realms simulations: goldfish and head-to-head runs, chunked and seeded exactly like r1's runner.
+"""Realms simulations: goldfish and head-to-head runs, chunked and seeded as every game's.
 
 A run is a *spec* (JSON-able: mode, games, seed, settings, and each deck's card dicts), so a worker needs no
 catalogue and gives the same numbers as the web process. `chunk_plan` splits the games into chunks that depend
-only on the mode and the number of games, `chunk_seed` derives each chunk's seed from the run's (the same
-derivation as simulator/runner.py), `run_chunk(spec, i)` plays chunk i and returns a partial of integer counts,
-`merge` adds partials exactly (in any grouping) and `finalize` writes the report. So the JSON is the same
-wherever the chunks ran, except `elapsed_s`.
+only on the mode and the number of games, `chunk_seed` derives each chunk's seed from the run's (both from
+simulator/engines/common/runs.py, as every game's), `run_chunk(spec, i)` plays chunk i and returns a partial of
+integer counts, `merge` adds partials exactly (in any grouping) and `finalize` writes the report. So the JSON is
+the same wherever the chunks ran, except `elapsed_s`.
 
     >>> spec = make_spec("goldfish", deck_entries, games=1000, seed=7)     # doctest: +SKIP
     >>> run_in_process(spec)["win_turn"]["median"]                         # doctest: +SKIP
@@ -28,20 +28,20 @@ unpaid) and `how` (wins by VP or by stalemate). Games alternate who goes first (
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 import random
-import time
 from typing import Any, Callable, Iterable, Sequence
 
-# the interval and histogram helpers are the r1 reports' (pure Python, no Django)
-from simulator.reports import _add_counts, _add_list, hist_stats, sorted_hist, wilson_interval
+from simulator.engines.common import runs
+from simulator.engines.common.runs import add_counts as _add_counts, add_list as _add_list
+# (its run API: these names are asked of this module)
+from simulator.engines.common.runs import canonical_json, chunk_seed, deck_data_hash, wilson_interval  # noqa: F401
+# the histogram helpers are the r1 reports' (pure Python, no Django)
+from simulator.reports import hist_stats, sorted_hist
 
 MODES = ("goldfish", "versus")
 BASE_CHUNK = {"goldfish": 200, "versus": 200}
 SLOW_POLICIES = ("expert",)   # the search player: about a CPU-second a game, so a chunk is a game (as r1's runner)
 SLOW_CHUNK = 1
-MAX_CHUNKS = 400
 DEFAULT_GAMES = {"goldfish": 1_000, "versus": 1_000}
 DEFAULT_MAX_ROUNDS = 50
 STAT_KEYS = ("attacks", "attacks_won", "attacks_lost", "attacks_tied", "warriors_killed", "warriors_lost", "raids",
@@ -53,13 +53,7 @@ class SpecError(ValueError):
     """A request that cannot be run; the message says what to change."""
 
 
-# ---- seeds and chunks (as simulator/runner.py) -------------------------------------------------------------
-def chunk_seed(run_seed: int, index: int) -> int:
-    """Each chunk's own seed, derived from the run's: independent of chunk order and of where it runs."""
-    digest = hashlib.sha256(f"roc-sim:{run_seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
+# ---- seeds and chunks (simulator/engines/common/runs.py) ---------------------------------------------------
 def slow_run(settings: dict | None) -> bool:
     """Whether a run plays the search player (`expert`, `expert:N`): chunks of a game or a few."""
     s = settings or {}
@@ -69,18 +63,7 @@ def slow_run(settings: dict | None) -> bool:
 def chunk_plan(mode: str, games: int, settings: dict | None = None) -> list[tuple[int, int, int]]:
     """[(index, first game, games in chunk)]: depends only on the mode, the number of games and (for the chunk
     size) whether the settings name the search player (as simulator/runner.py)."""
-    base = SLOW_CHUNK if slow_run(settings) else BASE_CHUNK[mode]
-    size = max(base, math.ceil(games / MAX_CHUNKS))
-    return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
-
-
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def deck_data_hash(entries: Iterable) -> str:
-    return hashlib.sha256(canonical_json(sorted(([c, n] for c, n in entries),
-                                                key=lambda e: e[0]["code"])).encode()).hexdigest()
+    return runs.chunk_plan(games, SLOW_CHUNK if slow_run(settings) else BASE_CHUNK[mode])
 
 
 # ---- specs -------------------------------------------------------------------------------------------------
@@ -195,32 +178,12 @@ def add_goldfish_game(part: dict, r) -> None:
 
 
 def empty_versus() -> dict:
-    return {"games": 0, "wins": 0, "losses": 0, "draws": 0, "rounds_sum": 0, "rounds": {}, "first_player_wins": 0,
-            "a_first_games": 0, "a_first_wins": 0, "a_second_games": 0, "a_second_wins": 0, "how": {},
-            "stats": [{k: 0 for k in STAT_KEYS}, {k: 0 for k in STAT_KEYS}], "vp_sum": [0, 0], "sample_log": None}
+    return {**runs.empty_versus_counts(), "stats": [{k: 0 for k in STAT_KEYS}, {k: 0 for k in STAT_KEYS}],
+            "vp_sum": [0, 0], "sample_log": None}
 
 
 def add_versus_game(part: dict, r) -> None:
-    part["games"] += 1
-    part["rounds_sum"] += r.rounds
-    part["rounds"][str(r.rounds)] = part["rounds"].get(str(r.rounds), 0) + 1
-    if r.winner == 0:
-        part["wins"] += 1
-    elif r.winner == 1:
-        part["losses"] += 1
-    else:
-        part["draws"] += 1
-    if r.winner is not None and r.winner == r.first_player:
-        part["first_player_wins"] += 1
-    if r.first_player == 0:
-        part["a_first_games"] += 1
-        part["a_first_wins"] += r.winner == 0
-    else:
-        part["a_second_games"] += 1
-        part["a_second_wins"] += r.winner == 0
-    side = {0: "wins", 1: "losses", None: "draws"}[r.winner]
-    key = f"{side}:{r.reason}"
-    part["how"][key] = part["how"].get(key, 0) + 1
+    runs.add_versus_result(part, r.winner, r.first_player, r.reason, r.rounds)
     for p in (0, 1):
         for k in STAT_KEYS:
             part["stats"][p][k] += r.stats[p].get(k, 0)
@@ -275,11 +238,7 @@ def merge(mode: str, parts: Iterable[dict]) -> dict:
         return out
     out = empty_versus()
     for part in parts:
-        for k in ("games", "wins", "losses", "draws", "rounds_sum", "first_player_wins", "a_first_games",
-                  "a_first_wins", "a_second_games", "a_second_wins"):
-            out[k] += part[k]
-        _add_counts(out["rounds"], part["rounds"])
-        _add_counts(out["how"], part["how"])
+        runs.merge_versus_counts(out, part)
         for p in (0, 1):
             _add_counts(out["stats"][p], part["stats"][p])
             out["vp_sum"][p] += part["vp_sum"][p]
@@ -378,17 +337,9 @@ def _summary(part: dict) -> dict:
 
 
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Every chunk in order in this process, merged exactly as a Celery chord would."""
-    started = time.perf_counter()
-    plan = chunk_plan(spec["mode"], spec["games"], spec["settings"])
-    parts = []
-    for index, _, _ in plan:
-        parts.append(run_chunk(spec, index))
-        if progress:
-            progress(index + 1, len(plan))
-    result = finalize(spec, merge(spec["mode"], parts))
-    result["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return result
+    """Every chunk in order in this process, merged exactly as the Celery workers do."""
+    return runs.run_chunks(spec, chunk_plan(spec["mode"], spec["games"], spec["settings"]), run_chunk,
+                           lambda parts: merge(spec["mode"], parts), finalize, progress)
 
 
 def goldfish(deck_entries: list, *, games: int = 1000, seed: int = 0, policy: str = "greedy",

@@ -214,8 +214,17 @@ def icons(g: Game, i: int) -> tuple[tuple[int, int, int, int], tuple[int, int, i
             got = memo.get(i)
             if got is not None:
                 return got
-    prov: list[int] | None = None   # copies of the printed icons, made once a static applies
-    cons: list[int] = []
+    # the icons as local ints (a list item's += is a generic object add in compiled code, and a variable index
+    # into the fixed icon tuples boxes them)
+    hit = False
+    p0 = d.p0
+    p1 = d.p1
+    p2 = d.p2
+    p3 = d.p3
+    c0 = d.c0
+    c1 = d.c1
+    c2 = d.c2
+    c3 = d.c3
     owner = g.owner
     for src, st in g._st_icon:
         sel = st.sel
@@ -229,17 +238,22 @@ def icons(g: Game, i: int) -> tuple[tuple[int, int, int, int], tuple[int, int, i
         elif st.affects == AF_SELF and i != src or st.affects == AF_HOST and g.host[src] != i:
             continue
         if static_on(g, src, st, i):
-            if prov is None:
-                prov = list(d.prov)
-                cons = list(d.cons)
-            for r in range(4):
-                prov[r] += st.prov[r]
-                cons[r] += st.cons[r]
-    if prov is None:
+            hit = True
+            sp = st.prov
+            sc = st.cons
+            p0 += sp[0]
+            p1 += sp[1]
+            p2 += sp[2]
+            p3 += sp[3]
+            c0 += sc[0]
+            c1 += sc[1]
+            c2 += sc[2]
+            c3 += sc[3]
+    if not hit:
         res = (d.prov, d.cons)
     else:
-        res = ((max(prov[0], 0), max(prov[1], 0), max(prov[2], 0), max(prov[3], 0)),
-               (max(cons[0], 0), max(cons[1], 0), max(cons[2], 0), max(cons[3], 0)))
+        res = ((max(p0, 0), max(p1, 0), max(p2, 0), max(p3, 0)),
+               (max(c0, 0), max(c1, 0), max(c2, 0), max(c3, 0)))
     if memo is not None:
         memo[i] = res
     return res
@@ -389,9 +403,9 @@ def match(g: Game, sel: Sel, i: int, ctrl: int, src: int, any_zone: bool = False
         return False
     if sel.tactic and not tactics(g, i) & sel.tactic:
         return False
-    if sel.provides >= 0 and not icons(g, i)[0][sel.provides]:
+    if sel.provides >= 0 and not _nth(icons(g, i)[0], sel.provides):
         return False
-    if sel.consumes >= 0 and not icons(g, i)[1][sel.consumes]:
+    if sel.consumes >= 0 and not _nth(icons(g, i)[1], sel.consumes):
         return False
     if sel.supplied >= 0 and (g.supplied[i] if d.is_place else True) != bool(sel.supplied):
         return False
@@ -416,6 +430,17 @@ def match(g: Game, sel: Sel, i: int, ctrl: int, src: int, any_zone: bool = False
         if sel.cv_gte >= 0 and v < sel.cv_gte:
             return False
     return True
+
+
+def _nth(t: tuple[int, int, int, int], r: int) -> int:
+    # a fixed tuple read at a variable index without boxing it (compiled code)
+    if r == 0:
+        return t[0]
+    if r == 1:
+        return t[1]
+    if r == 2:
+        return t[2]
+    return t[3]
 
 
 def select(g: Game, sel: Sel, ctrl: int, src: int) -> list[int]:

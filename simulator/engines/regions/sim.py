@@ -1,10 +1,10 @@
 """Simulations of Heroes and Regions: strategy against strategy over many games, and a round-robin matrix.
 
-Like simulator/runner.py for r1, everything works on a *spec*, a JSON-able dict holding all the run needs
-(strategy texts, games, seed, settings), so any process (this one, or a Celery worker later) gives the same
-numbers: the games are split into chunks by `chunk_plan` (which depends only on the number of games), each chunk
-plays with its own seed `chunk_seed(run seed, index)` (the same derivation as runner.py), partial results hold
-only counts and integer sums, and `merge` adds them exactly. `run_in_process(spec)` runs every chunk here.
+Like every game's runs, everything works on a *spec*, a JSON-able dict holding all the run needs (strategy
+texts, games, seed, settings), so any process (this one, or a Celery worker) gives the same numbers: the games are
+split into chunks by `chunk_plan` (which depends only on the number of games), each chunk plays with its own seed
+`chunk_seed(run seed, index)` (simulator/engines/common/runs.py, as every game's), partial results hold only
+counts and integer sums, and `merge` adds them exactly. `run_in_process(spec)` runs every chunk here.
 
 >>> spec = versus_spec(shipped_text("big-money"), shipped_text("region-control"), games=20, seed=1)
 >>> report = run_in_process(spec)
@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import random
 import threading
 import time
 from typing import Callable
+
+from simulator.engines.common import runs
+from simulator.engines.common.runs import add_counts as _add_counts, add_list as _add_list
+from simulator.engines.common.runs import canonical_json, chunk_seed  # noqa: F401  (its run API)
 
 from . import ENGINE_VERSION, STRATEGY_DIR, CardSet, Strategy, make_policy, parse_strategy, policy_seed
 from .game import Game
@@ -27,44 +30,26 @@ from .search import make_search, parse_policy
 
 BASE_CHUNK = 200        # games per chunk (runner.py's versus chunk)
 SEARCH_CHUNK = 2        # ... and when a side is the search player (search.py), which takes seconds a game
-MAX_CHUNKS = 400        # a run never has more chunks than this: big runs get bigger chunks
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_TURNS = 60
 MAX_GAMES = 1_000_000
-Z95 = 1.959963984540054
 
 
-# ---- seeds and chunks (runner.py's derivation, so the Celery wiring splits a run the same way) ------------------
-def chunk_seed(run_seed: int, index: int) -> int:
-    """Each chunk's own seed, derived from the run's: independent of chunk order and of where it runs."""
-    digest = hashlib.sha256(f"roc-sim:{run_seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
+# ---- seeds and chunks (simulator/engines/common/runs.py, as every game's) --------------------------------------
 def chunk_plan(games: int, slow: bool = False) -> list[tuple[int, int, int]]:
     """[(index, first game, games in chunk)]: depends only on the number of games and whether a side searches
     (`slow`: the spec's settings name the search player)."""
-    size = max(SEARCH_CHUNK if slow else BASE_CHUNK, math.ceil(games / MAX_CHUNKS))
-    return [(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))]
+    return runs.chunk_plan(games, SEARCH_CHUNK if slow else BASE_CHUNK)
 
 
-def wilson_interval(successes: float, n: int, z: float = Z95) -> list[float] | None:
-    """95% Wilson score interval (as simulator/reports.py; a draw counts as half a win in the round-robin).
+def wilson_interval(successes: float, n: int) -> list[float] | None:
+    """95% Wilson score interval, its ends rounded to 12 digits (as this game's reports always were; a draw
+    counts as half a win in the round-robin).
 
     >>> [round(x, 4) for x in wilson_interval(50, 100)]
     [0.4038, 0.5962]
     """
-    if n <= 0:
-        return None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / denom
-    return [max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12))]
-
-
-def canonical_json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return runs.wilson_interval(successes, n, digits=12)
 
 
 def shipped_text(stem: str) -> str:
@@ -164,8 +149,7 @@ def _policy(kind: str, strategy: Strategy, seed: int):
 # ---- one chunk ------------------------------------------------------------------------------------------------
 def empty_versus() -> dict:
     return {
-        "games": 0, "wins": 0, "losses": 0, "draws": 0, "turns_sum": 0, "turns": {}, "first_player_wins": 0,
-        "a_first_games": 0, "a_first_wins": 0, "a_second_games": 0, "a_second_wins": 0, "how": {},
+        **runs.empty_versus_counts("turns"),
         "score_sum": [0, 0], "parts_sum": [{}, {}],
         # per turn t (index t-1): games that played it, and the sums of each side's figures at its end
         "turn_games": [], "score_by_turn": [[], []], "rec_by_turn": [[], []], "presence_by_turn": [[], []],
@@ -175,42 +159,9 @@ def empty_versus() -> dict:
     }
 
 
-def _add_list(target: list, values: list) -> None:
-    if len(target) < len(values):
-        target.extend([0] * (len(values) - len(target)))
-    for i, v in enumerate(values):
-        target[i] += v
-
-
-def _add_counts(target: dict, values: dict) -> None:
-    for k, v in values.items():
-        target[k] = target.get(k, 0) + v
-
-
 def add_game(part: dict, game: Game, *, log_lines: list | None = None) -> None:
     """Count one finished game (player 0 is the strategy, player 1 the opponent) into a partial."""
-    part["games"] += 1
-    turns = game.turn
-    part["turns_sum"] += turns
-    part["turns"][str(turns)] = part["turns"].get(str(turns), 0) + 1
-    winner = game.winner
-    if winner == 0:
-        part["wins"] += 1
-    elif winner == 1:
-        part["losses"] += 1
-    else:
-        part["draws"] += 1
-    if winner is not None and winner == game.first_player:
-        part["first_player_wins"] += 1
-    if game.first_player == 0:
-        part["a_first_games"] += 1
-        part["a_first_wins"] += winner == 0
-    else:
-        part["a_second_games"] += 1
-        part["a_second_wins"] += winner == 0
-    side = {0: "wins", 1: "losses", None: "draws"}[winner]
-    key = f"{side}:{game.reason}"
-    part["how"][key] = part["how"].get(key, 0) + 1
+    runs.add_versus_result(part, game.winner, game.first_player, game.reason, game.turn, "turns")
     played = len(game.stat_score)
     _add_list(part["turn_games"], [1] * played)
     for p in (0, 1):
@@ -260,11 +211,7 @@ def run_chunk(spec: dict, index: int) -> dict:
 def merge(parts: list[dict]) -> dict:
     out = empty_versus()
     for part in parts:
-        for key in ("games", "wins", "losses", "draws", "turns_sum", "first_player_wins", "a_first_games",
-                    "a_first_wins", "a_second_games", "a_second_wins"):
-            out[key] += part[key]
-        _add_counts(out["turns"], part["turns"])
-        _add_counts(out["how"], part["how"])
+        runs.merge_versus_counts(out, part, "turns")
         _add_list(out["turn_games"], part["turn_games"])
         for p in (0, 1):
             out["score_sum"][p] += part["score_sum"][p]
@@ -358,17 +305,9 @@ def _policy_name(kind: str, name: str) -> str:
 
 
 def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Every chunk in order in this process, merged exactly as a chord of chunk tasks would be."""
-    started = time.perf_counter()
-    plan = chunk_plan(spec["games"], is_slow(spec["settings"]))
-    parts = []
-    for index, _, _ in plan:
-        parts.append(run_chunk(spec, index))
-        if progress:
-            progress(index + 1, len(plan))
-    result = finalize(spec, merge(parts))
-    result["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return result
+    """Every chunk in order in this process, merged exactly as the Celery workers do."""
+    return runs.run_chunks(spec, chunk_plan(spec["games"], is_slow(spec["settings"])), run_chunk, merge, finalize,
+                           progress)
 
 
 def versus(strategy: str, opponent: str, *, games: int = DEFAULT_GAMES, seed: int = 0,

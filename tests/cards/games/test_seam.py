@@ -24,7 +24,7 @@ def toy(tmp_path):
 
 
 def test_r1_is_the_default_game():
-    assert registry.get(None).slug == "r1" and registry.get("").builtin
+    assert registry.get(None).slug == "r1" and registry.get("").prefix == ""
     assert {"r1", "realms", "regions"} <= set(registry.slugs())
     with pytest.raises(registry.UnknownGame):
         registry.get("chess")

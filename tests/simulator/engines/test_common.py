@@ -16,7 +16,8 @@ COMMON = Path(common.__file__).resolve().parent
 GAMES = ("r1", "realms", "regions")
 
 
-@pytest.mark.parametrize("name", ["simulator.engines.common.shuffle", "simulator.engines.common.search"])
+@pytest.mark.parametrize("name", ["simulator.engines.common.shuffle", "simulator.engines.common.search",
+                                  "simulator.engines.common.runs"])
 def test_docstring_examples_hold(name):
     # read from the source, so they run on the compiled shuffle too (mypyc keeps no docstrings to find)
     result = run_examples(name)
@@ -40,6 +41,62 @@ def test_every_engine_shares_one_illegal_action_and_one_shuffle():
 
     assert r1.IllegalAction is realms.IllegalAction is regions.IllegalAction is common.IllegalAction
     assert r1_state.fisher_yates is regions_game.fisher_yates is common.fisher_yates
+
+
+def test_every_games_runs_share_one_seed_plan_interval_and_json():
+    """The run plumbing is written once (common/runs.py): each game's run code uses it, so a seed's chunks are
+    dealt alike in every game."""
+    from simulator import reports, runner
+    from simulator.engines.common import runs
+    from simulator.engines.realms import sim as realms_sim
+    from simulator.engines.regions import sim as regions_sim
+
+    for module in (runner, realms_sim, regions_sim):
+        assert module.chunk_seed is runs.chunk_seed and module.canonical_json is runs.canonical_json
+    assert runner.deck_data_hash is realms_sim.deck_data_hash is runs.deck_data_hash
+    assert reports.wilson_interval is realms_sim.wilson_interval is runs.wilson_interval
+    # the derivation every stored run was seeded with: SHA-256 of "roc-sim:{seed}:{chunk}", its first 8 bytes
+    assert runs.chunk_seed(21, 0) == 18294862562832165688 and runs.chunk_seed(21, 1) == 5389897878525521622
+    assert runner.chunk_plan("goldfish", 450) == realms_sim.chunk_plan("goldfish", 450) == \
+        regions_sim.chunk_plan(450) == runs.chunk_plan(450, 200)
+    # regions' reports keep their intervals' ends rounded to 12 digits, the others' unrounded
+    assert regions_sim.wilson_interval(1, 3) == [round(x, 12) for x in runs.wilson_interval(1, 3)]
+
+
+def test_a_staged_run_reports_progress_and_its_time():
+    from simulator.engines.common import runs
+
+    seen = []
+    result = runs.run_stages(lambda done: [3, 4] if len(done) < 2 else None, lambda unit: {"n": unit},
+                             lambda done: {"total": sum(p["n"] for stage in done for p in stage)},
+                             size=lambda unit: unit, total=lambda done: 10, progress=lambda *a: seen.append(a))
+    assert result["total"] == 14 and result["elapsed_s"] >= 0
+    assert seen == [(3, 10), (7, 10), (10, 10), (14, 14)]   # a stage that runs over raises the total
+
+
+def test_head_to_head_counts_merge_exactly_in_any_grouping():
+    from simulator.engines.common import runs
+
+    games = [(0, 0, "influence", 9), (1, 1, "influence", 12), (None, 0, "round_limit", 50), (0, 1, "elimination", 7)]
+    parts = []
+    for winner, first, reason, length in games:
+        part = runs.empty_versus_counts()
+        runs.add_versus_result(part, winner, first, reason, length)
+        parts.append(part)
+    whole = runs.empty_versus_counts()
+    for part in parts:
+        runs.merge_versus_counts(whole, part)
+    pairs = runs.empty_versus_counts()
+    for a, b in ((parts[0], parts[3]), (parts[1], parts[2])):
+        pair = runs.empty_versus_counts()
+        runs.merge_versus_counts(pair, a)
+        runs.merge_versus_counts(pair, b)
+        runs.merge_versus_counts(pairs, pair)
+    assert whole == pairs
+    assert (whole["wins"], whole["losses"], whole["draws"], whole["first_player_wins"]) == (2, 1, 1, 2)
+    assert (whole["a_first_games"], whole["a_first_wins"], whole["a_second_wins"]) == (2, 1, 1)
+    assert whole["rounds_sum"] == 78 and whole["how"] == {"wins:influence": 1, "losses:influence": 1,
+                                                          "draws:round_limit": 1, "wins:elimination": 1}
 
 
 def test_fisher_yates_is_the_one_every_seed_was_dealt_with():

@@ -85,7 +85,7 @@ def test_regions_report_and_replay_fit(live_server, browser):  # noqa: F811
         assert page.locator(".sim-chart svg").count() == 4
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(SHOTS / f"regions-report-{width}.png"), full_page=True)
-        page.click("text=Replay the sample game")
+        page.click("#board-replay")   # "Watch game 1" on the board
         page.click("a[rel=next]")
         assert "step 2 /" in page.locator("#replay-nav").inner_text()  # the board replay: test_regions_replay_browser
         assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -1,6 +1,8 @@
 """The realms board in the replay viewer and the strong player on the realms pages:
-/simulate/runs/ID/games/N/?step=S draws the board of a realms run's game; a bad game is a 400 page; the page's
-fast/strong choice and the API accept the search player."""
+/realms/simulate/runs/ID/games/N/?step=S draws the board of a realms run's game (r1's address sends it there); a
+game or step the run does not have is a 404; the page's fast/strong choice and the API accept the search player."""
+import re
+
 import pytest
 
 from tests.simulator.conftest import own
@@ -29,21 +31,25 @@ def test_board_replay_of_a_versus_run(realms):
     services.run_execute_here(run)
     c = Client()
     own(c, run)
-    page = c.get(f"/simulate/runs/{run.pk}/games/1/?step=40")
+    moved = c.get(f"/simulate/runs/{run.pk}/games/1/?step=40")   # r1's replay address sends it to realms'
+    assert moved.status_code == 302 and moved["Location"] == f"/realms/simulate/runs/{run.pk}/games/1/?step=40"
+    page = c.get(moved["Location"])
     html = page.content.decode()
     assert page.status_code == 200 and "step 41 /" in html
     assert html.count('class="rb-side') == 2 and "Settlement" in html and "Strike Force" in html
-    assert 'data-key="ArrowRight"' in html and f"/simulate/runs/{run.pk}/games/1/?step=41" in html
+    assert 'data-key="ArrowRight"' in html and f"/realms/simulate/runs/{run.pk}/games/1/?step=41" in html
     assert "rb-marker" in html
-    last = c.get(f"/simulate/runs/{run.pk}/games/1/?step=99999").content.decode()
+    total = int(re.search(r"step 41 / (\d+)", html).group(1))
+    last = c.get(f"/realms/simulate/runs/{run.pk}/games/1/?step={total - 1}").content.decode()
     assert "game over" in last
-    assert c.get(f"/simulate/runs/{run.pk}/games/7/").status_code == 400     # the run played 2 games
+    assert c.get(f"/realms/simulate/runs/{run.pk}/games/1/?step={total}").status_code == 404
+    assert c.get(f"/realms/simulate/runs/{run.pk}/games/7/").status_code == 404     # the run played 2 games
     report = c.get(run.get_absolute_url()).content.decode()
-    assert f"/simulate/runs/{run.pk}/games/0/" in report
+    assert f"/realms/simulate/runs/{run.pk}/games/0/" in report
     from simulator.access import set_shared
-    assert Client().get(f"/simulate/runs/{run.pk}/games/1/?step=40").status_code == 404
+    assert Client().get(f"/realms/simulate/runs/{run.pk}/games/1/?step=40").status_code == 404
     set_shared(run, True)
-    shared = Client().get(f"/simulate/runs/{run.share_token}/games/1/?step=40").content.decode()
+    shared = Client().get(f"/realms/simulate/runs/{run.share_token}/games/1/?step=40").content.decode()
     assert "step 41 /" in shared and f"/runs/{run.pk}/" not in shared
 
 
@@ -52,7 +58,7 @@ def test_goldfish_board_replay(realms):
     services.run_execute_here(run)
     c = Client()
     own(c, run)
-    html = c.get(f"/simulate/runs/{run.pk}/games/2/").content.decode()
+    html = c.get(f"/realms/simulate/runs/{run.pk}/games/2/").content.decode()
     assert "the goldfish" in html and "never acts" in html
 
 

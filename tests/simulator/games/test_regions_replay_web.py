@@ -1,4 +1,4 @@
-"""The regions replay page on a board of five Regions: /regions/simulate/runs/ID/replay/?game=K&step=N
+"""The regions replay page on a board of five Regions: /regions/simulate/runs/ID/games/K/?step=N (the old /replay/?game=K address redirects there)
 draws the Market and the five Regions with both Stacks, the Heroes' counts, the Recognition track and the phase;
 steps and turns link with their keys, every step has its address, a bad step falls back to the first, a game out
 of range is a 404; the report links its sample games; the search player is a policy of the form and the API."""
@@ -40,7 +40,9 @@ def test_replay_draws_the_board_at_each_step():
     run = _run()
     c = Client()
     own(c, run)
-    url = run.get_absolute_url() + "replay/"
+    url = run.get_absolute_url() + "games/0/"
+    old = c.get(run.get_absolute_url() + "replay/?game=3&step=2")   # the address the reports used to link
+    assert old.status_code == 302 and old["Location"] == run.get_absolute_url() + "games/3/?step=2"
     first = c.get(url).content.decode()
     assert "step 1 / " in first and 'Setup (<a class="rule-ref" href="/regions/rules/#s2"' in first
     for name in ("Gig Harbour", "Atos", "Mangan", "Ios", "Pinehurst", "Market Deck", "Standing piles", "Recognition"):
@@ -50,21 +52,23 @@ def test_replay_draws_the_board_at_each_step():
     mid = c.get(url + "?step=8").content.decode()
     assert "step 9 / " in mid and 'data-key="ArrowLeft"' in mid and 'data-key="ArrowRight"' in mid
     assert 'href="' + url + '?step=7"' in mid and 'href="' + url + '?step=9"' in mid
-    assert "chooses <code>" in mid and 'class="rr-tile' in mid and 'aria-current="step"' in mid
+    assert 'id="step-decision"' in mid and "<code>" not in mid and 'class="rr-tile' in mid
+    assert 'aria-current="step"' in mid
     last = c.get(url + f"?step={total - 1}").content.decode()
     assert "Game over" in last and 'data-key="ArrowRight"' not in last
-    assert "step 1 / " in c.get(url + "?step=banana").content.decode()
-    assert f"step {total} / " in c.get(url + "?step=99999").content.decode()
-    other = c.get(url + "?game=3&step=2").content.decode()
-    assert "Game 3 of run" in other and f'href="{url}?game=3&amp;step=3"' in other
-    assert c.get(url + "?game=6").status_code == 404
+    assert c.get(url + "?step=banana").status_code == 400
+    assert c.get(url + "?step=99999").status_code == 404
+    other = c.get(run.get_absolute_url() + "games/3/?step=2").content.decode()
+    game3 = run.get_absolute_url() + "games/3/"
+    assert "(game 4, seed" in other and f'href="{game3}?step=3"' in other
+    assert c.get(run.get_absolute_url() + "games/6/").status_code == 404
     report = c.get(run.get_absolute_url()).content.decode()
-    assert "Sample games" in report and 'replay/?game=2"' in report
+    assert "Sample games" in report and f'href="{run.get_absolute_url()}games/2/">game 3<' in report
     # shared: someone else opens the same steps by the token, every link on the page by the token too
     from simulator.access import set_shared
     assert Client().get(url + "?step=8").status_code == 404
     set_shared(run, True)
-    shared = Client().get(f"/regions/simulate/runs/{run.share_token}/replay/?step=8").content.decode()
+    shared = Client().get(f"/regions/simulate/runs/{run.share_token}/games/0/?step=8").content.decode()
     assert "step 9 / " in shared and f"/runs/{run.pk}/" not in shared and f"/runs/{run.share_token}/" in shared
 
 
@@ -83,7 +87,7 @@ def test_search_player_through_the_form_and_the_api(inline_queue):
                                                          "opponent_strategy": "region-control",
                                                          "policy": "search:zero"}), content_type="application/json")
     assert bad.status_code == 400 and "whole number" in bad.json()["detail"]
-    assert c.get(r.json()["page_url"] + "replay/?step=3").status_code == 200   # by the shared link
+    assert c.get(r.json()["page_url"] + "games/0/?step=3").status_code == 200   # by the shared link
 
 
 def test_search_runs_get_small_chunks_and_a_longer_allowance():

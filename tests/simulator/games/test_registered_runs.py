@@ -26,7 +26,8 @@ def test_runs_and_engines_come_from_the_registry():
     assert games.GAMES == ("realms", "regions")
     assert list(RunCreateSerializer().fields["game"].choices) == ["r1", "realms", "regions"]
     assert command.engine_modes("realms") == ("goldfish", "versus") and command.engine_modes("regions") == ("versus",)
-    assert command.engine_modes("r1") == ()
+    assert command.engine_modes("r1") == ("hands", "goldfish", "versus")
+    assert command.all_modes() == ("hands", "goldfish", "versus")
     assert {k: e.package for k, e in build_native.ENGINES.items()} == {
         "common": "simulator.engines.common", "r1": "simulator.engines.r1", "realms": "simulator.engines.realms",
         "regions": "simulator.engines.regions"}

@@ -123,7 +123,7 @@ TOY = Game(
     parse_decklist=parse_decklist, export_decklist=export_decklist, check_deck=check_deck, check_text=check_text,
     identity=identity, render_card=render_card, card_summary=card_summary, card_group=card_group,
     colors={"red": "#c82828", "blue": "#2828c8"},
-    engine="tests.cards.games.toy.engine:SPEC",
+    engine="tests.cards.games.toy.engine:SPEC", runs="tests.cards.games.toy.runs",
 )
 
 
