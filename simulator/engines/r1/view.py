@@ -238,21 +238,22 @@ def _dealt(snap: Game, pairs: list[tuple[int, int]]) -> Game:
     permutation of hidden card ids within one owner's cards): the cards are dealt again where they lie. A card in
     a hand that listens for an event or has an Action is counted out and in again (State._hook)."""
     out = snap._take_snapshot(False)
-    cdef = snap.cdef
-    moved = [(i, j) for i, j in pairs if cdef[i] is not cdef[j]]
-    if not moved:
+    if not pairs:
         return out
+    cdef = snap.cdef
     base = snap.card_map if snap.card_map is not None else list(range(snap.printed))
     card_map = list(base)
+    for i, j in pairs:   # the whole permutation, copies of one card included: the map stays a permutation
+        card_map[i] = base[j]
+    out.card_map = card_map
+    moved = [(i, j) for i, j in pairs if cdef[i] is not cdef[j]]
     zone = out.zone
     for i, j in moved:
         if zone[i] == HAND and cdef[i].hooks:
             out._hook(i, HAND, -1, out.owner[i])
     for i, j in moved:
         out.cdef[i] = cdef[j]
-        card_map[i] = base[j]
     for i, j in moved:
         if zone[i] == HAND and cdef[j].hooks:
             out._hook(i, HAND, 1, out.owner[i])
-    out.card_map = card_map
     return out
