@@ -156,6 +156,7 @@ class Game:
         self._ipc: list[list[int] | None] = [None, None]   # _in_play's lists, until the cards in play change
         self.n_trig = [0] * N_EVENTS   # trigger abilities of cards in play, per event (0: no listener, no lookup)
         self._st_cv: list[tuple[int, Static]] = []
+        self._st_cv_roles = False   # a static in _st_cv reads the roles cards take in a fight
         self._st_icon: list[tuple[int, Static]] = []
         self._st_cost: list[tuple[int, Static]] = []
         self._st_grant: list[tuple[int, Static]] = []
@@ -247,6 +248,7 @@ class Game:
         self._ipc = [None, None]
         self.n_trig = o.n_trig[:]
         self._st_cv = []
+        self._st_cv_roles = False
         self._st_icon = []
         self._st_cost = []
         self._st_grant = []
