@@ -34,7 +34,7 @@ def action_options(g: Game, p: int) -> list:
     # the hand's distinct cards, by identity (a short list scanned natively: hashing id() boxed it)
     seen_defs: list[CardDef] = []
     warriors = zs[Z_BORDER] + zs[Z_STRIKE]
-    needs = types_in_play(g, p)
+    needs = -1   # the warrior types p has in play (R11), read only for a card that needs one
     for i in zs[Z_HAND]:
         d = cdef[i]
         dup = False
@@ -59,8 +59,13 @@ def action_options(g: Game, p: int) -> list:
         else:
             ik = d.ik
             need = IK_NEEDS.get(ik, -1)
-            if need >= 0 and not (needs >> need) & 1:
-                continue   # R11
+            if need >= 0:
+                if needs < 0:
+                    needs = 0
+                    for w in warriors:
+                        needs |= cdef[w].wbit
+                if not (needs >> need) & 1:
+                    continue   # R11
             if ik == IK_EQUIPMENT:
                 for w in warriors:
                     if can_equip(g, w, d):
@@ -163,18 +168,31 @@ def types_in_play(g: Game, p: int) -> int:
     return bits
 
 
-def recruit_zones(g: Game, p: int, d: CardDef) -> list[int]:
+# recruit_zones()'s answers, shared (callers only read them)
+_BOTH_ZONES: tuple[int, ...] = (Z_BORDER, Z_STRIKE)
+_STRIKE_ZONE: tuple[int, ...] = (Z_STRIKE,)
+_NO_ZONE: tuple[int, ...] = ()
+
+
+def recruit_zones(g: Game, p: int, d: CardDef) -> tuple[int, ...]:
     """R7, R8: where a warrior of this type may be recruited now (none when its type is locked)."""
     if g.simplified:   # 002 §17: Cavalry and Vehicle restrictions ignored
-        return [Z_BORDER, Z_STRIKE]
+        return _BOTH_ZONES
     wt = d.wtype
     if wt == W_CAVALRY or wt == W_VEHICLE:
         bit = 1 << wt
-        if not any(g.cdef[q].unlocks & bit and g.supplied[q] for q in g.z[p][Z_SETTLE]):
-            return []
+        cdef = g.cdef
+        supplied = g.supplied
+        unlocked = False
+        for q in g.z[p][Z_SETTLE]:
+            if cdef[q].unlocks & bit and supplied[q]:
+                unlocked = True
+                break
+        if not unlocked:
+            return _NO_ZONE
         if wt == W_VEHICLE:
-            return [Z_STRIKE]
-    return [Z_BORDER, Z_STRIKE]
+            return _STRIKE_ZONE
+    return _BOTH_ZONES
 
 
 def can_equip(g: Game, w: int, d: CardDef) -> bool:
