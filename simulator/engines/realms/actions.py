@@ -107,6 +107,19 @@ def group_options(g: Game, p: int, opts: list) -> None:
     statics.refresh(g)
     # with no static or lasting effect on rules or Tactics: printed Tactics, and only Loners cannot join
     printed = not g._st_rule and not g._n_tmp_rule and not g._st_grant and not g._n_tmp_tac
+    if printed:
+        # then they depend only on the warriors in p's two zones, in order, and their Groups: kept until one of
+        # those changes (the tuples are immutable, so the kept ones are shared)
+        got = g._grp_c[p]
+        if got is not None and got[0] == g._grp_v:
+            opts.extend(got[1])
+            return
+        mine: list = []
+        _zone_groups(g, p, Z_STRIKE, printed, g.cdef, g.group, mine)
+        _zone_groups(g, p, Z_BORDER, printed, g.cdef, g.group, mine)
+        g._grp_c[p] = (g._grp_v, mine)
+        opts.extend(mine)
+        return
     cdef = g.cdef
     group = g.group
     _zone_groups(g, p, Z_STRIKE, printed, cdef, group, opts)
@@ -297,6 +310,7 @@ def form_group(g: Game, p: int, kind: int, members: tuple[int, ...]) -> None:
     members = tuple(w for w in g.z[p][g.zone[members[0]]] if w in chosen)
     gid = g.next_gid
     g.next_gid += 1
+    g._grp_v += 1
     g.groups[gid] = (kind, p, members)
     for w in members:
         g.group[w] = gid
@@ -317,6 +331,7 @@ def disband(g: Game, gid: int, section: str, why: str = "") -> None:
     grp = g.groups.pop(gid, None)
     if grp is None:
         return
+    g._grp_v += 1
     for w in grp[2]:
         if g.group[w] == gid:
             g.group[w] = 0
@@ -328,6 +343,7 @@ def disband(g: Game, gid: int, section: str, why: str = "") -> None:
 def leave_group(g: Game, w: int, gid: int) -> None:
     grp = g.groups.get(gid)
     g.group[w] = 0
+    g._grp_v += 1
     if grp is None:
         return
     members = tuple(m for m in grp[2] if m != w)

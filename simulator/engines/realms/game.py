@@ -166,6 +166,10 @@ class Game:
         self._n_tmp_tac = 0
         self._in_static = 0
         self._cvc: dict[int, int] | None = None   # CV memo while a decision waits (the state cannot change)
+        # the Group options (actions.group_options) with printed Tactics, per player, kept until a warrior enters or
+        # leaves a Borderlands or Strike Force or a Group forms or breaks (_grp_v counts those changes)
+        self._grp_v = 0
+        self._grp_c: list[tuple[int, list] | None] = [None, None]
         # icons() memo, read only while _cvc is not None (a decision waits); dropped whenever one starts to wait and
         # made by the first icons() call that walks statics then (most decisions never make one)
         self._icc: dict[int, tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] | None = None
@@ -258,6 +262,8 @@ class Game:
         self._n_tmp_tac = o._n_tmp_tac
         self._in_static = 0
         self._cvc = {} if o._cvc is not None else None
+        self._grp_v = o._grp_v
+        self._grp_c = [None, None]
         self._icc = None
         self.stats = [o.stats[0][:], o.stats[1][:]]
         self.vp_by_turn = [o.vp_by_turn[0][:], o.vp_by_turn[1][:]]
