@@ -2,7 +2,7 @@
 recruiting, attaching, Groups."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import (
     EV_RECRUITED, IK_EQUIPMENT, IK_HARMONY, IK_NEEDS, IK_PROPHECY, IK_RITUAL, KW_LONER, KW_WORTHY, R_BE_MOVED,
@@ -182,9 +182,9 @@ def types_in_play(g: Game, p: int) -> int:
 
 
 # recruit_zones()'s answers, shared (callers only read them)
-_BOTH_ZONES: tuple[int, ...] = (Z_BORDER, Z_STRIKE)
-_STRIKE_ZONE: tuple[int, ...] = (Z_STRIKE,)
-_NO_ZONE: tuple[int, ...] = ()
+_BOTH_ZONES: Final[tuple[int, ...]] = (Z_BORDER, Z_STRIKE)
+_STRIKE_ZONE: Final[tuple[int, ...]] = (Z_STRIKE,)
+_NO_ZONE: Final[tuple[int, ...]] = ()
 
 
 def recruit_zones(g: Game, p: int, d: CardDef) -> tuple[int, ...]:

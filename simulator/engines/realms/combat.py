@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import (
-    AF_HOST, AF_SELF, CTRL_ANY, CTRL_YOU, DUR_ATTACK, EV_ATTACK_WON, IK_NEEDS, R_ATTACK, R_BE_ATTACKED,
-    ROLE_ATTACKER, ROLE_DEFENDER, TACTIC_NAMES, TACTIC_ORDER, TM_COMBAT, TM_RAID, W_VEHICLE, CardDef, CvMod,
+    DUR_ATTACK, EV_ATTACK_WON, IK_NEEDS, R_ATTACK, R_BE_ATTACKED, ROLE_ATTACKER, ROLE_DEFENDER, TACTIC_NAMES,
+    TACTIC_ORDER, TM_COMBAT, TM_RAID, W_VEHICLE, CardDef, CvMod,
 )
 from .state import (
     Z_HAND, Z_BORDER, Z_STRIKE, ST_RAID, A_PLAY, A_USE, A_DONE, A_PASS, A_ATTACK, G_OFFENSIVE, G_DEFENSIVE,
@@ -125,55 +125,19 @@ def cv_as(g: Game, members: list[int] | tuple[int, ...], role: int) -> int:
         for w in members:
             total += statics.cv(g, w)
         return total
-    # only a member a role-reading static may reach is reckoned afresh in the role; the others' CVs do not
-    # depend on roles, so the decision's memo holds for them
-    fresh = 0
-    for k in range(len(members)):
-        if _roles_reach(g, members[k]):
-            fresh |= 1 << k
-    if not fresh:
-        total = 0
-        for w in members:
-            total += statics.cv(g, w)
-        return total
     part = g.part
     saved = [part[w] for w in members]
     for w in members:
         part[w] = role
     memo = g._cvc
+    g._cvc = None
     total = 0
-    for k in range(len(members)):
-        w = members[k]
-        if fresh >> k & 1:
-            g._cvc = None
-            total += statics.cv(g, w)
-            g._cvc = memo
-        else:
-            total += statics.cv(g, w)
+    for w in members:
+        total += statics.cv(g, w)
+    g._cvc = memo
     for w, s in zip(members, saved):
         part[w] = s
     return total
-
-
-def _roles_reach(g: Game, w: int) -> bool:
-    """Whether a CV static that reads roles might modify w's CV (cv()'s cheap tests: a superset of those that
-    do)."""
-    d = g.cdef[w]
-    owner = g.owner
-    for src, st in g._st_cv:
-        if not st.reads_roles:
-            continue
-        sel = st.sel
-        if sel is not None:
-            if sel.types and not d.type_bit & sel.types:
-                continue
-            c = sel.controller
-            if c != CTRL_ANY and (owner[w] == owner[src]) != (c == CTRL_YOU):
-                continue
-        elif st.affects == AF_SELF and w != src or st.affects == AF_HOST and g.host[src] != w:
-            continue
-        return True
-    return False
 
 
 def side_cv(g: Game, members: list[int] | tuple[int, ...], mods: list[CvMod]) -> int:
