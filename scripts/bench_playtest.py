@@ -1,7 +1,9 @@
 """Server time of each playtest decision against the greedy AI: the person's action applied and the
 AI played to the person's next decision (simulator/playtest.py act), over whole games of the starter decks.
 
-    python -m scripts.bench_playtest [--games N]      # prints median, 95th percentile and max in ms
+    python -m scripts.bench_playtest [--games N] [--player fast|strong]
+                                                      # prints median, 95th percentile and max in ms (r1's table
+                                                      # against the greedy AI, or the expert with strong)
     python -m scripts.bench_playtest --http           # the whole request (POST /play/T/act/ with htmx, the
                                                       # table rendered), on DATABASE_URL with the core cards loaded
     python -m scripts.bench_playtest --game G [--player fast|strong] [--games N]
@@ -42,6 +44,7 @@ def main(argv=None) -> int:
         return http(args.games)
     if args.game:
         return hosted(args.game, args.player, args.games)
+    policy = {"fast": "greedy", "strong": "expert"}[args.player]
     pool = CardPool.from_cards(json.loads((ROOT / "cards/data/core.json").read_text())["cards"])
     starters = sorted((ROOT / "cards/data/starters").glob("*.txt"))
     times, rebuilds, n_dec = [], [], 0
@@ -49,7 +52,7 @@ def main(argv=None) -> int:
         a, b = starters[k % len(starters)], starters[(k + 3) % len(starters)]
         da, db = read_deck(a.read_text(), pool), read_deck(b.read_text(), pool)
         rng = random.Random(k)
-        g = playtest.start(da, db, "greedy", seed=1000 + k)
+        g = playtest.start(da, db, policy, seed=1000 + k)
         while not g.is_terminal():
             opts = option_texts(g)
             t0 = time.process_time()
@@ -57,11 +60,11 @@ def main(argv=None) -> int:
             times.append(time.process_time() - t0)
             n_dec += 1
         t0 = time.process_time()
-        playtest.rebuild(da, db, "greedy", 1000 + k, playtest.history_of(g))
+        playtest.rebuild(da, db, policy, 1000 + k, playtest.history_of(g))
         rebuilds.append(time.process_time() - t0)
     times.sort()
     ms = lambda x: round(x * 1000, 2)  # noqa: E731
-    print(json.dumps({"engine_build": engine.ENGINE_BUILD, "games": args.games, "decisions": n_dec,
+    print(json.dumps({"engine_build": engine.ENGINE_BUILD, "policy": policy, "games": args.games, "decisions": n_dec,
                       "median_ms": ms(statistics.median(times)), "p95_ms": ms(times[int(len(times) * .95)]),
                       "max_ms": ms(times[-1]), "rebuild_whole_game_ms_max": ms(max(rebuilds))}))
     return 0

@@ -129,7 +129,10 @@ def run(games: int, expert_games: int, camelot: int, workers: int, policies: lis
     table: dict = {}
     mirror: dict = {}
     cpu: dict = {}
+    pair_cpu: dict = {}
     for key, (score, secs, is_mirror) in zip(keys, out):
+        c, k = pair_cpu.get(key, (0.0, 0))
+        pair_cpu[key] = (c + secs, k + 1)
         if key == ("camelot",):
             s, g = table.get(key, (0.0, 0))
             table[key] = (s + score, g + 1)
@@ -148,7 +151,7 @@ def run(games: int, expert_games: int, camelot: int, workers: int, policies: lis
         s0, g0 = results.get(("greedy", "expert"), (0.0, 0))
         results[("greedy", "expert")] = (s0 + cg - cs, g0 + cg)
     return {"build": ENGINE_BUILD, "policies": policies, "table": table, "mirror": mirror,
-            "elo": elo(results, policies), "cpu": cpu, "wall": wall, "workers": workers,
+            "elo": elo(results, policies), "cpu": cpu, "pair_cpu": pair_cpu, "wall": wall, "workers": workers,
             "games": games, "expert_games": expert_games, "camelot": camelot, "load": os.getloadavg()[0]}
 
 
@@ -158,14 +161,17 @@ def from_logs(paths: list[str], workers: int) -> dict:
     from simulator.engines.r1 import ENGINE_BUILD
     table: dict = {}
     mirror: dict = {}
+    pair_cpu: dict = {}
     policies: list[str] = []
     for path in paths:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             key_txt, rest = line.rsplit(")", 1)
             key = ast.literal_eval(key_txt + ")")
-            da, db, score, _secs = rest.split()
+            da, db, score, secs = rest.split()
             s, g = table.get(key, (0.0, 0))
             table[key] = (s + float(score), g + 1)
+            c, k = pair_cpu.get(key, (0.0, 0))
+            pair_cpu[key] = (c + float(secs), k + 1)
             if len(key) == 2:
                 for p in key:
                     if p not in policies:
@@ -183,7 +189,8 @@ def from_logs(paths: list[str], workers: int) -> dict:
     games = max((g for k, (_, g) in results.items() if not any(x in SLOW for x in k)), default=0)
     expert_games = max((g for k, (_, g) in results.items() if any(x in SLOW for x in k)), default=0)
     return {"build": ENGINE_BUILD, "policies": order, "table": table, "mirror": mirror, "elo": elo(results, order),
-            "cpu": {}, "wall": 0.0, "workers": workers, "games": games, "expert_games": expert_games,
+            "cpu": {}, "pair_cpu": pair_cpu, "wall": 0.0, "workers": workers, "games": games,
+            "expert_games": expert_games,
             "camelot": table.get(("camelot",), (0, 0))[1], "load": os.getloadavg()[0]}
 
 
@@ -211,15 +218,18 @@ def markdown(res: dict, rates: dict | None, command: str) -> str:
              f"swapped; {res['games']} games per pairing of the fast players, {res['expert_games']} per pairing "
              "with expert (hundreds of times slower, so its samples are smaller: read the intervals). "
              "Win rate is the first-named player's, draws counting half; the interval is the 95% Wilson interval.",
-             "", "| pairing | games | win rate | 95% interval | mirrors only |", "| --- | --- | --- | --- | --- |"]
+             "", "| pairing | games | win rate | 95% interval | mirrors only | CPU-s a game (both players) |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for key, (score, games) in res["table"].items():
         if len(key) != 2:
             continue
         lo, hi = wilson(score, games)
         ms, mg = res["mirror"].get(key, (0.0, 0))
         mtxt = f"{100 * ms / mg:.0f}% of {mg}" if mg else "–"
+        pc, pk = res.get("pair_cpu", {}).get(key, (0.0, 0))
+        ctxt = f"{pc / pk:.4f}" if pk else "–"
         lines.append(f"| {key[0]} vs {key[1]} | {games} | {100 * score / games:.1f}% | "
-                     f"{100 * lo:.1f}–{100 * hi:.1f}% | {mtxt} |")
+                     f"{100 * lo:.1f}–{100 * hi:.1f}% | {mtxt} | {ctxt} |")
     cam = res["table"].get(("camelot",))
     if cam:
         lo, hi = wilson(*cam)

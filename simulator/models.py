@@ -105,6 +105,8 @@ class TuningRun(models.Model):
     STATUS_CHOICES = [*RunStatus.choices, (CANCELLED, "cancelled")]
 
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    game = models.CharField(max_length=16, blank=True, default="", db_index=True,
+                            help_text="the hosted game's slug ('' for the default game, r1); its pages are /<game>/tune/")
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=RunStatus.PENDING, db_index=True)
     games = models.PositiveIntegerField()
     seed = models.BigIntegerField()
@@ -145,7 +147,7 @@ class TuningRun(models.Model):
     ref = SimulationRun.ref
 
     def get_absolute_url(self) -> str:
-        return f"/tune/runs/{self.ref}/"
+        return f"/{self.game}/tune/runs/{self.ref}/" if self.game else f"/tune/runs/{self.ref}/"
 
     @property
     def is_finished(self) -> bool:

@@ -63,6 +63,34 @@ class TuningError(ValueError):
     """A request that cannot be run; the message says what to change (-> exit 2, HTTP 400)."""
 
 
+# ---- the game --------------------------------------------------------------------------------------------
+def hosted(spec: dict):
+    """The tuning module of the spec's hosted game (simulator/games/<game>_tune.py, named by its run module's
+    `tuning` hook), or None for the default game, r1, whose decks and engine are runner.py's. A hosted game's module
+    gives what differs: how a side is read and played, whether it has a goldfish, and what a swap is."""
+    game = spec.get("game")
+    if not game:
+        return None
+    from .games import run_hook
+
+    hook = run_hook(game, "tuning")
+    if hook is None:
+        raise TuningError(f"game: {str(game)[:20]!r} has no tuning here.")
+    return hook()
+
+
+def has_goldfish(spec: dict) -> bool:
+    """Whether the game plays a side alone (the goldfish): a game of strategies (regions) does not."""
+    game = hosted(spec)
+    return True if game is None else bool(game.GOLDFISH)
+
+
+def goldfish_goal(spec: dict) -> str:
+    """What a goldfish game races to, in the report's words ("rounds sooner to 15 Influence")."""
+    game = hosted(spec)
+    return "15 Influence" if game is None else game.GOLDFISH_GOAL
+
+
 # ---- seeds -----------------------------------------------------------------------------------------------
 def game_seed(run_seed: int, cell: str, game: int) -> int:
     """The seed of game `game` in `cell` (an opponent, the goldfish, or a matrix pairing): every deck that plays
@@ -76,8 +104,11 @@ def deck_counts(deck: dict) -> dict[str, int]:
     return {c["code"]: n for c, n in deck["entries"]}
 
 
-def apply_swap(deck: dict, swap: dict, pool_cards: dict[str, dict]) -> dict:
-    """The deck with `swap` = {"out": {code: n}, "in": {code: n}} applied (card data from the deck or the pool)."""
+def apply_swap(deck: dict, swap: dict, pool_cards: dict[str, dict], game=None) -> dict:
+    """The deck with `swap` = {"out": {code: n}, "in": {code: n}} applied (card data from the deck or the pool);
+    a hosted game whose swaps are not of cards (a strategy's Hero) applies its own."""
+    if game is not None and hasattr(game, "apply_swap"):
+        return game.apply_swap(deck, swap, pool_cards)
     counts = deck_counts(deck)
     cards = {c["code"]: c for c, _ in deck["entries"]}
     for code, n in swap["out"].items():
@@ -88,10 +119,14 @@ def apply_swap(deck: dict, swap: dict, pool_cards: dict[str, dict]) -> dict:
         counts[code] = counts.get(code, 0) + n
         cards.setdefault(code, pool_cards.get(code))
     entries = [[cards[code], n] for code, n in sorted(counts.items())]
-    return {**deck, "entries": entries, "data_hash": runner.deck_data_hash(entries), "name": swap_label(swap, cards)}
+    return {**deck, "entries": entries, "data_hash": runner.deck_data_hash(entries),
+            "name": swap_label(swap, cards, game)}
 
 
-def swap_label(swap: dict, cards: dict[str, dict]) -> str:
+def swap_label(swap: dict, cards: dict[str, dict], game=None) -> str:
+    if game is not None and hasattr(game, "swap_label"):
+        return game.swap_label(swap, cards)
+
     def side(d):
         return " + ".join(f"{n}x {cards[c]['name']}" for c, n in sorted(d.items()))
     return f"-{side(swap['out'])} / +{side(swap['in'])}"
@@ -100,6 +135,11 @@ def swap_label(swap: dict, cards: dict[str, dict]) -> str:
 def _cell_names(spec: dict) -> list[str]:
     """The opponents of compare/tune: "gf" (the goldfish) and "g0", "g1", ... (the gauntlet)."""
     return [f"g{j}" for j in range(len(spec["gauntlet"]))]
+
+
+def _compare_cells(spec: dict) -> list[str]:
+    """The cells of a comparison: the goldfish when the game has one, then every gauntlet deck."""
+    return (["gf"] if has_goldfish(spec) else []) + _cell_names(spec)
 
 
 # ---- one unit --------------------------------------------------------------------------------------------
@@ -111,7 +151,7 @@ def _deck_for(spec: dict, ref: str) -> dict:
         return spec["gauntlet"][int(arg)]
     if kind == "cand":
         swap = candidate_by_id(spec, arg)
-        return apply_swap(spec["decks"][0], swap, {c["code"]: c for c in spec["pool"]})
+        return apply_swap(spec["decks"][0], swap, {c["code"]: c for c in spec["pool"]}, hosted(spec))
     raise TuningError(f"unknown deck reference {ref!r}")
 
 
@@ -137,17 +177,21 @@ def run_unit(spec: dict, unit: dict) -> dict:
     """One unit: `unit["deck"]` plays games [start, start+size) of `unit["cell"]` (goldfish "gf", gauntlet deck
     "gJ", or matrix pairing "mI-J" against deck J). Scores per game, in order: goldfish, the rounds to 15
     Influence (max_rounds + 1 when the deck did not get there); head-to-head, 2 win / 1 draw / 0 loss."""
-    engine = runner.engine_module()
+    game = hosted(spec)
+    if game is None:
+        play_game, engine_deck = runner.engine_module().play_game, runner.engine_deck
+    else:
+        play_game, engine_deck = game.play_game, game.engine_deck
     cell, start, size = unit["cell"], unit["start"], unit["size"]
-    deck = runner.engine_deck(_deck_for(spec, unit["deck"]), size)
+    deck = engine_deck(_deck_for(spec, unit["deck"]), size)
     max_rounds = spec["max_rounds"]
     policies = (spec["policy"], spec["opponent_policy"])
     if cell == "gf":
         opponent = None
     elif cell.startswith("g"):
-        opponent = runner.engine_deck(spec["gauntlet"][int(cell[1:])], size)
+        opponent = engine_deck(spec["gauntlet"][int(cell[1:])], size)
     else:
-        opponent = runner.engine_deck(spec["decks"][int(cell.split("-")[1])], size)
+        opponent = engine_deck(spec["decks"][int(cell.split("-")[1])], size)
     scores: list[int] = []
     played: dict[str, int] = {}
     stuck: dict[str, int] = {}
@@ -156,12 +200,12 @@ def run_unit(spec: dict, unit: dict) -> dict:
         seed = game_seed(spec["seed"], cell, g)
         want_log = unit.get("log", False) and g == 0
         if opponent is None:
-            result = engine.play_game(deck, None, seed=seed, policies=(policies[0], policies[0]),
+            result = play_game(deck, None, seed=seed, policies=(policies[0], policies[0]),
                                       max_rounds=max_rounds)
             scores.append(result.rounds if result.winner == 0 else max_rounds + 1)
         else:
             # Alternate who goes first (game g: the deck when g is even), as runner.py's versus runs do.
-            result = engine.play_game(deck, opponent, seed=seed, first_player=g % 2, policies=policies,
+            result = play_game(deck, opponent, seed=seed, first_player=g % 2, policies=policies,
                                       max_rounds=max_rounds, log=want_log)
             scores.append(2 if result.winner == 0 else 1 if result.winner is None else 0)
             if want_log:
@@ -201,7 +245,7 @@ def game_setup(spec: dict, deck_ref: str, cell: str, game: int) -> dict:
             raise TuningError(f"This matrix has no pairing {cell!r}.")
         opponent = spec["decks"][j]
     elif kind == "compare":
-        if deck_ref not in ("deck:0", "deck:1") or cell not in ("gf", *_cell_names(spec)):
+        if deck_ref not in ("deck:0", "deck:1") or cell not in _compare_cells(spec):
             raise TuningError(f"This comparison has no games of {deck_ref!r} in {cell!r}.")
         opponent = None if cell == "gf" else spec["gauntlet"][int(cell[1:])]
     else:
@@ -256,7 +300,7 @@ def _plan_compare(spec: dict, done: list) -> list[dict] | None:
     n = spec["games"]
     units = []
     for d in ("deck:0", "deck:1"):
-        for cell in ["gf", *_cell_names(spec)]:
+        for cell in _compare_cells(spec):
             units += _unit(d, cell, 0, n)
     return units
 
@@ -264,13 +308,15 @@ def _plan_compare(spec: dict, done: list) -> list[dict] | None:
 def _finalize_compare(spec: dict, done: list) -> dict:
     scores = scores_of(done)
     a, b = spec["decks"]
-    gf_a, gf_b = scores[("deck:0", "gf")], scores[("deck:1", "gf")]
-    cap = spec["max_rounds"]
-    speed = paired(gf_a, gf_b)
-    goldfish = {"games": len(gf_a), "a_mean_rounds": _mean(gf_a), "b_mean_rounds": _mean(gf_b),
-                "a_win_rate": _mean([int(s <= cap) for s in gf_a]),
-                "b_win_rate": _mean([int(s <= cap) for s in gf_b]),
-                "delta_rounds": speed["delta"], "ci95": speed["ci95"]}
+    goldfish = None
+    if has_goldfish(spec):
+        gf_a, gf_b = scores[("deck:0", "gf")], scores[("deck:1", "gf")]
+        cap = spec["max_rounds"]
+        speed = paired(gf_a, gf_b)
+        goldfish = {"games": len(gf_a), "a_mean_rounds": _mean(gf_a), "b_mean_rounds": _mean(gf_b),
+                    "a_win_rate": _mean([int(s <= cap) for s in gf_a]),
+                    "b_win_rate": _mean([int(s <= cap) for s in gf_b]),
+                    "delta_rounds": speed["delta"], "ci95": speed["ci95"]}
     opponents = []
     all_a: list[int] = []
     all_b: list[int] = []
@@ -326,15 +372,18 @@ def opponent_only_cards(spec: dict, done: list) -> list[dict]:
 
 def _profile_rows(spec: dict, done: list) -> list[dict]:
     played, stuck, games = profile_of(done)
+    game = hosted(spec)
     goldfish = spec["target"] == "goldfish"
+    draw_types = DRAW_TYPES if game is None else game.DRAW_TYPES
+    needs_opponent = opponent_only if game is None else game.opponent_only
     rows = []
     for card, n in spec["decks"][0]["entries"]:
-        if card["type"] not in DRAW_TYPES:
+        if card["type"] not in draw_types:
             continue
         row = {"code": card["code"], "name": card["name"], "copies": n,
                "played_per_copy": round(played.get(card["name"], 0) / max(games, 1) / n, 4),
                "stuck_per_copy": round(stuck.get(card["name"], 0) / max(games, 1) / n, 4)}
-        why = opponent_only(card) if goldfish else None
+        why = needs_opponent(card) if goldfish else None
         if why:
             row["opponent_only"] = why
         rows.append(row)
@@ -345,6 +394,9 @@ def _profile_rows(spec: dict, done: list) -> list[dict]:
 def swap_why(spec: dict, swap: dict, ranking: list[dict], cards: dict[str, dict], games: int) -> str:
     """Why the search tried this swap, in a sentence: what the profile games said of each card cut, and what each
     card added brings (its role and cost against the cut's)."""
+    game = hosted(spec)
+    if game is not None and hasattr(game, "swap_why"):
+        return game.swap_why(spec, swap, cards, games)
     rows = {r["code"]: r for r in ranking}
     where = "goldfish" if spec["target"] == "goldfish" else "gauntlet"
     cuts = []
@@ -392,7 +444,11 @@ def candidates(spec: dict, done: list) -> list[dict]:
       one card that fits both (-1 a -1 b / +2 x).
 
     `spec["room"]` (tuning_input.py) says how many more copies of each pool card the deck may take without a new
-    §11 problem (and, with --owned, how many more the user owns)."""
+    §11 problem (and, with --owned, how many more the user owns). A hosted game whose swaps are not of cards
+    (a strategy's Hero) lists its own."""
+    game = hosted(spec)
+    if game is not None and hasattr(game, "candidates"):
+        return game.candidates(spec)[: spec["max_candidates"]]
     deck = spec["decks"][0]
     counts = deck_counts(deck)
     room = spec["room"]
@@ -554,7 +610,7 @@ def _finalize_tune(spec: dict, done: list) -> dict:
         d = _tune_delta(spec, scores, cid)
         swaps.append({"out": [{"code": c, "name": cards[c]["name"], "copies": n} for c, n in swap["out"].items()],
                       "in": [{"code": c, "name": cards[c]["name"], "copies": n} for c, n in swap["in"].items()],
-                      "label": swap_label(swap, cards), "why": swap_why(spec, swap, ranking, cards, profile_n),
+                      "label": swap_label(swap, cards, hosted(spec)), "why": swap_why(spec, swap, ranking, cards, profile_n),
                       "delta": d["delta"], "ci95": d["ci95"], "games": d["games"],
                       "finalist": cid in alive, "dropped_after_round": dropped.get(cid)})
     # Finalists first (they played the most games), best delta first; then the others by how far they got.
@@ -566,6 +622,9 @@ def _finalize_tune(spec: dict, done: list) -> dict:
     median = rates[len(rates) // 2] if rates else 0.0
     dead = [dict(r) for r in ranking if r["played_per_copy"] < DEAD_WEIGHT_PLAYED
             and r["played_per_copy"] <= DEAD_WEIGHT_SHARE * median]
+    game = hosted(spec)
+    if game is not None and not game.COUNTS_PLAYS:   # a side that plays no cards of its own has none to judge
+        dead, ranking = [], []
     baseline = {"games": len(base_all)}
     if spec["target"] == "goldfish":
         baseline.update(mean_rounds=_mean(base_all), win_rate=_mean([int(s <= cap) for s in base_all]))
@@ -580,8 +639,10 @@ def _finalize_tune(spec: dict, done: list) -> dict:
             # kept out of the cuts on a goldfish target (the deck doctor's needs_opponent): only an opponent
             # makes them playable, so the goldfish's zero plays say nothing of them
             "opponent_only": [{**r, "why": r.pop("opponent_only")} for r in opponent_only_cards(spec, done)],
-            "delta_means": "rounds sooner to 15 Influence" if spec["target"] == "goldfish" else
-                           "win rate (0-1) against the gauntlet",
+            # the deltas are fractions like every rate of the report; the pages and the text show them in points
+            "delta_means": f"rounds sooner to {goldfish_goal(spec)}" if spec["target"] == "goldfish" else
+                           "win rate against the gauntlet, as a fraction like every rate here (0.05 = 5 "
+                           "percentage points)",
             "games_spent": sum(len(v) for v in scores.values())}
 
 
@@ -704,7 +765,7 @@ def planned_games(spec: dict) -> int:
     tune (the candidate count is known only after the profile stage; `spec["max_candidates"]` is the most)."""
     kind = spec["kind"]
     if kind == "compare":
-        return 2 * spec["games"] * (1 + len(spec["gauntlet"]))
+        return 2 * spec["games"] * len(_compare_cells(spec))
     if kind == "matrix":
         return spec["games"] * len(_pairs(spec))
     return profile_games(spec) * len(_tune_cells(spec))  # refined by tune_planned_games after the profile
@@ -721,6 +782,8 @@ def finalize(spec: dict, done: list[list[dict]]) -> dict:
                   tuning_version=TUNING_VERSION)
     if spec["kind"] != "matrix" and spec["kind"] != "tune":
         result["gauntlet"] = [g["name"] for g in spec["gauntlet"]]
+    if spec.get("game"):
+        result["game"] = spec["game"]
     return result
 
 
@@ -733,4 +796,6 @@ def run_in_process(spec: dict, progress: Callable[[int, int], None] | None = Non
 
 
 def _summary(deck: dict) -> dict:
+    if deck.get("summary") is not None:   # a hosted game's side says what it is (its Leaders, its Hero)
+        return {"name": deck.get("name"), **deck["summary"]}
     return runner.deck_summary(deck)

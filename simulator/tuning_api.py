@@ -1,5 +1,7 @@
 """`/api/tuning/`: POST a compare, tune or matrix run (202 with `id` and `url`, like simulations),
-GET its status, progress and result, POST `/api/tuning/ID/cancel/` to stop it. Bad input: 400 `{"detail"}`."""
+GET its status, progress and result, POST `/api/tuning/ID/cancel/` to stop it. Bad input: 400 `{"detail"}`.
+A hosted game's run names its `game` (as on /api/simulations/), or is posted to `/<game>/api/tuning/`, which lists
+that game's runs too."""
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -18,7 +20,19 @@ from .models import TuningRun
 from .services import BrokerUnavailable, LimitExceeded
 
 
+def _tuned_games() -> list[str]:
+    """The games a tuning run may name: the default game and every game under its own prefix with a tuning module."""
+    from cards.games import registry
+
+    from .games import run_hook
+
+    return [registry.DEFAULT] + [g.slug for g in registry.games() if g.prefix and run_hook(g.slug, "tuning")]
+
+
 class TuningCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=_tuned_games(), required=False,
+                                   help_text="the game (CONTRACTS §7), default r1; a regions side is a strategy's "
+                                             "text, and its swaps are of Heroes")
     kind = serializers.ChoiceField(choices=tuning.KINDS)
     decks = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=tuning.MAX_DECKS["matrix"],
                                   help_text='decklist texts, {"name", "text"} objects, or {"deck": ID} (a saved deck '
@@ -41,7 +55,10 @@ def tuning_json(run: TuningRun, request=None) -> dict:
     if request is not None:
         api_url, page_url = request.build_absolute_uri(api_url), request.build_absolute_uri(page_url)
         share = request.build_absolute_uri(share) if share else None
-    return {"id": run.pk, "url": api_url, "page_url": page_url, "share_url": share, "kind": run.kind, "status": run.status,
+    from cards.games import registry
+
+    return {"id": run.pk, "game": run.game or registry.DEFAULT, "url": api_url, "page_url": page_url,
+            "share_url": share, "kind": run.kind, "status": run.status,
             "progress": 1.0 if run.status == "done" else round(run.progress, 4), "games_done": run.games_done,
             "games_planned": run.games_planned, "stage": run.stage, "title": run.title, "games": run.games,
             "seed": run.seed, "policies": [run.policy, run.opponent_policy], "target": run.target or None,
@@ -53,12 +70,23 @@ class BadDeck(ValueError):
     pass
 
 
-def read_decks(items, *, user, what: str) -> tuple[list[tuple[str, str]], bool]:
-    """(name, text) pairs from the request's forms of a deck; True when a saved deck was used."""
+def read_decks(items, *, user, what: str, game: str | None = None, request=None) -> tuple[list[tuple[str, str]], bool]:
+    """(name, text) pairs from the request's forms of a deck; True when a saved deck was used. A hosted game's
+    `{"deck": ID}` is one of its saved decks (simulator/games/picks.py, as its simulate page picks them)."""
     out, private = [], False
     for i, item in enumerate(items or []):
         if isinstance(item, str):
             out.append((f"{what} {i + 1}", item))
+        elif game and isinstance(item, dict) and "deck" in item:
+            from cards.games import registry
+
+            from .games import picks
+            try:
+                text, name = picks.resolve(request, registry.get(game), f"deck:{str(item['deck'])[:20]}")
+            except picks.PickError as exc:
+                raise BadDeck(f"{what}s[{i}]: {exc}") from None
+            out.append((name, text))
+            private = True
         elif isinstance(item, dict) and "deck" in item:
             found = selectors.deck_version_for(user=user, deck_id=item["deck"])
             if found is None:
@@ -85,10 +113,24 @@ class TuningViewSet(viewsets.ViewSet):
     throttle_classes = [SimulationRateThrottle]
     schema = ObjectListSchema()
 
-    @extend_schema(responses={200: inline_serializer("TuningRunList", fields={
+    def _game(self, request) -> str | None:
+        """The game of this address (/<game>/api/tuning/) or of the request (`game`, `?game=`); None for r1."""
+        from cards.games import registry
+
+        game = self.kwargs.get("game") or (request.data.get("game") if isinstance(request.data, dict) else None) \
+            or request.query_params.get("game")
+        return None if game in (None, "", registry.DEFAULT) else game
+
+    @extend_schema(parameters=[OpenApiParameter("game", str, OpenApiParameter.QUERY, required=False,
+                                                description="only this game's runs (r1, realms, regions)")],
+                   responses={200: inline_serializer("TuningRunList", fields={
         "count": serializers.IntegerField(), "results": TUNING_SCHEMA.__class__(many=True)})})
-    def list(self, request):
-        runs = access.owned_runs(request, TuningRun)[:50]
+    def list(self, request, game=None):   # game: /<game>/api/tuning/, read as self.kwargs
+        runs = access.owned_runs(request, TuningRun)
+        game = self._game(request)
+        if game is not None or self.kwargs.get("game") or request.query_params.get("game"):
+            runs = runs.filter(game=game or "")
+        runs = runs[:50]
         return Response({"count": len(runs), "results": [tuning_json(r, request) for r in runs]})
 
     @extend_schema(parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)],
@@ -121,16 +163,27 @@ class TuningViewSet(viewsets.ViewSet):
         return share_response(request, pk, TuningRun, tuning_json)
 
     @extend_schema(request=TuningCreateSerializer, responses={202: TUNING_SCHEMA, 400: ERROR_SCHEMA, 503: ERROR_SCHEMA})
-    def create(self, request):
+    def create(self, request, game=None):
         if not isinstance(request.data, dict):
             return Response({"detail": "Send a JSON object with kind and decks."}, status=status.HTTP_400_BAD_REQUEST)
-        serializer = TuningCreateSerializer(data=request.data)
+        body = dict(request.data)
+        if self.kwargs.get("game"):
+            if body.get("game") not in (None, self.kwargs["game"]):
+                return Response({"detail": f"game: this address is {self.kwargs['game']}'s; send no game, or post to "
+                                 "/api/tuning/."}, status=status.HTTP_400_BAD_REQUEST)
+            body["game"] = self.kwargs["game"]
+        serializer = TuningCreateSerializer(data=body)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        game = self._game(request) if not self.kwargs.get("game") else self.kwargs["game"]
+        if game is not None and data.get("owned"):
+            return Response({"detail": "owned: this game keeps no collection; its swaps use every card."},
+                            status=status.HTTP_400_BAD_REQUEST)
         user = request.user if request.user.is_authenticated else None
         try:
-            decks, private_a = read_decks(data["decks"], user=request.user, what="deck")
-            gauntlet, private_b = read_decks(data.get("gauntlet"), user=request.user, what="gauntlet deck")
+            decks, private_a = read_decks(data["decks"], user=request.user, what="deck", game=game, request=request)
+            gauntlet, private_b = read_decks(data.get("gauntlet"), user=request.user, what="gauntlet deck", game=game,
+                                             request=request)
         except BadDeck as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
         owned = None
@@ -144,7 +197,7 @@ class TuningViewSet(viewsets.ViewSet):
                 kind=data["kind"], decks=decks, gauntlet=gauntlet, games=data.get("games"), seed=data.get("seed"),
                 policy=data.get("policy"), opponent_policy=data.get("opponent_policy"), target=data.get("target"),
                 owned=owned, user=user, session_key="" if user else access.api_owner_key(request),
-                private=private_a or private_b)
+                private=private_a or private_b, game=game)
         except (tuning.TuningError, LimitExceeded, runner.EngineUnavailable) as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
         except BrokerUnavailable as exc:
@@ -155,3 +208,4 @@ class TuningViewSet(viewsets.ViewSet):
         body = tuning_json(access.reachable_by_maker(request, run), request)
         body["cached"] = not created
         return Response(body, status=status.HTTP_202_ACCEPTED)
+

@@ -18,6 +18,8 @@ def short(name: str, limit: int = 22) -> str:
     """A deck's name short enough for an axis ("Starter deck: Camelot — The Fellowship..." -> "Camelot")."""
     if name.lower().startswith("starter deck:"):
         name = name.split(":", 1)[1].split("—")[0].strip()
+    if len(name) > limit and " — " in name:   # "The Sunward Throne — Knights of the Dawn": its first part
+        name = name.split(" — ")[0].strip()
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
@@ -80,7 +82,7 @@ def report_context(result: dict) -> dict:
     elif kind == "tune":
         top = [s for s in result["swaps"] if s["delta"] is not None][:10]
         if top:
-            charts.append(("Best swaps", delta_chart("Improvement (rounds sooner to 15 Influence)" if result.get("target") == "goldfish"
+            charts.append(("Best swaps", delta_chart(f"Improvement ({result['delta_means']})" if result.get("target") == "goldfish"
                                                      else "Improvement (percentage points of win rate)",
                                                      [f"#{i + 1}" for i in range(len(top))],
                                                      [s["delta"] for s in top],

@@ -31,9 +31,12 @@ class TuningCommand(BaseCommand):
         parser.add_argument("--games", type=int, help=f"games per deck and opponent (default "
                                                       f"{tuning.DEFAULT_GAMES[self.kind]})")
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--policy", default=tuning.DEFAULT_POLICY,
-                            help="the player of the decks under test (random, greedy, ...; see simulate --help)")
-        parser.add_argument("--opponent-policy", default=tuning.DEFAULT_POLICY, help="the opponents' player")
+        parser.add_argument("--policy", default=None,
+                            help=f"the player of the decks under test (random, greedy, ...; see simulate --help; "
+                                 f"default {tuning.DEFAULT_POLICY}, a game's own Fast player with --game)")
+        parser.add_argument("--opponent-policy", default=None, help="the opponents' player")
+        parser.add_argument("--game", default=None, help="a hosted game (realms: decklist files; regions: strategy "
+                                                          "files, its swaps are of Heroes); default r1")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument("--queue", action="store_true", help="run on the Celery workers and wait")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait with --queue")
@@ -43,11 +46,12 @@ class TuningCommand(BaseCommand):
 
         if options.get("games") is not None and options["games"] < 1:
             raise CommandError(f"--games must be at least 1, not {options['games']}", returncode=2)
-        require_database()
+        # r1's lists are read against its loaded cards; a hosted game's reader says what it lacks itself
+        require_database(cards=not options.get("game"))
         try:
             return build_tuning_spec(kind=self.kind, games=options.get("games"), seed=options.get("seed"),
                                      policy=options.get("policy"), opponent_policy=options.get("opponent_policy"),
-                                     **kwargs)
+                                     game=options.get("game") or None, **kwargs)
         except (TuningError, runner.EngineUnavailable) as exc:
             raise CommandError(str(exc), returncode=2) from exc
 

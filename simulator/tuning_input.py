@@ -77,13 +77,18 @@ def starter_gauntlet() -> list[tuple[str, str]]:
 
 def build_tuning_spec(*, kind, decks, gauntlet=None, games=None, seed=None, policy=None, opponent_policy=None,
                       target=None, owned: dict[str, int] | None = None, max_rounds=None, max_games=MAX_GAMES,
-                      pool: CardPool | None = None, budget: int = MAX_GAMES) -> dict:
+                      pool: CardPool | None = None, budget: int = MAX_GAMES, game: str | None = None) -> dict:
     """Validate a tuning request and build its spec. `decks` and `gauntlet` are lists of (name, text); a missing
     or empty gauntlet is the seven starter decks. `owned` (code -> copies) limits the swaps of `tune` to the
     user's collection; a card-swap search races as many candidates as fit in `budget` games (the visitor's limit
-    per run; tuning.candidates_within). Raises TuningError (-> 400 / exit 2) or EngineUnavailable."""
+    per run; tuning.candidates_within). `game`: a hosted game's run (build_game_tuning_spec). Raises TuningError
+    (-> 400 / exit 2) or EngineUnavailable."""
     if kind not in tuning.KINDS:
-        raise TuningError(f"Unknown kind {kind!r}: choose one of {', '.join(tuning.KINDS)}.")
+        raise TuningError(f"Unknown kind {str(kind)[:40]!r}: choose one of {', '.join(tuning.KINDS)}.")
+    if game:
+        return build_game_tuning_spec(game, kind=kind, decks=decks, gauntlet=gauntlet, games=games, seed=seed,
+                                      policy=policy, opponent_policy=opponent_policy, target=target, owned=owned,
+                                      max_rounds=max_rounds, max_games=max_games, budget=budget)
     runner.engine_module()
     pool = pool or CardPool.from_db()
     if not isinstance(decks, (list, tuple)) or not decks:
@@ -153,3 +158,67 @@ def swap_pool(deck: dict, pool: CardPool, owned: dict[str, int] | None) -> tuple
             room[card["code"]] = allowed
     cards.sort(key=lambda c: c["code"])
     return cards, room
+
+
+def _check_lists(kind: str, decks, side: str) -> None:
+    if not isinstance(decks, (list, tuple)) or not decks:
+        raise TuningError(f"decks: give the {side}(s) to tune, compare or put in the matrix.")
+    want = {"compare": (2, 2), "tune": (1, 1), "matrix": (2, tuning.MAX_DECKS["matrix"])}[kind]
+    if not want[0] <= len(decks) <= want[1]:
+        need = f"exactly {want[0]}" if want[0] == want[1] else f"from {want[0]} to {want[1]}"
+        raise TuningError(f"{kind} takes {need} {side}(s), not {len(decks)}.")
+
+
+def build_game_tuning_spec(game: str, *, kind, decks, gauntlet=None, games=None, seed=None, policy=None,
+                           opponent_policy=None, target=None, owned=None, max_rounds=None, max_games=MAX_GAMES,
+                           budget: int = MAX_GAMES) -> dict:
+    """The spec of a hosted game's tuning run: the same fields as r1's plus `game`, each side read by the game's
+    tuning module (simulator/games/<game>_tune.py: a decklist, or a strategy and its Hero). A game with no
+    goldfish tunes for win rate against its gauntlet only."""
+    from .games import run_hook
+
+    hook = run_hook(game, "tuning")
+    if hook is None:
+        raise TuningError(f"game: {str(game)[:20]!r} has no tuning here.")
+    ops = hook()
+    _check_lists(kind, decks, ops.SIDE)
+    games = _int(games, tuning.DEFAULT_GAMES[kind], 1, max_games, "games")
+    seed = _int(seed, 1, 0, MAX_SEED, "seed")
+    max_rounds = _int(max_rounds, ops.DEFAULT_MAX_ROUNDS, 1, 200, "max_rounds")
+    policies = []
+    for value, what in ((policy, "policy"), (opponent_policy, "opponent policy")):
+        if value in (None, ""):
+            value = ops.default_policy()
+        if not isinstance(value, str) or len(value) > 40:
+            raise TuningError(f"{what}: a player's name (Fast: {ops.players()['fast']}, Strong: "
+                              f"{ops.players()['strong']}), not {str(value)[:40]!r}.")
+        policies.append(ops.check_policy(value, what))
+    if target in (None, ""):
+        target = "goldfish" if ops.GOLDFISH else "winrate"
+    if kind == "tune" and target not in tuning.TARGETS:
+        raise TuningError(f"Unknown target {str(target)[:40]!r}: choose goldfish or winrate.")
+    if kind == "tune" and target == "goldfish" and not ops.GOLDFISH:
+        raise TuningError("target: this game has no goldfish (a game needs two sides); tune for win rate "
+                          "against the gauntlet.")
+    read = [ops.read(name, text, f"{ops.SIDE} {i + 1}" if len(decks) > 1 else ops.SIDE)
+            for i, (name, text) in enumerate(decks)]
+    gauntlet_sides: list[dict] = []
+    if kind == "compare" or (kind == "tune" and target == "winrate"):
+        entries = list(gauntlet or []) or ops.default_gauntlet()
+        if len(entries) > tuning.MAX_GAUNTLET:
+            raise TuningError(f"The gauntlet holds at most {tuning.MAX_GAUNTLET}, not {len(entries)}.")
+        gauntlet_sides = [ops.read(name, text, f"gauntlet {ops.SIDE} {j + 1}")
+                          for j, (name, text) in enumerate(entries)]
+    elif gauntlet and kind == "matrix":
+        raise TuningError("A matrix plays its own sides against each other; it takes no gauntlet.")
+    spec = {"game": game, "kind": kind, "games": games, "seed": seed, "policy": policies[0],
+            "opponent_policy": policies[1], "max_rounds": max_rounds, "decks": read, "gauntlet": gauntlet_sides,
+            "target": target if kind == "tune" else None,
+            "engine_version": f"{ops.engine_version()}/{tuning.TUNING_VERSION}", "pool": [], "room": {},
+            "max_candidates": 0, "owned": owned is not None}
+    if kind == "tune":
+        spec["pool"], spec["room"] = ops.swap_pool(read[0], owned)
+        if not spec["pool"]:
+            raise TuningError("Nothing can be swapped in: every legal card is already at its copy limit.")
+        spec["max_candidates"] = tuning.candidates_within(spec, budget) or tuning.FINALISTS
+    return spec

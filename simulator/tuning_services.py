@@ -27,6 +27,8 @@ def request_key(spec: dict) -> str:
                                  "engine_version", "room", "max_candidates")}
     body["decks"] = [d["data_hash"] for d in spec["decks"]]
     body["gauntlet"] = [d["data_hash"] for d in spec["gauntlet"]]
+    if spec.get("game"):   # only a hosted game's runs carry it, so the default game, r1's keys stay as they were
+        body["game"] = spec["game"]
     import hashlib
 
     return hashlib.sha256(runner.canonical_json(body).encode()).hexdigest()
@@ -37,8 +39,12 @@ def _title(spec: dict) -> str:
     if spec["kind"] == "compare":
         return f"{names[0]} against {names[1]}"
     if spec["kind"] == "tune":
-        return f"Card swaps for {names[0]} ({spec['target']})"
-    return f"Meta matrix of {len(names)} decks"
+        game = tuning.hosted(spec)
+        swaps = game.SWAPS if game is not None else "Card swaps"
+        target = "goldfish speed" if spec["target"] == "goldfish" else "win rate"
+        return f"{swaps} for {names[0]} ({target})"
+    game = tuning.hosted(spec)
+    return f"Meta matrix of {len(names)} {game.SIDES if game is not None else 'decks'}"
 
 
 def games_limit(user) -> int:
@@ -48,13 +54,13 @@ def games_limit(user) -> int:
 
 def tuning_request(*, kind, decks, gauntlet=None, games=None, seed=None, policy=None, opponent_policy=None,
                    target=None, owned=None, user=None, session_key: str = "", private: bool = False,
-                   dispatch: bool = True) -> tuple[TuningRun, bool]:
+                   dispatch: bool = True, game: str | None = None) -> tuple[TuningRun, bool]:
     """Validate, deduplicate and queue a tuning run. Returns (run, created). A repeat of a finished request is
     answered from the stored result. Raises TuningError / LimitExceeded (-> 400), BrokerUnavailable (-> 503)."""
     limits = limits_for(user)
     cap = limits.max_games["versus"]
     spec = build_tuning_spec(kind=kind, decks=decks, gauntlet=gauntlet, games=games, seed=seed, policy=policy,
-                             opponent_policy=opponent_policy, target=target, owned=owned, budget=cap)
+                             opponent_policy=opponent_policy, target=target, owned=owned, budget=cap, game=game)
     planned = tuning.planned_games(spec) if kind != "tune" else _tune_bound(spec)
     if planned > cap:
         raise LimitExceeded(f"Limit: this run would play about {planned:,} games; at most {cap:,} per run for "
@@ -91,7 +97,7 @@ def tuning_from_spec(spec: dict, *, user=None, session_key: str = "", private: b
                      nightly: bool = False) -> TuningRun:
     """A new run of a built spec, not deduplicated and under no limit (the commands' --queue, the nightly job)."""
     return TuningRun.objects.create(
-        kind=spec["kind"], games=spec["games"], seed=spec["seed"], policy=spec["policy"],
+        kind=spec["kind"], game=spec.get("game") or "", games=spec["games"], seed=spec["seed"], policy=spec["policy"],
         opponent_policy=spec["opponent_policy"], target=spec["target"] or "", engine_version=spec["engine_version"],
         request_key=request_key(spec), title=_title(spec)[:300], spec=spec,
         games_planned=tuning.planned_games(spec), user=user, session_key=session_key or "", private=private,

@@ -19,13 +19,26 @@ from .tasks import chunk_time_limits
 log = logging.getLogger(__name__)
 
 
+def _allowance(run_id: int) -> dict | None:
+    """A hosted game's seconds per game of a unit (its tuning module's, for the run's players), None for r1's."""
+    from .models import TuningRun
+    from .games import run_hook
+
+    row = TuningRun.objects.filter(pk=run_id).values("game", "policy", "opponent_policy").first()
+    if not row or not row["game"]:
+        return None
+    hook = run_hook(row["game"], "tuning")
+    return {"versus": hook().seconds_per_game((row["policy"], row["opponent_policy"]))} if hook else None
+
+
 def _dispatch(run_id: int, planned) -> None:
     if planned is None:
         return
     stage, units = planned
     sigs = []
+    per_game = _allowance(run_id)
     for index, unit in enumerate(units):
-        soft, hard = chunk_time_limits("versus", unit["size"])
+        soft, hard = chunk_time_limits("versus", unit["size"], per_game=per_game)
         sigs.append(tuning_unit.si(run_id, stage, index).set(soft_time_limit=soft, time_limit=hard))
     if sigs:
         group(sigs).apply_async()

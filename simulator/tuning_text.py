@@ -24,7 +24,7 @@ def tuning_text(result: dict) -> str:
         gf = result["goldfish"]
         lines.append(f"{a} (A) against {b} (B), {result['games']} games per opponent, seed {result['seed']}, "
                      f"common random numbers")
-        if gf["delta_rounds"] is not None:
+        if gf and gf["delta_rounds"] is not None:
             lines.append(f"goldfish: A {gf['a_mean_rounds']:.2f} rounds, B {gf['b_mean_rounds']:.2f}; "
                          f"A - B {gf['delta_rounds']:+.2f}{_ci(gf['ci95'], 1.0, ' rounds')} (negative: A is faster)")
         for row in result["opponents"]:
@@ -36,13 +36,17 @@ def tuning_text(result: dict) -> str:
                          f"A - B {_pts(o['delta'])}{_ci(o['ci95'])}")
     elif kind == "tune":
         base = result["baseline"]
-        lines.append(f"Card swaps for {result['deck']['name']} (target {result['target']}: "
-                     f"{result['delta_means']}), {result['candidates']} candidates, "
+        goldfish = result["target"] == "goldfish"
+        gain = result["delta_means"] if goldfish else "percentage points of win rate against the gauntlet"
+        lines.append(f"Swaps for {result['deck']['name']} (gain: {gain}), {result['candidates']} candidates, "
                      f"{result['games_spent']:,} games")
         for s in result["swaps"][:10]:
             if s["delta"] is None:
                 continue
-            lines.append(f"  {s['label']}: {s['delta']:+.3f}{_ci(s['ci95'], 1.0)} over {s['games']} games"
+            # a win rate's gain in percentage points, as the page and the comparisons show it
+            gained = (f"{s['delta']:+.2f} rounds{_ci(s['ci95'], 1.0)}" if goldfish
+                      else f"{_pts(s['delta'])}{_ci(s['ci95'], 100.0, ' pts')}")
+            lines.append(f"  {s['label']}: {gained} over {s['games']} games"
                          + (" (finalist)" if s["finalist"] else ""))
             if s.get("why"):
                 lines.append(f"      why: {s['why']}")
@@ -51,7 +55,11 @@ def tuning_text(result: dict) -> str:
         if result.get("opponent_only"):
             lines.append("not judged against the goldfish (only an opponent gives them a use): "
                          + ", ".join(f"{d['copies']}x {d['name']}" for d in result["opponent_only"]))
-        lines.append(f"baseline: {base}")
+        if "mean_rounds" in base:
+            lines.append(f"the deck as it is: {base['mean_rounds']:.2f} rounds, won {_pct(base['win_rate'])} of "
+                         f"{base['games']} goldfish games")
+        else:
+            lines.append(f"as it is: win rate {_pct(base['win_rate'])} over {base['games']} games")
     else:
         names = [d["name"] for d in result["decks"]]
         lines.append(f"Meta matrix of {len(names)} decks, {result['games']} games per pairing")

@@ -144,7 +144,7 @@ def tune_page(request):
                 if isinstance(started, TuningRun):
                     return redirect(started.get_absolute_url())
                 error, status = started
-    recent = access.owned_runs(request, TuningRun)[:10]
+    recent = access.owned_runs(request, TuningRun).filter(game="")[:10]
     return access.keep_session(request, render(request, "simulator/tuning.html", {
         "form": form, "kind": kind, "kinds": TuningRun.KIND_CHOICES, "error": error, "problems": problems,
         "player_times": player_times(), "my_decks": my_decks, "chosen": chosen,
@@ -188,11 +188,11 @@ def _start(request, kind: str, form: dict, policy: str, private: bool):
         return str(exc), 503
 
 
-def player_label(policy: str | None) -> str:
-    """A policy as the pages name players: greedy -> "Fast", expert (any budget) -> "Strong", as on /simulate/;
-    the API's other players in words rather than their engine names."""
+def player_label(policy: str | None, players: dict[str, str] | None = None) -> str:
+    """A policy as the pages name players: greedy -> "Fast", expert (any budget) -> "Strong", as on /simulate/
+    (`players`: a hosted game's key -> policy); the API's other players in words rather than their engine names."""
     name = runner.policy_name(policy)
-    by_policy = {v: k for k, v in runner.PLAYERS.items()}
+    by_policy = {v.partition(":")[0]: k for k, v in (players or runner.PLAYERS).items()}
     if name in by_policy:
         return {"fast": "Fast", "strong": "Strong"}[by_policy[name]]
     return {"greedy-v1": "Fast (its first version)", "random": "Random moves",
@@ -201,22 +201,44 @@ def player_label(policy: str | None) -> str:
 
 def players_label(run: TuningRun) -> str:
     """"Fast" when both sides are the same player, else "Fast / Strong" (the deck's, then the opponents')."""
-    mine, theirs = player_label(run.policy), player_label(run.opponent_policy)
+    game = tuning.hosted(run.spec) if run.game else None
+    players = game.players() if game is not None else None
+    mine, theirs = player_label(run.policy, players), player_label(run.opponent_policy, players)
     return mine if mine == theirs else f"{mine} / {theirs}"
 
 
-def _run_or_404(request, pk, *, write: bool = False) -> TuningRun:
-    return access.run_access(request, pk, model=TuningRun, write=write)
+def _run_or_404(request, pk, *, write: bool = False, game: str | None = None) -> TuningRun:
+    """The run, if this visitor may see it and it is of the game whose address this is (r1's: no game)."""
+    run = access.run_access(request, pk, model=TuningRun, write=write)
+    if run.game != (game or ""):
+        raise Http404("No such run, or it is not shared with you.")
+    return run
+
+
+def game_context(game: str | None) -> dict:
+    """What a hosted game's pages add: its registration (the template's words and links) and its tuning module's
+    words for one side ("deck", "strategy") and its swaps ("Card swaps", "Hero swaps")."""
+    if not game:
+        return {"game": None, "side_word": "deck", "sides_word": "decks", "swaps_word": "Card swaps",
+                "has_goldfish": True,
+                "goldfish_goal": "15 Influence", "tune_url": reverse("simulator:tune")}
+    from cards.games import registry
+
+    from .games import run_hook
+
+    ops = run_hook(game, "tuning")()
+    return {"game": registry.get(game), "side_word": ops.SIDE, "sides_word": ops.SIDES, "swaps_word": ops.SWAPS,
+            "has_goldfish": bool(ops.GOLDFISH), "goldfish_goal": ops.GOLDFISH_GOAL, "tune_url": f"/{game}/tune/"}
 
 
 @vary_on_headers("HX-Request")
-def tuning_run(request, pk: str):
+def tuning_run(request, pk: str, game: str | None = None):
     from .views import share_context
 
-    run = _run_or_404(request, pk)
+    run = _run_or_404(request, pk, game=game)
     context = {"run": run, "result": run.result if run.status == "done" else None,
                "can_cancel": not run.is_finished and run.viewer_owns, "players": players_label(run),
-               **share_context(request, run)}
+               **game_context(game), **share_context(request, run)}
     if context["result"]:
         context.update(tuning_charts.report_context(context["result"]))
     template = "simulator/tuning_body.html" if getattr(request, "htmx", False) else "simulator/tuning_run.html"
@@ -224,15 +246,15 @@ def tuning_run(request, pk: str):
 
 
 @require_http_methods(["POST"])
-def tuning_cancel(request, pk: str):
-    run = _run_or_404(request, pk, write=True)   # whoever has only the shared link cannot cancel
+def tuning_cancel(request, pk: str, game: str | None = None):
+    run = _run_or_404(request, pk, write=True, game=game)   # whoever has only the shared link cannot cancel
     services.tuning_cancel(run)
     return redirect(run.get_absolute_url())
 
 
-def _cell_of(request, pk: int, cell: str):
+def _cell_of(request, pk: int, cell: str, game: str | None = None):
     """A finished compare or matrix run and one of its cells: (run, [(label, deck ref)], names of the sides)."""
-    run = _run_or_404(request, pk)
+    run = _run_or_404(request, pk, game=game)
     if run.kind not in ("matrix", "compare") or run.status != "done" or not run.result:
         raise Http404("Only a finished comparison or matrix lists its games.")
     spec = run.spec
@@ -242,7 +264,8 @@ def _cell_of(request, pk: int, cell: str):
         if row is None:
             raise Http404("No such cell.")
         return run, [("", f"deck:{row['deck']}")], (names[row["deck"]], names[row["opponent"]]), row
-    cells = {"gf": "the goldfish", **{f"g{j}": g["name"] for j, g in enumerate(spec["gauntlet"])}}
+    cells = {**({"gf": "the goldfish"} if tuning.has_goldfish(spec) else {}),
+             **{f"g{j}": g["name"] for j, g in enumerate(spec["gauntlet"])}}
     if cell not in cells:
         raise Http404("No such opponent.")
     return run, [("A", "deck:0"), ("B", "deck:1")], (cells[cell],), None
@@ -254,10 +277,10 @@ def _outcome(score: int, goldfish: bool, cap: int) -> str:
     return {2: "won", 1: "draw", 0: "lost"}[score]
 
 
-def tuning_cell(request, pk: int, cell: str):
+def tuning_cell(request, pk: int, cell: str, game: str | None = None):
     """A matrix cell or a comparison's opponent: its record and every game, with its seed, who went first, the
     result (both versions' on the same seed for a comparison) and a link to its replay."""
-    run, sides, names, row = _cell_of(request, pk, cell)
+    run, sides, names, row = _cell_of(request, pk, cell, game)
     spec = run.spec
     goldfish = cell == "gf"
     scores = [services.cell_scores(run, ref, cell) for _, ref in sides]
@@ -266,7 +289,7 @@ def tuning_cell(request, pk: int, cell: str):
     for g in range(min(len(s) for s in scores)):
         setup_seed = tuning.game_seed(spec["seed"], cell, g)
         results = [{"side": label, "score": s[g], "text": _outcome(s[g], goldfish, spec["max_rounds"]),
-                    "url": reverse("simulator:tuning_game", args=[run.ref, cell, g]) + (f"?deck={k}" if label else "")}
+                    "url": f"{run.get_absolute_url()}cells/{cell}/games/{g}/" + (f"?deck={k}" if label else "")}
                    for k, ((label, _), s) in enumerate(zip(sides, scores))]
         differ = len({r["score"] for r in results}) > 1
         if only_differ and not differ:
@@ -281,7 +304,7 @@ def tuning_cell(request, pk: int, cell: str):
     else:
         context.update(deck=f"{run.result['a']['name']} / {run.result['b']['name']}", opponent=names[0])
     context.update(deck_short=tuning_charts.short(context["deck"], 16),
-                   opponent_short=tuning_charts.short(names[-1], 16))
+                   opponent_short=tuning_charts.short(names[-1], 16), **game_context(game))
     return render(request, "simulator/tuning_cell.html", context)
 
 
@@ -308,17 +331,34 @@ def _replayed(run: TuningRun, ref: str, cell: str, index: int) -> dict:
     return out
 
 
-def tuning_game(request, pk: int, cell: str, index: int):
+def tuning_game(request, pk: int, cell: str, index: int, game: str | None = None):
     """The replay of one game of a cell (?deck=0|1 picks version A or B of a comparison; ?step=S the moment),
-    played again from the run's decks, seed and policies in the replay viewer of simulations."""
+    played again from the run's decks, seed and policies in the replay viewer of simulations (a hosted game's:
+    its own board, from its tuning module's `replay_page`)."""
     from . import replay
 
-    run, sides, names, row = _cell_of(request, pk, cell)
+    run, sides, names, row = _cell_of(request, pk, cell, game)
     try:
         k = int(request.GET.get("deck", "0"))
         label, ref = sides[k]
     except (ValueError, IndexError):
         raise Http404("No such deck in this cell.")
+    if game:
+        try:
+            setup = tuning.game_setup(run.spec, ref, cell, index)
+        except tuning.TuningError as exc:
+            raise Http404(str(exc))
+        from .games.views import StepError
+
+        cell_url = f"{run.get_absolute_url()}cells/{cell}/"
+        try:
+            return tuning.hosted(run.spec).replay_page(request, run, setup, {
+                "step_url": f"{cell_url}games/{index}/?deck={k}&step=", "cell_url": cell_url,
+                "game_url": cell_url + "games/{game}/" + f"?deck={k}&step=", "games": run.spec["games"],
+                "index": index, "side": label, "key": f"{ref}:{cell}:{index}"})
+        except StepError as exc:   # a hand-edited ?step=
+            return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)},
+                          status=exc.status)
     try:
         data = _replayed(run, ref, cell, index)
     except tuning.TuningError as exc:

@@ -637,7 +637,8 @@ def _hosted_table(request, game, rec, error: str = "", status: int = 200, elapse
                 "happened": frames[-1]["lines"] if frames else [], "log": log[-400:],
                 "board_template": kit.BOARD_TEMPLATE, "track": kit.TRACK, "img_prefix": kit.IMAGES,
                 "act_url": reverse("game-play-act", args=[game, rec.token]),
-                "new_url": reverse("game-play", args=[game]), "replay_url": None,
+                "new_url": reverse("game-play", args=[game]),
+                "replay_url": reverse("game-play-replay", args=[game, rec.token]),
                 "ai_label": "Strong" if rec.policy.startswith(("expert", "search")) else "Fast"})
     template = "simulator/play_table_body.html" if getattr(request, "htmx", False) else "simulator/play_table.html"
     return render(request, template, ctx, status=status)
@@ -668,6 +669,95 @@ def game_playtest_act(request, game: str, token: str):
     if not getattr(request, "htmx", False):
         return redirect("game-play-table", game=game, token=token)
     return _hosted_table(request, game, rec, elapsed=elapsed)
+
+
+def _hosted_replay(kit, rec) -> dict:
+    """The table game played again from its seed and the action texts of every decision (both players'), with a
+    frame at each decision and one at the end: the board a run's replay draws (`kit.replay_board`), the engine's
+    log lines since the frame before, who decided and — the person's only — the choice in words. Cached an hour
+    per game, length of history and engine version. PlaytestError when the history no longer plays."""
+    from . import playtest
+    history = [str(a) for a in (rec.history or [])]
+    key = f"play-replay1:{rec.game}:{rec.token}:{len(history)}:{kit.ENGINE_VERSION}"
+    got = cache.get(key)
+    if got is not None:
+        return got
+    frames: list[dict] = []
+    try:
+        g = kit.new_game(rec.deck, rec.opponent, rec.seed, rec.first_player)
+        seen = 0
+
+        def snap(actor, kind, label):
+            nonlocal seen
+            logs = g.logs or []
+            board = kit.replay_board(g)
+            frames.append({"board": board, "turn": board["turn"], "lines": list(logs[seen:]), "actor": actor,
+                           "kind": kind, "label": label, "first": not frames})
+            seen = len(logs)
+
+        for text in history:
+            d = g.pending
+            if d is None or g.is_terminal():
+                raise ValueError("the history goes on after the game's end")
+            mine = d.player == playtest.HUMAN
+            snap(d.player, d.kind, kit.option_label(g, text, d.player) if mine else None)
+            g.apply_action(text)
+        snap(None, None, None)
+    except (ValueError, KeyError, TypeError) as exc:   # IllegalAction, a deck or Hero that no longer reads
+        raise playtest.PlaytestError(f"this game was played by another version of the rules engine and cannot be "
+                                     f"replayed ({str(exc)[:120]})") from None
+    got = {"frames": frames, "over": g.is_terminal(), "winner": kit.winner(g),
+           "reason": kit.reason(g) if g.is_terminal() else ""}
+    cache.set(key, got, 3600)
+    return got
+
+
+def _turn_targets(frames: list[dict], step: int) -> dict:
+    """A replay's stepping controls by decisions and turns: one step back and forward, the first step of this
+    or the previous turn and of the next, the first and the last."""
+    n = len(frames)
+    starts = [i for i in range(n) if i == 0 or frames[i]["turn"] != frames[i - 1]["turn"]]
+    return {"prev": step - 1 if step > 0 else None, "next": step + 1 if step < n - 1 else None, "first": 0,
+            "last": n - 1, "prev_turn": max((i for i in starts if i < step), default=None),
+            "next_turn": min((i for i in starts if i > step), default=None)}
+
+
+def game_playtest_replay(request, game: str, token: str):
+    """/<game>/play/TOKEN/replay/?step=S: the visitor's table game, finished or not, a step per decision on the
+    board of the game's run replays (its template extended), the log of each step as the table told it."""
+    from . import playtest
+    kit = _kit(game)
+    rec = _game_or_404(request, token, game)
+    try:
+        data = _hosted_replay(kit, rec)
+    except playtest.PlaytestError as exc:
+        return render(request, "error.html", {"title": "This game cannot be replayed", "message": str(exc)},
+                      status=409)
+    frames = data["frames"]
+    asked = request.GET.get("step") or "0"
+    step = int(asked) if re.fullmatch(r"\d{1,6}", asked or "") else None
+    if step is None or step >= len(frames):
+        return render(request, "error.html", {
+            "title": "No such step", "game_prefix": f"/{game}",
+            "message": f"step {asked[:20]!r}: this game's steps are 0 to {len(frames) - 1}."}, status=400)
+    frame = frames[step]
+    names = _hosted_names(rec)
+    base = reverse("game-play-replay", args=[game, token]) + "?step="
+    links = {k: (f"{base}{v}" if v is not None else None) for k, v in _turn_targets(frames, step).items()}
+    starts = [(f["turn"], i) for i, f in enumerate(frames) if i == 0 or f["turn"] != frames[i - 1]["turn"]]
+    if data["over"]:
+        who = {0: "You won", 1: f"{names[1]} won"}.get(data["winner"], "No winner")
+        outcome = f"{who}: {data['reason']}." if data["reason"] else f"{who}."
+    else:
+        outcome = "The game goes on: the last step is where it stands now."
+    ctx = {"game": _spec(game), "rec": rec, "frame": frame, "board": frame["board"], "names": list(names),
+           "step": step, "at": step, "steps": len(frames), "total": len(frames), "links": links,
+           "events": playtest.hosted_lines(kit, frame["lines"], names),
+           "choice": {"who": names[frame["actor"]], "label": frame["label"]} if frame["label"] else None,
+           "turns": [{"turn": t, "step": i, "url": f"{base}{i}", "now": t == frame["turn"]} for t, i in starts],
+           "outcome": outcome, "back_url": reverse("game-play-table", args=[game, token])}
+    ctx.update(kit.replay_context(frame, names))
+    return render(request, kit.REPLAY_TEMPLATE, ctx)
 
 
 def _seat_names(kit, g) -> tuple[str, str]:

@@ -141,3 +141,9 @@ def play_kit():
     """The playtest table and the judge sandbox of this game (realms_play.py)."""
     from . import realms_play
     return realms_play
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: realms_tune.py."""
+    from . import realms_tune
+    return realms_tune

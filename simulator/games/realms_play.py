@@ -24,6 +24,7 @@ HAS_DECKS = True
 TRACK = {"name": "VP", "title": "Victory Points"}
 IMAGES = f"/{SLUG}/cards/"   # a card's image is IMAGES + its code + ".png" (cards/game_views.py)
 BOARD_TEMPLATE = "games/realms/_play_board.html"
+REPLAY_TEMPLATE = "games/realms/play_replay.html"   # the run replay's page (games/realms/replay.html), extended
 SANDBOX_HELP = ("A position is the game at a step of a turn: each player's Leader, Settlement, Borderlands, Strike "
                 "Force, hand, deck and Reserve. Cards are named by their code in the position; the board and the "
                 "options name them.")
@@ -303,6 +304,26 @@ def hand_actions(g, options: list[dict]) -> dict[str, list[dict]]:
                 verb = SHORT[w[0]]
             out.setdefault(code, []).append(dict(o, verb=verb))
     return out
+
+
+# ---------------------------------------------------------------- the replay of a table game
+def replay_board(g) -> dict:
+    """The board a run's replay draws (both Realms in public, 002 §3: a hand is only its count)."""
+    return realms_replay.board_of(g)
+
+
+def replay_context(frame: dict, names) -> dict:
+    """What games/realms/replay.html draws from a step's board besides the board: the VP race and the sides."""
+    board = frame["board"]
+    target = board["target_vp"]
+    race = [{"name": names[p], "vp": pl["vp"], "pct": min(100, round(100 * pl["vp"] / target)) if target else 0,
+             "seat": p} for p, pl in enumerate(board["players"])]
+    sides = [{"p": p, "name": names[p], "pl": pl, "active": board["active"] == p and not board["over"]}
+             for p, pl in enumerate(board["players"])]
+    p = board["active"]
+    active = None if board["over"] or board["step"] in ("leader", "mulligan") else (
+        "Your" if p == 0 else f"{names[p]}'s")   # the page reads "· Your turn", "· AI (…)'s turn"
+    return {"race": race, "sides": sides, "ticks": list(range(0, target + 1, 10)), "active_name": active}
 
 
 # ---------------------------------------------------------------- the sandbox

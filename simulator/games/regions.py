@@ -149,3 +149,9 @@ def play_kit():
     """The playtest table and the judge sandbox of this game (regions_play.py)."""
     from . import regions_play
     return regions_play
+
+
+def tuning():
+    """What the tune pages (simulator/tuning.py) need of this game: regions_tune.py."""
+    from . import regions_tune
+    return regions_tune

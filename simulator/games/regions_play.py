@@ -23,6 +23,7 @@ HAS_DECKS = False
 TRACK = {"name": "Recognition", "title": "Recognition"}
 IMAGES = f"/{SLUG}/cards/"   # a card's image is IMAGES + its code + ".png" (cards/game_views.py)
 BOARD_TEMPLATE = "games/regions/_play_board.html"
+REPLAY_TEMPLATE = "games/regions/play_replay.html"   # the run replay's page (games/regions/replay.html), extended
 SANDBOX_HELP = ("A position is the game at a decision: each player's Hero, Level, Hand, Pocket, Deck and Stacks at "
                 "the five Regions, the Market and the Recognition pile. Cards are named by their code in the "
                 "position; the board and the options name them.")
@@ -215,6 +216,33 @@ def hand_actions(g, options: list[dict]) -> dict[str, list[dict]]:
             verb = f"→ {m.group(3)}" if m.group(3) else m.group(1).title() + (f" {m.group(4)}" if m.group(4) else "")
             out.setdefault(by_name[m.group(2)], []).append(dict(o, verb=verb))
     return out
+
+
+# ---------------------------------------------------------------- the replay of a table game
+def replay_board(g) -> dict:
+    """The board a run's replay draws: the Regions, the Market and the Recognition in public, each player's Hand,
+    Pocket and Deck only as counts (003 §2)."""
+    return regions_replay.board(g)
+
+
+def replay_context(frame: dict, names) -> dict:
+    """What games/regions/replay.html draws from a step besides the board: the Heroes, each Region's two Stacks,
+    the phases, the Recognition track (the run replay's own helpers, simulator/games/regions_replay.py) and the
+    decision taken there — in words, and only the person's: the AI's (a card stashed in its face-down Pocket)
+    shows in the next step's log as the table told it."""
+    from .regions_replay import PHASE_LABELS, PHASES, _stack_rows, _track
+    board = frame["board"]
+    n = len(board["players"])
+    players = [dict(p, index=i, name=names[i] if i < len(names) else f"player {i + 1}")
+               for i, p in enumerate(board["players"])]
+    return {"players": players, "regions": [dict(r, rows=_stack_rows(r, n), number=k + 1)
+                                            for k, r in enumerate(board["regions"])],
+            "phase_label": PHASE_LABELS.get(board["phase"], board["phase"]),
+            "phases": [{"key": k, "label": PHASE_LABELS[k], "now": k == board["phase"]} for k in PHASES],
+            "track": _track(board["players"], board["recognition_total"]),
+            "step": {"decision": frame["kind"] if frame["label"] else None, "player": frame["actor"],
+                     "action": frame["label"], "setup": frame["first"]},
+            "actor": names[frame["actor"]] if frame["label"] else None}
 
 
 # ---------------------------------------------------------------- the sandbox

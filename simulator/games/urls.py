@@ -9,7 +9,8 @@ from roc_site.api_views import drf_view
 
 from simulator.api import SimulationViewSet
 
-from simulator import views_play
+from simulator import tuning_game_views, tuning_views, views_play
+from simulator.tuning_api import TuningViewSet
 
 from . import views
 
@@ -23,6 +24,7 @@ urlpatterns = [
     path("<game:game>/play/sandbox/", views_play.game_sandbox, name="game-sandbox"),
     path("<game:game>/play/<str:token>/", views_play.game_playtest_table, name="game-play-table"),
     path("<game:game>/play/<str:token>/act/", views_play.game_playtest_act, name="game-play-act"),
+    path("<game:game>/play/<str:token>/replay/", views_play.game_playtest_replay, name="game-play-replay"),
     path("<game:game>/strategies/", views.strategy_editor, name="game-strategies"),
     path("<game:game>/strategies/parse/", views.strategy_parse, name="game-strategy-parse"),
     path("<game:game>/round-robin/", views.round_robin_page, name="game-round-robin"),
@@ -33,4 +35,14 @@ urlpatterns = [
     path("<game:game>/api/simulations/", SimulationViewSet.as_view({"get": "list", "post": "create"}, schema=None),
          name="game-api-simulations"),
     path("<game:game>/api/round-robin/", drf_view(views.api_round_robin), name="game-api-round-robin"),
+    # version against version, swaps and the meta matrix (simulator/tuning_game_views.py, tuning_views.py)
+    path("<game:game>/tune/", tuning_game_views.game_tune_page, name="game-tune"),
+    path("<game:game>/tune/runs/<runref:pk>/", tuning_views.tuning_run, name="game-tuning-run"),
+    path("<game:game>/tune/runs/<runref:pk>/cancel/", tuning_views.tuning_cancel, name="game-tuning-cancel"),
+    path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/", tuning_views.tuning_cell, name="game-tuning-cell"),
+    path("<game:game>/tune/runs/<runref:pk>/cells/<str:cell>/games/<int:index>/", tuning_views.tuning_game,
+         name="game-tuning-game"),
+    # /api/tuning/'s view with the game taken from the address, kept out of the schema as simulations' is
+    path("<game:game>/api/tuning/", TuningViewSet.as_view({"get": "list", "post": "create"}, schema=None),
+         name="game-api-tuning"),
 ]

@@ -135,3 +135,36 @@ def test_the_sandbox_steps_in_names(live_server, player, game, size):
     width = SIZES[size]["viewport"]["width"]
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width
     _shot(page, f"sandbox-{game}-{size}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", ["realms", "regions"])
+def test_a_table_games_replay_steps_with_the_keys(live_server, player, game, size):
+    """A game in progress replayed on the run replay's board: → steps, End goes to where the table stands, and at
+    390 px the page never scrolls sideways."""
+    page = player(SIZES[size])
+    page.goto(live_server.url + PREFIX[game] + "/play/")
+    page.click("#start-game")
+    page.wait_for_url(lambda url: "/play/" in url and not url.rstrip("/").endswith("/play"))
+    page.wait_for_load_state("networkidle")
+    table = page.url
+    for _ in range(3):
+        if page.locator("#options button").count() == 0:
+            break
+        _decide(page)
+    page.goto(table + "replay/")
+    assert page.locator("#step-no").inner_text().startswith("step 1 / ")
+    with page.expect_navigation():
+        page.keyboard.press("ArrowRight")
+    assert page.url.endswith("?step=1") and page.locator("#step-no").inner_text().startswith("step 2 / ")
+    with page.expect_navigation():
+        page.keyboard.press("End")
+    total = page.locator("#step-no").inner_text().split("/ ")[1]
+    assert page.locator("#step-no").inner_text() == f"step {total} / {total}"
+    assert page.locator("#step-log").count() == 1 and page.locator("#back-to-table").get_attribute("href")
+    width = SIZES[size]["viewport"]["width"]
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width   # never sideways
+    # (no wait for every image: a regions tile's large image is lazy, loaded only when the tile is pointed at)
+    page.wait_for_load_state("networkidle")
+    os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+    page.screenshot(path=os.path.join(SCREENSHOT_DIR, f"play-replay-{game}-{size}.png"))

@@ -1,26 +1,27 @@
-"""The search player `expert`: determinized Monte Carlo search over the engine's own actions (docs/engine.md,
-"The search player").
+"""The search player `expert`: information-set Monte Carlo tree search over the engine's own actions
+(docs/engine.md, "The search player").
 
 Two layers:
 
-1. `search_decision` (simulator/engines/common/search.py) — the engine-agnostic determinized Monte Carlo search
-   that every game's search player shares, written over the engine protocol only. Here it deals its worlds with
-   `world_of` (`view.determinize`, or for a game loaded from a position, that position dealt again) and copies
-   them with `copy_game`.
-2. `ExpertPolicy` — the r1 adapter: which decisions are worth searching and what the candidates are. It
-   searches the decisions that matter (which struggle to start, or none; who defends; which unit dies to
-   Combat spoils; which card gets a Sorcery emblem; the quest; the first player) and answers the rest
-   directly with the greedy player (one option, pass-only windows, the one-by-one declarations it already
-   planned, every minor choice).
+1. `simulator/engines/common/ismcts.py` — the engine-agnostic tree search every game's search player can share,
+   written over the engine protocol only. Here it deals its worlds with `world_of` (`view.determinize`, giving up
+   a deal that does not replay after `DEAL_TRIES`, deals kept from earlier decisions tried first; for a game
+   loaded from a position, that position dealt again) and keeps its tree between the decisions of a game.
+2. `ExpertPolicy` — the r1 adapter: which decisions are worth searching and what the candidates are, for either
+   player inside the tree (which struggle to start and with whom, or none; who defends; the Subtle bar; which
+   unit dies to Combat spoils; which card gets a Sorcery emblem; the quest; the first player), greedy play
+   between them and to the end of the round, and the position then scored by `evaluation.evaluate`. Everything
+   else is the greedy player's answer, at once (one option, pass-only windows, the one-by-one declarations it
+   already planned, every minor choice).
 
-The budget is a number of simulated games per searched decision (`expert:N`; default `DEFAULT_ITERATIONS`),
-never wall time, so a run gives the same moves on every machine: the worlds are dealt from the policy's own
+The budget is a number of worlds per searched decision (`expert:N`; default `DEFAULT_ITERATIONS`), never wall
+time, so a run gives the same moves on every machine: the worlds are dealt from the policy's own
 `random.Random`, seeded from the game's seed stream (play_game's per-player policy seed).
 
 A policy decides only from what its player may know (CONTRACTS §3): it is handed the engine's `PlayerView`,
-never the Game, and every world comes from `view.determinize(rng)`, which deals the cards the player has not
-seen (its own deck order; the opponent's unseen hand, secret area and deck) again at random and replays the
-game's recorded choices on that deal.
+never the Game, and every world comes from dealing again the cards the player has not seen (its own deck order;
+the opponent's unseen hand, secret area and deck) and replaying the game's recorded choices on that deal.
+`search_decision` (the flat search, common/search.py) stays importable from here for the tests of the common core.
 """
 from __future__ import annotations
 
@@ -28,11 +29,25 @@ import math
 import random
 from typing import Any, Sequence
 
+from simulator.engines.common.ismcts import Tree, TreeGame, search as tree_search
 from simulator.engines.common.search import search_decision
 from simulator.engines.common.shuffle import fisher_yates
 
-DEFAULT_ITERATIONS = 24     # simulated games per searched decision (expert = expert:24)
+from .evaluation import evaluate
+
+DEFAULT_ITERATIONS = 9      # worlds dealt per searched decision (expert = expert:9)
+DEFAULT_HORIZON = 0         # play-outs stop at the end of the round the decision is in (+ this many rounds)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
+DEAL_TRIES = 3              # deals tried per world before the iteration is given up (each costs a replay)
+# the decisions that get the whole budget: the struggles and the defences; the quest, the first player, Combat
+# spoils' kill and the Sorcery emblem get half (their candidates are few and seldom close)
+MAJOR = frozenset(("window", "defenders"))
+LONG = frozenset(("kill_own", "emblem"))   # decisions whose play-outs run LONG_ROUNDS rounds longer
+LONG_ROUNDS = 3
+POOLED = 32                 # deals kept from earlier decisions
+WIDEN = 0.5                 # progressive widening below the root (common/ismcts.py `search`)
+EXPLORE = 0.7               # UCB's exploration constant, for scores in [-1, 1]
+SEARCHED = frozenset(("window", "defenders", "kill_own", "emblem", "first_player", "quest", "subtle"))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -105,13 +120,73 @@ def _dealt_position(position: dict, me: int, rng: random.Random) -> dict:
     return pos
 
 
-def world_of(view: Any, rng: random.Random) -> Any:
+def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None) -> Any:
+    """The engine's `view.determinize(rng)` (PlayerView.determinize: the unseen cards dealt again at random, the
+    recorded choices replayed on the deal), giving up after `tries` deals on which a recorded choice is no longer
+    legal: None then. Each failed deal costs a replay of the game so far, and the engine's own last resorts (deal
+    only the decks, then nothing) would show the searcher the opponent's real hand.
+
+    `pool`: deals that replayed at this player's earlier decisions (a list the caller keeps; the successful deal
+    is appended). The first one is tried first, with every card the player has seen since given back its real
+    identity: a deal consistent with what was known then and with what was seen since is as good a sample of the
+    hidden cards as a fresh one (rejection sampling), and it seldom fails to replay, where a fresh deal fails
+    often (a recorded Secret placement or a card taken from the top of a deck rarely fits a random deal)."""
+    from .state import IllegalAction, fisher_yates as shuffle
+    g = view._g
+    groups = [[i for i in grp if i < g.printed] for grp in view.unseen_groups()]
+    base = list(g.card_map) if g.card_map is not None else list(range(g.printed))
+    attempts = 0
+    while attempts < tries:
+        if pool:
+            cards = _known_fixed(pool.pop(0), base, groups)
+        else:
+            attempts += 1
+            cards = list(base)
+            for grp in groups:
+                dealt = list(grp)
+                shuffle(rng, dealt)
+                for i, j in zip(grp, dealt):
+                    cards[i] = base[j]
+        try:
+            out = g._replayed(g.history, cards, False)
+        except IllegalAction:
+            continue
+        out.reseed(int(rng.random() * 281474976710656))
+        if pool is not None:
+            pool.append(cards)
+        return out
+    return None
+
+
+def _known_fixed(cards: list, base: list, groups: list) -> list:
+    """`cards` with every card id outside the unseen `groups` given back its real identity `base[i]` (swapped
+    with the id that held it, so the deal stays a permutation)."""
+    if len(cards) != len(base):
+        return list(base)
+    cards = list(cards)
+    unseen = set()
+    for grp in groups:
+        unseen.update(grp)
+    where = {c: i for i, c in enumerate(cards)}
+    for i, want in enumerate(base):
+        if i in unseen or cards[i] == want:
+            continue
+        j = where[want]
+        cards[i], cards[j] = want, cards[i]
+        where[want], where[cards[j]] = i, j
+    return cards
+
+
+def world_of(view: Any, rng: random.Random, tries: int | None = None, pool: list | None = None) -> Any:
     """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
     from what it could be (the engine's `view.determinize(rng)`; for a loaded position, the position dealt
-    again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is)."""
+    again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is).
+    With `tries`, None when that many deals all fail to replay (`_dealt`)."""
     g = getattr(view, "_g", None)
     o = _ORIGINS.get(id(g)) if g is not None else None
     if o is None or o[0] is not g or getattr(g, "origin", None) is not None:
+        if tries is not None and g is not None and getattr(g, "origin", None) is None:
+            return _dealt(view, rng, tries, pool)
         return view.determinize(rng)   # the engine copies a loaded position itself (Game.origin)
     from .game import IllegalAction
     for attempt in range(11):
@@ -173,7 +248,9 @@ def r1_score(game: Any, p: int, steps: int = 0) -> float:
 
 
 class ExpertPolicy:
-    """The search player (see the module docstring). `iterations`: simulated games per searched decision."""
+    """The search player (see the module docstring). `iterations`: worlds dealt per searched decision;
+    `horizon`: rounds past the current one a play-out runs before the evaluation scores it (0: to the end of
+    this round)."""
 
     name = "expert"
 
@@ -181,12 +258,16 @@ class ExpertPolicy:
         self.rng = random.Random(seed ^ 0x5EA4C4)
         self.seed = seed
         self.iterations = DEFAULT_ITERATIONS if iterations is None else int(iterations)
-        self.horizon = horizon            # rounds past the current one a rollout plays (None: to the end)
+        self.horizon = DEFAULT_HORIZON if horizon is None else int(horizon)
         self.greedy = _greedy(seed)
         self.plan: list = []             # the rest of a declaration it chose (attackers / defenders)
         self.plan_kind = ""
         self.searched = 0                # decisions searched (statistics)
-        self._rollouts = 0
+        self.reused = 0                  # ... of which started from a subtree of the previous search
+        self.by_kind: dict[str, int] = {}   # ... by decision kind
+        self.tree = Tree()
+        self._owner: Any = None          # the game the tree belongs to
+        self._deals: list = []           # deals that replayed at its earlier decisions (_dealt)
 
     # hooks play_game asks for: the greedy player's, except that expert answers declarations one by one
     def wants_window(self, game, p: int, kind: int) -> bool:
@@ -207,44 +288,93 @@ class ExpertPolicy:
             a = self._from_plan(dec)
             if a is not None:
                 return a
-        cands = self._candidates(game, dec)
+        cands = self._candidates(game, dec, self.greedy)
         if cands is None or len(cands) <= 1:
             return self._greedy_choice(game, dec)
         self.searched += 1
+        self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
         me = dec.player
+        real = getattr(game, "_g", None)
+        hist = getattr(real, "history", None)
+        owner = (id(real), getattr(real, "seed", None))
+        if hist is None or owner != self._owner:
+            self.tree, self._owner = Tree(), owner
+            self._deals = []
+        del self._deals[:-POOLED]
+        if hist is not None and self.tree.advance(hist):
+            self.reused += 1
+        n = self.iterations if kind in MAJOR else max(2, self.iterations // 2)
+        key, _stats = tree_search(self._tree_game(game, dec, me), game, me, iterations=n,
+                                  rng=self.rng, tree=self.tree, explore=EXPLORE, widen=WIDEN)
+        by_key = {_key(m): (k, m) for k, m in cands}
+        plan_kind, macro = by_key.get(key, cands[0])
+        self.plan = list(macro[1:])
+        self.plan_kind = plan_kind if self.plan else ""
+        return macro[0]
+
+    def _tree_game(self, view: Any, dec: Any, me: int) -> TreeGame:
+        """The r1 game as the tree search sees it from this decision: worlds dealt from the view and played on to
+        this decision, the candidates of every searched decision of either player, greedy play between them and
+        to the end of the round (or `horizon` rounds later), scored by `evaluate`."""
         seed = self.rng.getrandbits(48)
-        counter = [0]
-
-        def rollout(w):
-            counter[0] += 1
-            s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
-            hr = None if self.horizon is None else w.round_no + self.horizon
-            continue_with(w, [_rollout_greedy(s), _rollout_greedy(s + 1)], hr)
-
-        firsts = {c[1][0] for c in cands}
+        counter = [0, 0]
+        last: list = [None, None]     # the decision the last stop computed candidates for, and them
+        planner = _greedy(self.seed)
         dkind, dinfo = dec.kind, dec.info
+        # a unit lost to Combat spoils or a card blanked by Sorcery counts for the rest of the game, more than the
+        # evaluation at the end of a round can tell (it weighs Influence most): those play-outs run to the end
+        hr = view.round_no + (self.horizon if dkind not in LONG else LONG_ROUNDS)
 
-        def at_decision(g, d):
+        def candidates(w: Any, d: Any) -> list | None:
+            if last[0] is d:
+                return last[1]
+            if d.kind not in SEARCHED or len(d.options) < 2:
+                return None
+            c = self._candidates(w.view(d.player), d, planner)
+            out = [(_key(m), (k, m)) for k, m in c] if c is not None and len(c) > 1 else None
+            last[0], last[1] = d, out
+            return out
+
+        def at_decision(g: Any, d: Any) -> bool:
             return d.player == me and d.kind == dkind and (dkind != "window" or d.info == dinfo)
 
-        def align(w):
-            if w.pending is None:
-                return False
+        def deal(v: Any, rng: random.Random) -> Any:
+            w = world_of(v, rng, DEAL_TRIES, self._deals if counter[1] % 2 == 0 else None)
+            counter[1] += 1
+            if w is None or w.pending is None:
+                return None
             if not at_decision(w, w.pending):
                 w._set_policies(_plain_pair(me, seed))
                 w.play(stop=at_decision)
                 w._set_policies((None, None))
                 if w.pending is None:
-                    return False
-            return all(f in w.pending.options for f in firsts)
+                    return None
+            return w
 
-        best, _means = search_decision(game, me, [c[1] for c in cands], iterations=self.iterations,
-                                       rng=self.rng, align=align, play=_play_macro, rollout=rollout,
-                                       score=r1_score, deal=world_of, copy=copy_game)
-        first, rest = cands[best][1][0], list(cands[best][1][1:])
-        self.plan = rest
-        self.plan_kind = cands[best][0] if rest else ""
-        return first
+        def advance(w: Any, tree: bool) -> bool:
+            counter[0] += 1
+            s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
+            w._set_policies((_rollout_greedy(s), _rollout_greedy(s + 1)))
+
+            def stop(g: Any, d: Any) -> bool:
+                if g.round_no > hr:
+                    return True
+                return tree and candidates(g, d) is not None
+
+            w.play(stop=stop)
+            return tree and w.pending is not None and w.round_no <= hr
+
+        mark = len(view._g.history) if getattr(view, "_g", None) is not None else 0
+
+        def score(w: Any, p: int) -> float:
+            # a finished play-out: its result with r1_score's tie-breaks (a sooner win, the Influence margin),
+            # which tell apart lines that all win; else the evaluation of the position
+            if w.pending is None or w.winner is not None:
+                return r1_score(w, p, len(w.history) - mark)
+            return evaluate(w, p)
+
+        return TreeGame(deal=deal, candidates=candidates, play=lambda w, c: _play_macro(w, c[1]),
+                        advance=advance, evaluate=score, history=lambda w: w.history)
 
     def _from_plan(self, dec):
         while self.plan:
@@ -259,7 +389,7 @@ class ExpertPolicy:
         return a
 
     # candidates: (plan kind, macro = [first action, follow-up actions of the same declaration ...])
-    def _candidates(self, game, dec) -> list | None:
+    def _candidates(self, game, dec, planner) -> list | None:
         kind = dec.kind
         p = dec.player
         if kind == "window":
@@ -318,9 +448,9 @@ class ExpertPolicy:
                 seen.add(k)
                 out.append(("defenders", [("defender", i) for i in st] + [DONE]))
             return out[:MAX_CANDIDATES]
-        if kind in ("kill_own", "emblem", "first_player", "quest"):
+        if kind in ("kill_own", "emblem", "first_player", "quest", "subtle"):
             opts = list(dec.options)
-            a0 = self.greedy.choose(game, dec)
+            a0 = planner.choose(game, dec)
             opts.sort(key=lambda o: o != a0)
             return [("", [o]) for o in opts[:MAX_CANDIDATES]]
         return None
@@ -384,13 +514,13 @@ def _play_macro(w, macro: list) -> None:
 
 
 def make_expert(seed: int = 0, arg: str | None = None) -> ExpertPolicy:
-    """`expert` or `expert:N` (N simulated games per searched decision)."""
+    """`expert` or `expert:N` (N worlds per searched struggle or defence, N // 2 for the other searched decisions)."""
     if arg in (None, ""):
         return ExpertPolicy(seed)
     try:
         n = int(arg)
     except ValueError:
-        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:24") from None
+        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:9") from None
     if not 2 <= n <= 10_000:
         raise ValueError(f"expert:{arg}: the budget must be from 2 to 10000 simulations per decision")
     return ExpertPolicy(seed, iterations=n)

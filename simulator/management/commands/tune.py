@@ -13,8 +13,9 @@ class Command(TuningCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", metavar="FILE", help="decklist text file (CONTRACTS §2)")
-        parser.add_argument("--target", choices=("goldfish", "winrate"), default="goldfish",
-                            help="goldfish: rounds to 15 Influence; winrate: against the gauntlet")
+        parser.add_argument("--target", choices=("goldfish", "winrate"), default=None,
+                            help="goldfish: rounds to 15 Influence (the default); winrate: against the gauntlet "
+                                 "(the only one for a game with no goldfish, regions)")
         parser.add_argument("--gauntlet", nargs="+", metavar="FILE", default=[],
                             help="opponent decklists for --target winrate (default: the starter decks)")
         parser.add_argument("--owned", metavar="USER", help="only cards USER's collection holds")

@@ -1,6 +1,7 @@
 """Puzzles: positions (CONTRACTS §6) where one decision is right, and the search player `expert` must
 find it. Each JSON file holds the position (with the actions that lead to the decision), the player to move,
-the right answer(s) as action texts, and why.
+the right answer(s) as action texts, and why; where the answer is a whole declaration (which struggle and with
+which attackers), `expect_lines` lists the right declarations as their action texts.
 
 The expert decides from its PlayerView only; its worlds are the position dealt again (search.load_position).
 """
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from simulator.engines.r1.actions import action_text
-from simulator.engines.r1.policies import GreedyV1Policy
+from simulator.engines.r1.policies import GreedyPolicy, GreedyV1Policy
 from simulator.engines.r1.search import ExpertPolicy, forget, load_position
 
 from ..helpers import CORE
@@ -37,6 +38,21 @@ def at_decision(puzzle, catalogue):
     return g
 
 
+def declaration(g, policy, player):
+    """The texts of the declaration `policy` makes from the pending decision: the struggle (or pass) and each
+    attacker or defender, up to the end of the declaration."""
+    out = []
+    while g.pending is not None and g.pending.player == player:
+        dec = g.pending
+        a = policy.choose(g.view(player), dec)
+        if a != ("done",):
+            out.append(action_text(g, a, dec))
+        g.apply_action(a)
+        if a in (("done",), ("pass",)) or dec.kind not in ("window", "attackers", "defenders"):
+            break
+    return out
+
+
 @pytest.mark.parametrize("path", PUZZLES, ids=[p.stem for p in PUZZLES])
 def test_expert_solves_the_puzzle(path, catalogue):
     puzzle = json.loads(path.read_text(encoding="utf-8"))
@@ -47,6 +63,23 @@ def test_expert_solves_the_puzzle(path, catalogue):
     got = action_text(g, choice, dec)
     forget(g)
     assert got in puzzle["expect"], f"{path.stem}: expert chose {got!r}; right: {puzzle['expect']} ({puzzle['about']})"
+    if "expect_lines" in puzzle:
+        for seed in (7, 8):   # the whole declaration, at the default budget
+            g = at_decision(puzzle, catalogue)
+            line = declaration(g, ExpertPolicy(seed=seed), puzzle["player"])
+            forget(g)
+            assert line in puzzle["expect_lines"], f"{path.stem}: expert declared {line}; right: " \
+                f"{puzzle['expect_lines']} ({puzzle['about']})"
+
+
+def test_the_greedy_player_goes_all_in_where_a_defender_must_stay_back(catalogue):
+    # a puzzle the greedy player gets wrong, so the declaration check does test a decision
+    puzzle = json.loads((HERE / "keep_a_defender_back.json").read_text(encoding="utf-8"))
+    g = at_decision(puzzle, catalogue)
+    line = declaration(g, GreedyPolicy(1), puzzle["player"])
+    forget(g)
+    assert line == ["struggle combat", "attack wanderer", "attack guard"]
+    assert line not in puzzle["expect_lines"]
 
 
 def test_a_puzzle_can_fail():
