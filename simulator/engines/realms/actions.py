@@ -2,7 +2,7 @@
 recruiting, attaching, Groups."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import (
     EV_RECRUITED, IK_EQUIPMENT, IK_HARMONY, IK_NEEDS, IK_PROPHECY, IK_RITUAL, KW_LONER, KW_WORTHY, R_BE_MOVED,
@@ -34,7 +34,7 @@ def action_options(g: Game, p: int) -> list:
     # the hand's distinct cards, by identity (a short list scanned natively: hashing id() boxed it)
     seen_defs: list[CardDef] = []
     warriors = zs[Z_BORDER] + zs[Z_STRIKE]
-    needs = types_in_play(g, p)
+    needs = -1   # the warrior types p has in play (R11), read only for a card that needs one
     for i in zs[Z_HAND]:
         d = cdef[i]
         dup = False
@@ -59,8 +59,13 @@ def action_options(g: Game, p: int) -> list:
         else:
             ik = d.ik
             need = IK_NEEDS.get(ik, -1)
-            if need >= 0 and not (needs >> need) & 1:
-                continue   # R11
+            if need >= 0:
+                if needs < 0:
+                    needs = 0
+                    for w in warriors:
+                        needs |= cdef[w].wbit
+                if not (needs >> need) & 1:
+                    continue   # R11
             if ik == IK_EQUIPMENT:
                 for w in warriors:
                     if can_equip(g, w, d):
@@ -102,6 +107,19 @@ def group_options(g: Game, p: int, opts: list) -> None:
     statics.refresh(g)
     # with no static or lasting effect on rules or Tactics: printed Tactics, and only Loners cannot join
     printed = not g._st_rule and not g._n_tmp_rule and not g._st_grant and not g._n_tmp_tac
+    if printed:
+        # then they depend only on the warriors in p's two zones, in order, and their Groups: kept until one of
+        # those changes (the tuples are immutable, so the kept ones are shared)
+        got = g._grp_c[p]
+        if got is not None and got[0] == g._grp_v:
+            opts.extend(got[1])
+            return
+        mine: list = []
+        _zone_groups(g, p, Z_STRIKE, printed, g.cdef, g.group, mine)
+        _zone_groups(g, p, Z_BORDER, printed, g.cdef, g.group, mine)
+        g._grp_c[p] = (g._grp_v, mine)
+        opts.extend(mine)
+        return
     cdef = g.cdef
     group = g.group
     _zone_groups(g, p, Z_STRIKE, printed, cdef, group, opts)
@@ -163,18 +181,31 @@ def types_in_play(g: Game, p: int) -> int:
     return bits
 
 
-def recruit_zones(g: Game, p: int, d: CardDef) -> list[int]:
+# recruit_zones()'s answers, shared (callers only read them)
+_BOTH_ZONES: Final[tuple[int, ...]] = (Z_BORDER, Z_STRIKE)
+_STRIKE_ZONE: Final[tuple[int, ...]] = (Z_STRIKE,)
+_NO_ZONE: Final[tuple[int, ...]] = ()
+
+
+def recruit_zones(g: Game, p: int, d: CardDef) -> tuple[int, ...]:
     """R7, R8: where a warrior of this type may be recruited now (none when its type is locked)."""
     if g.simplified:   # 002 §17: Cavalry and Vehicle restrictions ignored
-        return [Z_BORDER, Z_STRIKE]
+        return _BOTH_ZONES
     wt = d.wtype
     if wt == W_CAVALRY or wt == W_VEHICLE:
         bit = 1 << wt
-        if not any(g.cdef[q].unlocks & bit and g.supplied[q] for q in g.z[p][Z_SETTLE]):
-            return []
+        cdef = g.cdef
+        supplied = g.supplied
+        unlocked = False
+        for q in g.z[p][Z_SETTLE]:
+            if cdef[q].unlocks & bit and supplied[q]:
+                unlocked = True
+                break
+        if not unlocked:
+            return _NO_ZONE
         if wt == W_VEHICLE:
-            return [Z_STRIKE]
-    return [Z_BORDER, Z_STRIKE]
+            return _STRIKE_ZONE
+    return _BOTH_ZONES
 
 
 def can_equip(g: Game, w: int, d: CardDef) -> bool:
@@ -279,6 +310,7 @@ def form_group(g: Game, p: int, kind: int, members: tuple[int, ...]) -> None:
     members = tuple(w for w in g.z[p][g.zone[members[0]]] if w in chosen)
     gid = g.next_gid
     g.next_gid += 1
+    g._grp_v += 1
     g.groups[gid] = (kind, p, members)
     for w in members:
         g.group[w] = gid
@@ -299,6 +331,7 @@ def disband(g: Game, gid: int, section: str, why: str = "") -> None:
     grp = g.groups.pop(gid, None)
     if grp is None:
         return
+    g._grp_v += 1
     for w in grp[2]:
         if g.group[w] == gid:
             g.group[w] = 0
@@ -310,6 +343,7 @@ def disband(g: Game, gid: int, section: str, why: str = "") -> None:
 def leave_group(g: Game, w: int, gid: int) -> None:
     grp = g.groups.get(gid)
     g.group[w] = 0
+    g._grp_v += 1
     if grp is None:
         return
     members = tuple(m for m in grp[2] if m != w)

@@ -477,6 +477,19 @@ class Static:
             self.kw |= KW_CODES[k]
         self.rules: list[tuple[int, int]] = [(RULE_CODES[r], MODE_CODES[m]) for r, m in (raw.get("rule") or {}).items()]
         self.cond: Cond | None = Cond(raw["condition"]) if raw.get("condition") else None
+        # whether it reads the roles cards take in a fight (a "taking part" selector or condition): only then can
+        # a card's CV depend on the role a player weighs it in
+        self.reads_roles: bool = (self.sel is not None and self.sel.taking_part >= 0) or \
+            (self.cond is not None and _cond_reads_roles(self.cond))
+
+
+def _cond_reads_roles(c: Cond) -> bool:
+    if c.kind == C_TAKING_PART or (c.sel is not None and c.sel.taking_part >= 0):
+        return True
+    for s in c.subs:
+        if _cond_reads_roles(s):
+            return True
+    return False
 
 
 class CardDef:

@@ -119,6 +119,12 @@ def cv_as(g: Game, members: list[int] | tuple[int, ...], role: int) -> int:
         for w in members:
             total += cdef[w].cv
         return total
+    if not g._st_cv_roles:
+        # no CV static reads roles: a card's CV is the same in every role (the decision's memo holds)
+        total = 0
+        for w in members:
+            total += statics.cv(g, w)
+        return total
     part = g.part
     saved = [part[w] for w in members]
     for w in members:

@@ -157,6 +157,7 @@ class Game:
         self._ipc: list[list[int] | None] = [None, None]   # _in_play's lists, until the cards in play change
         self.n_trig = [0] * N_EVENTS   # trigger abilities of cards in play, per event (0: no listener, no lookup)
         self._st_cv: list[tuple[int, Static]] = []
+        self._st_cv_roles = False   # a static in _st_cv reads the roles cards take in a fight
         self._st_icon: list[tuple[int, Static]] = []
         self._st_cost: list[tuple[int, Static]] = []
         self._st_grant: list[tuple[int, Static]] = []
@@ -166,6 +167,10 @@ class Game:
         self._n_tmp_tac = 0
         self._in_static = 0
         self._cvc: dict[int, int] | None = None   # CV memo while a decision waits (the state cannot change)
+        # the Group options (actions.group_options) with printed Tactics, per player, kept until a warrior enters or
+        # leaves a Borderlands or Strike Force or a Group forms or breaks (_grp_v counts those changes)
+        self._grp_v = 0
+        self._grp_c: list[tuple[int, list] | None] = [None, None]
         # icons() memo, read only while _cvc is not None (a decision waits); dropped whenever one starts to wait and
         # made by the first icons() call that walks statics then (most decisions never make one)
         self._icc: dict[int, tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] | None = None
@@ -248,6 +253,7 @@ class Game:
         self._ipc = [None, None]
         self.n_trig = o.n_trig[:]
         self._st_cv = []
+        self._st_cv_roles = False
         self._st_icon = []
         self._st_cost = []
         self._st_grant = []
@@ -257,6 +263,8 @@ class Game:
         self._n_tmp_tac = o._n_tmp_tac
         self._in_static = 0
         self._cvc = {} if o._cvc is not None else None
+        self._grp_v = o._grp_v
+        self._grp_c = [None, None]
         self._icc = None
         self.stats = [o.stats[0][:], o.stats[1][:]]
         self.vp_by_turn = [o.vp_by_turn[0][:], o.vp_by_turn[1][:]]

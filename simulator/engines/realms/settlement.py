@@ -149,6 +149,8 @@ def move(g: Game, i: int, zone: int, p: int) -> None:
     g.zone[i] = zone
     g.where[i] = p
     g.z[p][zone].append(i)
+    if zone == Z_BORDER or zone == Z_STRIKE or old == Z_BORDER or old == Z_STRIKE:
+        g._grp_v += 1   # the warriors who could group changed
     if Z_SETTLE <= zone <= Z_LIMBO or zone in (Z_DISCARD, Z_ANNIH, Z_VP):
         g.seen[i] = 3
     if (Z_SETTLE <= zone <= Z_RITUAL) or (Z_SETTLE <= old <= Z_RITUAL):

@@ -62,6 +62,7 @@ def refresh(g: Game) -> None:
         return
     g._dirty = False
     cv: list[tuple[int, Static]] = []
+    cv_roles = False
     icon: list[tuple[int, Static]] = []
     cost: list[tuple[int, Static]] = []
     grant: list[tuple[int, Static]] = []
@@ -76,6 +77,8 @@ def refresh(g: Game) -> None:
             for st in d.statics:
                 if st.cvmod is not None:
                     cv.append((i, st))
+                    if st.reads_roles:
+                        cv_roles = True
                 if st.icons:
                     icon.append((i, st))
                 if st.has_cost:
@@ -87,6 +90,7 @@ def refresh(g: Game) -> None:
             for ab in d.triggers:
                 trig[ab.event].append((i, ab))
     g._st_cv = cv
+    g._st_cv_roles = cv_roles
     g._st_icon = icon
     g._st_cost = cost
     g._st_grant = grant

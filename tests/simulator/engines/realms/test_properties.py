@@ -2,7 +2,8 @@
 
 Every card is in exactly one zone (the one its zone code says), VP is never negative and equals the tokens plus the
 VP pile's printed CVs, Gold is never negative, attachments sit on cards in play, Groups have 2+ members in one zone
-sharing a Tactic, and every printed action reads back as itself. More games under `-m slow`.
+sharing a Tactic, every printed action reads back as itself, and the Actions options are those built afresh. More
+games under `-m slow`.
 """
 from __future__ import annotations
 
@@ -48,6 +49,9 @@ def play(decks, a: str, b: str | None, seed: int, pols=("random", "random"), fmt
         if steps % 5 == 0:
             for o in dec.options:
                 assert g.parse_action(g.action_text(o)) == o
+        if dec.kind == "actions":
+            # the options kept between decisions (the Group options) are those built afresh (a clone keeps none)
+            assert g.clone().action_options(dec.player) == dec.options
         g.apply_action(players[dec.player].choose(g.view(dec.player), dec))
         steps += 1
         assert steps < 20_000
