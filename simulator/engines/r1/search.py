@@ -120,21 +120,32 @@ def _dealt_position(position: dict, me: int, rng: random.Random) -> dict:
     return pos
 
 
-def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None) -> Any:
-    """The engine's `view.determinize(rng)` (PlayerView.determinize: the unseen cards dealt again at random, the
-    recorded choices replayed on the deal), giving up after `tries` deals on which a recorded choice is no longer
-    legal: None then. Each failed deal costs a replay of the game so far, and the engine's own last resorts (deal
+def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None, dec: Any = None) -> Any:
+    """The engine's `view.determinize(rng)` (PlayerView.determinize: the unseen cards dealt again at random into a
+    copy of the state at the start of the current step, the choices made since in this step replayed on the
+    deal), giving up after `tries` deals on which a recorded choice is no longer legal or the world would wait at
+    another decision than `dec`, the decision the player is asked (default: the game's pending one), as the
+    player sees it (`_same_decision`): None then. The engine's own last resorts (deal
     only the decks, then nothing) would show the searcher the opponent's real hand.
 
-    `pool`: deals that replayed at this player's earlier decisions (a list the caller keeps; the successful deal
-    is appended). The first one is tried first, with every card the player has seen since given back its real
-    identity: a deal consistent with what was known then and with what was seen since is as good a sample of the
-    hidden cards as a fresh one (rejection sampling), and it seldom fails to replay, where a fresh deal fails
-    often (a recorded Secret placement or a card taken from the top of a deck rarely fits a random deal)."""
+    `pool`: deals that were accepted at this player's earlier decisions (a list the caller keeps; the successful
+    deal is appended). The first one is tried first, with every card the player has seen since given back its
+    real identity: a deal consistent with what was known then and with what was seen since is as good a sample
+    of the hidden cards as a fresh one (rejection sampling), and it seldom fails, where a fresh deal fails
+    more often (a recorded Secret placement or a card taken from the top of a deck rarely fits a random deal)."""
     from .state import IllegalAction, fisher_yates as shuffle
+    from .view import _dealt as dealt_into
     g = view._g
     groups = [[i for i in grp if i < g.printed] for grp in view.unseen_groups()]
+    if dec is None:
+        dec = g.pending
+    if dec is not None and dec.player == view.player:
+        # the cards its own decision names are known to it (the card a Scout looks at, 000 §9.3)
+        named = {x for o in dec.options if type(o) is tuple for x in o if type(x) is int}
+        groups = [[i for i in grp if i not in named] for grp in groups]
     base = list(g.card_map) if g.card_map is not None else list(range(g.printed))
+    where = {c: j for j, c in enumerate(base)}
+    snap = g._snapshot()
     attempts = 0
     while attempts < tries:
         if pool:
@@ -147,15 +158,36 @@ def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None) 
                 shuffle(rng, dealt)
                 for i, j in zip(grp, dealt):
                     cards[i] = base[j]
+        # the deal as the engine's cheap copy takes it: card id i becomes the card id j was (cards[i] = base[j]),
+        # dealt into a copy of the step's snapshot instead of a replay of the whole game from its seed
+        pairs = [(i, where[c]) for i, c in enumerate(cards) if c != base[i]]
         try:
-            out = g._replayed(g.history, cards, False)
+            out = g._resumed(dealt_into(snap, pairs), False)
         except IllegalAction:
+            continue
+        if pairs and not _same_decision(g, view.player, dec, out.pending):
             continue
         out.reseed(int(rng.random() * 281474976710656))
         if pool is not None:
             pool.append(cards)
         return out
     return None
+
+
+def _same_decision(g: Any, me: int, a: Any, b: Any) -> bool:
+    """PlayerView._same_decision for decision `a` (a policy asked from inside play_game, the game's `pending` is
+    not set): whether a world waiting at `b` waits at `a` as player `me` sees it, the same kind and player, and
+    for its own decision the same options (where the game's policy filters the options of its windows, the
+    world, which has no policy, offers those and maybe more)."""
+    if a is None or b is None:
+        return a is b
+    if a.kind != b.kind or a.player != b.player:
+        return False
+    if a.player != me or a.options == b.options:
+        return True
+    if g.ability_filter[a.player] is None:
+        return False
+    return all(o in b.options for o in a.options)
 
 
 def _known_fixed(cards: list, base: list, groups: list) -> list:
@@ -177,16 +209,17 @@ def _known_fixed(cards: list, base: list, groups: list) -> list:
     return cards
 
 
-def world_of(view: Any, rng: random.Random, tries: int | None = None, pool: list | None = None) -> Any:
+def world_of(view: Any, rng: random.Random, tries: int | None = None, pool: list | None = None,
+             dec: Any = None) -> Any:
     """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
     from what it could be (the engine's `view.determinize(rng)`; for a loaded position, the position dealt
     again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is).
-    With `tries`, None when that many deals all fail to replay (`_dealt`)."""
+    With `tries`, None when that many deals all fail (`_dealt`; `dec`: the decision the player is asked)."""
     g = getattr(view, "_g", None)
     o = _ORIGINS.get(id(g)) if g is not None else None
     if o is None or o[0] is not g or getattr(g, "origin", None) is not None:
         if tries is not None and g is not None and getattr(g, "origin", None) is None:
-            return _dealt(view, rng, tries, pool)
+            return _dealt(view, rng, tries, pool, dec)
         return view.determinize(rng)   # the engine copies a loaded position itself (Game.origin)
     from .game import IllegalAction
     for attempt in range(11):
@@ -339,7 +372,7 @@ class ExpertPolicy:
             return d.player == me and d.kind == dkind and (dkind != "window" or d.info == dinfo)
 
         def deal(v: Any, rng: random.Random) -> Any:
-            w = world_of(v, rng, DEAL_TRIES, self._deals if counter[1] % 2 == 0 else None)
+            w = world_of(v, rng, DEAL_TRIES, self._deals if counter[1] % 2 == 0 else None, dec)
             counter[1] += 1
             if w is None or w.pending is None:
                 return None
