@@ -4,9 +4,10 @@
 Two layers:
 
 1. `simulator/engines/common/ismcts.py` — the engine-agnostic tree search every game's search player can share,
-   written over the engine protocol only. Here it deals its worlds with `world_of` (`view.determinize`, giving up
-   a deal that does not replay after `DEAL_TRIES`, deals kept from earlier decisions tried first; for a game
-   loaded from a position, that position dealt again) and keeps its tree between the decisions of a game.
+   written over the engine protocol only. Here it deals its worlds with `world_of` (`view.determinize`'s cheap
+   deal into a copy of the current step's start, giving up after `DEAL_TRIES` deals that do not replay or wait at
+   another decision, deals kept from earlier decisions tried first; for a game loaded from a position, that
+   position dealt again) and keeps its tree between the decisions of a game.
 2. `ExpertPolicy` — the r1 adapter: which decisions are worth searching and what the candidates are, for either
    player inside the tree (which struggle to start and with whom, or none; who defends; the Subtle bar; which
    unit dies to Combat spoils; which card gets a Sorcery emblem; the quest; the first player), greedy play
@@ -20,7 +21,7 @@ time, so a run gives the same moves on every machine: the worlds are dealt from 
 
 A policy decides only from what its player may know (CONTRACTS §3): it is handed the engine's `PlayerView`,
 never the Game, and every world comes from dealing again the cards the player has not seen (its own deck order;
-the opponent's unseen hand, secret area and deck) and replaying the game's recorded choices on that deal.
+the opponent's unseen hand, secret area and deck) and replaying the current step's recorded choices on that deal.
 `search_decision` (the flat search, common/search.py) stays importable from here for the tests of the common core.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ from simulator.engines.common.shuffle import fisher_yates
 
 from .evaluation import evaluate
 
-DEFAULT_ITERATIONS = 16     # worlds dealt per searched decision (expert = expert:16)
+DEFAULT_ITERATIONS = 24     # worlds dealt per searched decision (expert = expert:24)
 DEFAULT_HORIZON = 0         # play-outs stop at the end of the round the decision is in (+ this many rounds)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 DEAL_TRIES = 3              # deals tried per world before the iteration is given up (each costs a replay)
