@@ -158,6 +158,50 @@ def fingerprint(pairs_games: int = 98) -> dict:
     return {"games": games.hexdigest()[:16], "logs": logs.hexdigest()[:16]}
 
 
+def copy_costs(games: int = 14, round_no: int = 4) -> dict:
+    """Per-call cost (µs, CPU time, best of 5 passes) of a search player's copies of r1 games at round `round_no`:
+    greedy vs greedy over the first `games` ordered starter pairs, every decision of that round. `clone()` and
+    `view(p).determinize(rng)` of the game (the second and later copies: the first copy of a game nobody copied
+    before replays its history once, `first_clone`), and `clone()` of a world (what the search copies per
+    candidate). `python -m scripts.bench_engine --copies`."""
+    import random
+
+    from simulator.engines.r1 import Game, _policy_seed, make_policy
+
+    decks = starter_decks()
+    names = sorted(decks)
+    pairs = [(a, b) for a in names for b in names if a != b]
+    states, firsts = [], []
+    for i in range(games):
+        a, b = pairs[(5 * i) % len(pairs)]
+        g = Game(decks[a], decks[b], seed=i, policies=[make_policy("greedy", _policy_seed(i, p)) for p in (0, 1)])
+        g.play(stop=lambda g, d: g.round_no >= round_no)
+        while g.pending is not None and g.round_no == round_no:
+            t = time.process_time()
+            g.clone()
+            firsts.append(time.process_time() - t)
+            states.append(g.clone())
+            g.play(stop=lambda g, d, n=len(g.history): len(g.history) > n)
+    rng = random.Random(1)
+    worlds = [s.view(s.current_player()).determinize(rng) for s in states if s.pending is not None]
+
+    def per_call(fn, items) -> float:
+        best = float("inf")
+        for _ in range(5):
+            t = time.process_time()
+            for x in items:
+                fn(x)
+            best = min(best, time.process_time() - t)
+        return best / len(items) * 1e6
+
+    return {"decisions": len(states), "history": round(statistics.mean(len(s.history) for s in states)),
+            "first_clone_us": round(statistics.mean(firsts) * 1e6, 1),
+            "clone_us": round(per_call(lambda s: s.clone(), states), 1),
+            "determinize_us": round(per_call(lambda s: s.view(s.current_player()).determinize(rng),
+                                             [s for s in states if s.pending is not None]), 1),
+            "world_clone_us": round(per_call(lambda w: w.clone(), worlds), 1)}
+
+
 def measure_pure() -> dict:
     """The same measurement on the plain-Python modules (ROC_ENGINE_PURE=1), in a process of its own."""
     import subprocess
@@ -215,5 +259,7 @@ def main() -> str:
 if __name__ == "__main__":
     if "--fingerprint" in sys.argv[1:]:   # python -m scripts.bench_engine --fingerprint
         print(json.dumps(fingerprint()))
+    elif "--copies" in sys.argv[1:]:   # python -m scripts.bench_engine --copies
+        print(json.dumps(copy_costs()))
     else:
         print(main())

@@ -30,7 +30,7 @@ from .policies import GreedyPolicy, RandomPolicy, make_policy
 
 # Bump whenever results for the same seed would change (a rule or a policy plays differently, or the log says
 # something else: results are stored with their logs).
-ENGINE_VERSION = "r1-engine-11"
+ENGINE_VERSION = "r1-engine-12"
 
 __all__ = [
     "ENGINE_BUILD", "ENGINE_VERSION", "CardDef", "Deck", "DeckError", "Decision", "Game", "GameOver", "GameResult",

@@ -29,6 +29,12 @@ class Ctx:
         self.event = event
         self.is_deed = is_deed
 
+    def copy(self) -> "Ctx":
+        c = Ctx(self.src, self.ab, self.p, self.event, self.is_deed)
+        c.targets = list(self.targets)
+        c.x = self.x
+        return c
+
 
 class Effect:
     """The base of every primitive: by default its value is a selector (which cards it acts on), it needs

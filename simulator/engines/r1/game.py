@@ -53,14 +53,17 @@ class Game(Phases):
 
     def __init__(self, deck_a: Deck, deck_b: Deck | None = None, *, seed: int, first_player: int | None = None,
                  max_rounds: int = 50, log: bool = False, autostart: bool = True, observer=None,
-                 policies: Any = None, cards: list[int] | None = None):
+                 policies: Any = None, cards: list[int] | None = None, template: Any = None):
         """`policies`: None, or a pair of policy objects (None for a player decided through `apply_action`) —
         each has `choose(view, decision)` and may have the shortcuts `wants_window`, `ability_filter` and
         `declare` (docs/engine.md); `play()` then plays the game out with them. `cards`: internal, used by
         `PlayerView.determinize`: card id i starts as the card the decks give id cards[i] (a permutation within
-        one owner's draw cards)."""
+        one owner's draw cards). `template`: internal, a game whose state this one copies (clone): it starts
+        where that game's current step started and is not advanced."""
         super().__init__(deck_a, deck_b, seed=seed, first_player=first_player, max_rounds=max_rounds, log=log,
-                         observer=observer, cards=cards)
+                         observer=observer, cards=cards, template=template)
+        if template is not None:
+            return   # a copy gets its generator when it resumes (_resumed); a snapshot never runs
         self._gen = self._run()
         if policies is not None:
             self._set_policies(policies)
@@ -197,17 +200,55 @@ class Game(Phases):
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     def clone(self, log: bool | None = None, policies: Any = None) -> "Game":
-        """An independent copy of this game: replays the same seed and every recorded choice (no deepcopy, no
-        shared state). The copy has the `policies` given here (default none: each of its decisions waits in
-        `pending`)."""
-        g = self._replayed(self.history, self.card_map, self.logs is not None if log is None else log)
+        """An independent copy of this game (no deepcopy, no shared state): the state at the start of the
+        current step of the flow copied (`_snap`), then the choices made since replayed — a replay bounded by one
+        step (a phase, or a player's Kingdom or Confrontation turn), not by the game. The copy has the `policies`
+        given here (default none: each of its decisions waits in `pending`)."""
+        want_log = self.logs is not None if log is None else log
+        snap = self._snapshot(want_log)
+        g = self._resumed(snap, want_log)
         if policies is not None:
             g._set_policies(policies)
         return g
 
-    def _replayed(self, history: list, cards: list[int] | None, log: bool, log_hook: Any = None) -> "Game":
+    def _take_snapshot(self, log: bool = True) -> "Game":
+        return Game(self.decks[0], self.decks[1], seed=self.seed, log=log and self.logs is not None, template=self)
+
+    def _snapshot(self, log: bool = False) -> "Game":
+        """The state at the start of the current step (with its log lines when `log`). A game that has not kept
+        one (nobody copied it before: `keep_snap` was off) gets it once from a replay of its history, and keeps
+        one at every step from then on."""
+        snap = self._snap
+        if snap is not None and (snap.logs is not None or not log):
+            return snap
+        base = self._base
+        if base is not None and (base.logs is not None or not log):
+            # a copy that played past the step it was copied in: from the snapshot it was made from
+            g = self._resumed(base, log, keep_snap=True)
+        else:
+            g = self._replayed(self.history, self.card_map, log or self.logs is not None, keep_snap=True)
+        self.keep_snap = True
+        self._snap = g._snap
+        assert self._snap is not None
+        return self._snap
+
+    def _resumed(self, snap: "Game", log: bool, keep_snap: bool = False) -> "Game":
+        """A copy of `snap` (a snapshot of this game's current step, or of an earlier one of this game's line)
+        resumed through the choices this game made since, so that it waits where this game waits. `keep_snap`:
+        the copy keeps a snapshot at each step start on the way (else only `snap`, while it is current)."""
+        g = Game(snap.decks[0], snap.decks[1], seed=snap.seed, log=log, template=snap)
+        g._snap = snap   # shared: a snapshot is never changed, only copied
+        g._base = snap
+        g.keep_snap = keep_snap
+        g._gen = g._run()
+        g._replay_choices(self.history, self.reseeds[len(snap.reseeds):], len(snap.history))
+        return g
+
+    def _replayed(self, history: list, cards: list[int] | None, log: bool, log_hook: Any = None,
+                  keep_snap: bool = False) -> "Game":
         """A new game on the same decks and seed that makes the choices of `history` (IllegalAction when one no
-        longer applies); `log_hook`, the new game's (State.log_hook), called from its first line on."""
+        longer applies); `log_hook`, the new game's (State.log_hook), called from its first line on; `keep_snap`:
+        the new game keeps the state at the start of each step (so its `_snap` is that of its last step)."""
         if self.origin is not None:   # a game loaded from a position starts from it again
             g: Game = self.origin(cards, log)
             g.observer = self.observer
@@ -215,6 +256,7 @@ class Game(Phases):
             g = Game(self.decks[0], self.decks[1], seed=self.seed, first_player=self.first_arg,
                      max_rounds=self.max_rounds, log=log, autostart=False, observer=self.observer, cards=cards)
         g.log_hook = log_hook
+        g.keep_snap = keep_snap
         g._replay_choices(history, self.reseeds)
         return g
 
@@ -227,11 +269,12 @@ class Game(Phases):
         self.rng.seed(seed)
         self.reseeds.append((len(self.history), seed))
 
-    def _replay_choices(self, history: list, reseeds: list) -> None:
-        """Run this new, unstarted game through the choices of `history` (IllegalAction when one no longer
-        applies), seeding its random stream again wherever `reseeds` says the recorded game was (reseed)."""
+    def _replay_choices(self, history: list, reseeds: list, start: int = 0) -> None:
+        """Run this new, unstarted game through the choices of `history` from `start` on (the choices before it
+        are those its state already holds: a copy of a snapshot; IllegalAction when one no longer applies),
+        seeding its random stream again wherever `reseeds` says the recorded game was (reseed)."""
         self._replay = history
-        self._rpos = 0
+        self._rpos = start
         n = len(history)
         gen = self._gen
         k = 0

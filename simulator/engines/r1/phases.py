@@ -1,8 +1,17 @@
 """§5 the round: Quest, Draw, Kingdom, Confrontation, Authority, Refresh, Toll, until the game ends (§12) or the
-round limit; each phase opens and closes as §8.8 says. `Phases._run` is the whole game as one generator: it
-yields a `Decision` whenever a player must choose and is resumed with the answer (game.py drives it).
+round limit; each phase opens and closes as §8.8 says.
+
+The flow is held as data: `State.steps` is a stack of steps (the pipeline, as throneteki's game pipeline) — §4
+setup, a round, a phase, the opening of the Kingdom and Confrontation phases, each player's turn in them, their
+closing — each a small tuple (kind, player, start). `Phases._run` pops the next step and runs it as a generator
+made from that tuple: it yields a `Decision` whenever a player must choose and is resumed with the answer
+(game.py drives it). A step that opens a round or a phase with turns pushes the steps it is made of. So the rest
+of the game after a step's start is data that can be copied (`Game.clone`, `PlayerView.determinize`): only the
+choices made inside the current step live in generator frames, and a copy replays just those.
 """
 from __future__ import annotations
+
+from typing import Final
 
 from .opening import Setup
 from .state import (
@@ -11,42 +20,85 @@ from .state import (
 )
 
 
+# the kinds of step on the pipeline (State.steps): each a tuple (kind, player, start). Final, so that the compiled
+# build reads them as constants rather than looking each name up in the module at every step.
+S_SETUP: Final = 0
+S_ROUND: Final = 1
+S_QUEST: Final = 2
+S_DRAW: Final = 3
+S_KOPEN: Final = 4
+S_KTURN: Final = 5
+S_KCLOSE: Final = 6
+S_COPEN: Final = 7
+S_CTURN: Final = 8
+S_CCLOSE: Final = 9
+S_AUTHORITY: Final = 10
+S_REFRESH: Final = 11
+S_TOLL: Final = 12
+S_KWIN: Final = 13   # the rest of a Kingdom turn's window, after an action (§8.2)
+S_CWIN: Final = 14   # the rest of a Confrontation turn's window, after an action
+
+
 class Phases(Setup):
 
+    def _initial_steps(self) -> list[tuple[int, int, int]]:
+        """The pipeline of a game about to start: §4 setup then the rounds; a game loaded from a position
+        (positions.py) starts inside its round instead: at the start of phase `start_phase`, for Kingdom and
+        Confrontation at the start of `start_active`'s turn."""
+        if self.start_phase < 0:
+            return [(S_ROUND, -1, -1), (S_SETUP, -1, -1)]
+        return [(S_ROUND, self.start_phase, self.start_active)]
+
     def _run(self):
-        """§4 setup, then rounds of the seven phases (§5) until the game ends (§12) or the round limit. A game
-        loaded from a position (positions.py) starts inside its round instead: at the start of phase
-        `start_phase`, for Kingdom and Confrontation at the start of `start_active`'s turn."""
+        """§4 setup, then rounds of the seven phases (§5) until the game ends (§12) or the round limit: the steps
+        of `steps`, one after the other. With `keep_snap`, the state at the start of each step is kept
+        (`_snap`, a Game that never runs) for the copies."""
         try:
-            ph0 = self.start_phase
-            if ph0 < 0:
-                yield from self._setup()
-            while True:
-                if ph0 < 0:
-                    if self.round_no >= self.max_rounds:
-                        self.winner = None
-                        self.reason = "round_limit"
-                        if self.logs is not None:
-                            self._log(f"round limit {self.max_rounds} reached: no winner")
-                        break
-                    self.round_no += 1
-                    ph0 = QUEST_P
-                self._round_open = True
-                if ph0 <= QUEST_P:
+            if self.steps is None:
+                self.steps = self._initial_steps()
+            steps = self.steps
+            fresh = self._snap is not None   # a copy resumed from a snapshot of this very step
+            while steps:
+                if fresh:
+                    fresh = False
+                elif self.keep_snap:
+                    self._snap = self._take_snapshot()
+                elif self._snap is not None:
+                    self._snap = None
+                kind, p, start = steps.pop()
+                if kind == S_CWIN:   # the rest of a Confrontation turn's window, after an action (§8.2)
+                    yield from self._action_window(p, CONFRONT_P, p=start, cont=S_CWIN)
+                elif kind == S_KWIN:
+                    yield from self._action_window(p, KINGDOM_P, p=start, cont=S_KWIN)
+                elif kind == S_CTURN:
+                    yield from self._confrontation_turn(p, start)
+                elif kind == S_KTURN:
+                    yield from self._kingdom_turn(p, start)
+                elif kind == S_QUEST:
                     yield from self._quest_phase()
-                if ph0 <= DRAW_P:
+                elif kind == S_DRAW:
                     yield from self._draw_phase()
-                if ph0 <= KINGDOM_P:
-                    yield from self._kingdom_phase(self.start_active if ph0 == KINGDOM_P else -1)
-                if ph0 <= CONFRONT_P:
-                    yield from self._confrontation_phase(self.start_active if ph0 == CONFRONT_P else -1)
-                if ph0 <= AUTHORITY_P:
+                elif kind == S_KOPEN:
+                    yield from self._kingdom_open(start)
+                elif kind == S_KCLOSE:
+                    self.active = -1
+                    yield from self._phase_end(KINGDOM_P)
+                elif kind == S_COPEN:
+                    yield from self._confrontation_open(start)
+                elif kind == S_CCLOSE:
+                    self.active = -1
+                    yield from self._phase_end(CONFRONT_P)
+                elif kind == S_AUTHORITY:
                     yield from self._authority_phase()
-                if ph0 <= REFRESH_P:
+                elif kind == S_REFRESH:
                     yield from self._refresh_phase()
-                yield from self._toll_phase()
-                self._record_round()
-                ph0 = -1
+                elif kind == S_TOLL:
+                    yield from self._toll_phase()
+                    self._record_round()
+                elif kind == S_ROUND:
+                    self._round(p, start)
+                else:
+                    yield from self._setup()
         except GameOver as end:
             self.winner = end.winner
             self.reason = end.reason
@@ -54,6 +106,49 @@ class Phases(Setup):
                 self._record_round()
         self.over = True
         self.pending = None
+
+    def _round(self, ph0: int, start: int) -> None:
+        """A round's steps (§5), pushed on the pipeline, the next round's after them; `ph0` >= 0: a loaded
+        position's round, from that phase (`start`: its active player in Kingdom or Confrontation). At the round
+        limit, nothing more: the game ends without a winner."""
+        if ph0 < 0:
+            if self.round_no >= self.max_rounds:
+                self.winner = None
+                self.reason = "round_limit"
+                if self.logs is not None:
+                    self._log(f"round limit {self.max_rounds} reached: no winner")
+                return
+            self.round_no += 1
+            ph0 = QUEST_P
+        self._round_open = True
+        steps = self.steps
+        assert steps is not None
+        steps.append((S_ROUND, -1, -1))
+        steps.append((S_TOLL, -1, -1))   # the round's phases, last first: the stack pops the top
+        if ph0 <= REFRESH_P:
+            steps.append((S_REFRESH, -1, -1))
+        if ph0 <= AUTHORITY_P:
+            steps.append((S_AUTHORITY, -1, -1))
+        if ph0 <= CONFRONT_P:
+            steps.append((S_COPEN, -1, start if ph0 == CONFRONT_P else -1))
+        if ph0 <= KINGDOM_P:
+            steps.append((S_KOPEN, -1, start if ph0 == KINGDOM_P else -1))
+        if ph0 <= DRAW_P:
+            steps.append((S_DRAW, -1, -1))
+        if ph0 <= QUEST_P:
+            steps.append((S_QUEST, -1, -1))
+
+    def _turns(self, close: int, turn: int, start: int) -> None:
+        """Push a phase's turns (each player in first-player order, from a loaded position's `start`) and its
+        closing step."""
+        order = self.players()
+        if start >= 0:
+            order = order[order.index(start):]
+        steps = self.steps
+        assert steps is not None
+        steps.append((close, -1, -1))
+        for p in reversed(order):
+            steps.append((turn, p, start))
 
     def _record_round(self) -> None:
         br = self.by_round
@@ -187,10 +282,10 @@ class Phases(Setup):
             yield from self._action_window(memo=m)
         yield from self._phase_end(DRAW_P)
 
-    def _kingdom_phase(self, start: int = -1):
-        """§5.3: each active player in turn collects wealth and may play cards; ordinary windows otherwise.
-        `start`: a loaded position's active player, whose turn it is (wealth collected)."""
-        order = self.players()
+    def _kingdom_open(self, start: int):
+        """§5.3: the Kingdom phase opens (ordinary windows) and each active player gets a turn. `start`: a loaded
+        position's active player, whose turn it is (wealth collected)."""
+        self._turns(S_KCLOSE, S_KTURN, start)
         if start < 0:
             yield from self._phase_start(KINGDOM_P)
             m = self._window_needed()
@@ -198,23 +293,25 @@ class Phases(Setup):
                 yield from self._action_window(memo=m)
         else:
             self.phase = KINGDOM_P
-            order = order[order.index(start):]
-        for p in order:
-            self.active = p
-            if p != start:
-                self.pool[p] += self.quest_stat(p, "wealth")
-                if self.logs is not None:
-                    self._log(f"§5.3 Kingdom: player {p} collects {self.quest_stat(p, 'wealth')} wealth")
-                if self.stops:
-                    yield from self._boundary("turn", KINGDOM_P, p)
-            yield from self._action_window(p, KINGDOM_P)
-        self.active = -1
-        yield from self._phase_end(KINGDOM_P)
 
-    def _confrontation_phase(self, start: int = -1):
-        """§5.4: each active player in turn may initiate up to one struggle of each type. `start`: a loaded
-        position's active player, whose turn it is (`struggles_done[start]` as the position says)."""
-        order = self.players()
+    def _kingdom_turn(self, p: int, start: int):
+        """§5.3: player p's Kingdom turn: it collects wealth and may play cards."""
+        self.active = p
+        if p != start:
+            self.pool[p] += self.quest_stat(p, "wealth")
+            if self.logs is not None:
+                self._log(f"§5.3 Kingdom: player {p} collects {self.quest_stat(p, 'wealth')} wealth")
+            if self.stops:
+                yield from self._boundary("turn", KINGDOM_P, p)
+        # the rest of the window after each action is a step of its own where copies are made (keep_snap): a
+        # copy then replays the choices since that action; elsewhere the window runs on in one go
+        yield from self._action_window(p, KINGDOM_P, cont=S_KWIN if self.keep_snap else -1)
+
+    def _confrontation_open(self, start: int):
+        """§5.4: the Confrontation phase opens and each active player gets a turn, in which it may initiate up to
+        one struggle of each type. `start`: a loaded position's active player, whose turn it is
+        (`struggles_done[start]` as the position says)."""
+        self._turns(S_CCLOSE, S_CTURN, start)
         if start < 0:
             yield from self._phase_start(CONFRONT_P)
             m = self._window_needed()
@@ -222,16 +319,15 @@ class Phases(Setup):
                 yield from self._action_window(memo=m)
         else:
             self.phase = CONFRONT_P
-            order = order[order.index(start):]
-        for p in order:
-            self.active = p
-            if p != start:
-                self.struggles_done[p] = set()
-                if self.stops:
-                    yield from self._boundary("turn", CONFRONT_P, p)
-            yield from self._action_window(p, CONFRONT_P)
-        self.active = -1
-        yield from self._phase_end(CONFRONT_P)
+
+    def _confrontation_turn(self, p: int, start: int):
+        """§5.4: player p's Confrontation turn."""
+        self.active = p
+        if p != start:
+            self.struggles_done[p] = set()
+            if self.stops:
+                yield from self._boundary("turn", CONFRONT_P, p)
+        yield from self._action_window(p, CONFRONT_P, cont=S_CWIN if self.keep_snap else -1)
 
     def _authority_phase(self):
         """§5.5: highest total gains 1 Influence and the emblem; a tie strips the emblem."""

@@ -99,172 +99,333 @@ class Struggle:
         self.spoils_mod = 0
         self.unopposed = False
 
+    def copy(self) -> "Struggle":
+        s = Struggle(self.type, self.attacker)
+        s.defender = self.defender
+        s.attackers = list(self.attackers)
+        s.defenders = list(self.defenders)
+        s.declared_attackers = list(self.declared_attackers)
+        s.declared_defenders = list(self.declared_defenders)
+        s.barred = set(self.barred)
+        s.att_total = self.att_total
+        s.def_total = self.def_total
+        s.winner = self.winner
+        s.margin = self.margin
+        s.spoils_mod = self.spoils_mod
+        s.unopposed = self.unopposed
+        return s
+
 
 class State:
     """The state of one game (§3): the card tables, the zones, the round's progress and what the layers above
     keep of it (caches of the static abilities, listener counts, the recorded history)."""
 
     def __init__(self, deck_a: Deck, deck_b: Deck | None, *, seed: int, first_player: int | None,
-                 max_rounds: int, log: bool, observer: Any, cards: list[int] | None):
+                 max_rounds: int, log: bool, observer: Any, cards: list[int] | None, template: Any = None):
         """`cards`: card id i starts as the card the decks give id cards[i] (a permutation within one owner's
-        draw cards; PlayerView.determinize). The other arguments are Game's."""
-        if first_player not in (None, 0, 1):
-            raise ValueError("first_player must be 0, 1 or None")
-        self.decks = (deck_a, deck_b)
-        self.goldfish = deck_b is None
-        self.seed = seed
-        self.first_arg = first_player
-        self.max_rounds = max_rounds
-        self.rng = random.Random(seed)
-        self.logs: Any = [] if log else None   # list[str] when logging
-        cdef: list[CardDef] = []
-        owner: list[int] = []
-        self.faction_iid = [-1, -1]
-        self.destiny_iid = [-1, -1]
-        self.deck: list[list[int]] = [[], []]
-        self.qdeck: list[list[int]] = [[], []]
-        for p, d in enumerate(self.decks):
-            if d is None:
-                continue
-            self.faction_iid[p] = len(cdef); cdef.append(d.faction); owner.append(p)
-            if d.destiny is not None:
-                self.destiny_iid[p] = len(cdef); cdef.append(d.destiny); owner.append(p)
-            for q in d.quests:
-                self.qdeck[p].append(len(cdef)); cdef.append(q); owner.append(p)
-            for c in d.draw:
-                self.deck[p].append(len(cdef)); cdef.append(c); owner.append(p)
-        if cards is not None:
-            if sorted(cards) != list(range(len(cdef))) or any(owner[i] != owner[j] for i, j in enumerate(cards)):
-                raise ValueError("cards must permute card ids within one owner")
-            cdef = [cdef[j] for j in cards]
-        self.card_map = cards
-        self.cdef = cdef
-        self.owner = owner
-        self.printed = len(cdef)   # the decks' card ids; tokens made during play (§10) come after them
-        n = len(cdef)
-        # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
-        # those as they are and deals the others again
-        self.seen = bytearray(n)
-        self.zone = [DECK] * n
-        for p in (0, 1):
-            if self.faction_iid[p] >= 0:
-                self.zone[self.faction_iid[p]] = FACTION
-            if self.destiny_iid[p] >= 0:
-                self.zone[self.destiny_iid[p]] = DESTINY
-            for qi in self.qdeck[p]:
-                self.zone[qi] = QDECK
-        self.ctrl = list(owner)
-        self.exh = [0] * n
-        self.emb = [0] * n
-        self.cnt = [0] * n
-        self.host: dict[int, int] = {}
-        self.dups: dict[int, list[int]] = {}
-        self.hand: list[list[int]] = [[], []]
-        self.field: list[list[int]] = [[], []]
-        self.discard: list[list[int]] = [[], []]
-        self.dead: list[list[int]] = [[], []]
-        self.secret: list[list[int]] = [[], []]
-        self.qused: list[list[int]] = [[], []]
-        self.out: list[list[int]] = [[], []]
-        self.limbo: list[int] = []
-        self.aside: list[list[int]] = [[], []]   # §4: the facedown opening board / a mulliganed hand
-        self.quest = [-1, -1]
-        self.infl = [0, 0]
-        self.pool = [0, 0]
-        self.authority = -1
-        self.first = 0
-        self.round_no = 0
-        self.phase = -1
-        self.active = -1
-        self.struggle: Struggle | None = None
-        self.struggles_done: list[set] = [set(), set()]
-        # a game loaded from a position starts here (positions.py); -1: from §4 setup
-        self.start_phase = -1
-        self.start_active = -1
-        # stops: the rules also pause at the start of each phase or turn and at the end of each struggle with a
-        # Decision of kind "boundary" (player -1, one option, never recorded): the judge stops there
-        self.stops = False
-        # positions.from_position: origin(cards, log) lays out the same start again (clone and determinize replay
-        # the history from there instead of from §4 setup)
-        self.origin: Any = None
-        self.queued: list[Any] = []   # (player, host name) of a `play CARD on HOST` whose host decision is to come
-        self.labels: dict[int, str] = {}   # card id -> the label a position gave it (action texts use it)
-        self.restricted_used = [0, 0]
-        self.plays_by_name: list[dict] = [{}, {}]
-        self.uses: dict = {}
-        self.lasting: list[tuple] = []   # (until, kind, who, value): kind "power" | "keyword" | "control"
-        self.delayed: list[tuple] = []   # §8.9 (at, ctx, effects): "at the end of this phase / struggle / round"
-        self.retyped: dict[int, list] = {}   # §2.2 card -> [printed CardDef, then each type change still applying]
-        self.pmod: dict[int, int] = {}
-        self.kgrant: dict[int, list] = {}
-        self._statics_cache: Any = None
-        self._st_power: list[StaticEntry] = []   # the active statics split by what they modify (_statics)
-        self._st_grant: list[StaticEntry] = []
-        self._st_grant_mask = 0
-        self._st_rule: list[StaticEntry] = []
-        self._st_cost: list[StaticEntry] = []
-        self._st_player: list[StaticEntry] = []
-        self._st_rule_by: dict[str, list[StaticEntry]] = {}
-        self._pw_cands: dict[int, list[PowerCand]] = {}
-        self._st_power_prep: list[tuple[int, int, Ability, Any, bool, PowerCand]] | None = None   # _power_statics
-        self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
-        # §7.4 replacements: only decks that have one pay for tracking when each card entered play
-        self.has_replace = any(d is not None and any(c.replacements for c in d.defs) for d in self.decks)
-        self.entry_seq: dict[int, int] = {}   # card -> order it entered the field ("most recent wins")
-        self._seq = 0
-        self._replacing: set = set()          # (source, ability, card) replacements being applied (no loops)
-        # live[event]: how many cards where they lie (field, hand for deeds, permanent slots) could react to it;
-        # n_act[p]: cards of p that could take an action in a window. Windows nobody can act in are skipped.
-        self.live: dict[str, int] = {}
-        self.live_ev: dict[str, int] = {}   # event name -> live counts of its Response, Halt and Disrupt keys
-        self.n_act = [0, 0]
-        for p in (0, 1):
-            for i in (self.faction_iid[p], self.destiny_iid[p]):
-                if i >= 0 and cdef[i].hooks:
-                    self._hook(i, FIELD, 1, p)
-        # statistics for GameResult
-        self.stat_spent = [0, 0]
-        self.stat_played = [0, 0]
-        self.stat_won = [0, 0]
-        self.by_round: dict[str, list] = {"influence": [], "spent": [], "played": [], "won": []}
-        self.cards_played: dict[str, int] = {}
-        self.winner: int | None = None
-        self.reason: str | None = None
-        self.over = False
-        # Every choice made in this game, in order, so that clone() can replay it exactly: the answer to each
-        # Decision (a tuple), and the answers of play_game's shortcuts, which skip Decisions: a wants_window answer
-        # is the int 2*player + answer, an action window whose options came out empty under an ability filter
-        # is 4 + player, a declaration is the list [player, card, ...].
-        self.history: list[Any] = []
-        self._replay: list[Any] | None = None   # while replaying a history (clone, determinize)
-        # (choices made, seed): where the random stream was seeded again (Game.reseed), for the replays
-        self.reseeds: list[tuple[int, int]] = []
-        self._rpos = 0
-        # §6.2 counters per player and struggle type, for the struggles that player initiated: initiated, won
-        # (as the attacker), unopposed (S.10), defended (the defending player declared at least one defender,
-        # S.6); and won_defending, the struggles of that type the player won as the defender
-        self._sc = [0] * 40   # (player * 4 + type) * 5 + counter, counters in STRUGGLE_COUNTERS order
-        self._round_open = False   # a round is under way whose statistics are not recorded yet (Phases._run)
-        self._gen: Any = None   # the rules as a generator (Phases._run), made by Game
-        self.pending: Decision | None = None
-        self.round1_first = first_player if first_player is not None else 0
-        # the policies' shortcuts (Game._set_policies): per player, wants_window(view, p, kind) -> bool, asked
-        # before an action window's options are built; ability_filter(view, ability, kind) -> bool; and
-        # declare(view, kind, p, eligible, stype) -> list of ids, which answers a whole S.1-S.3 / S.6 declaration
-        # at once (the same picks its one-by-one decisions would make)
-        self.fast_pass: list[Any] = [None, None]
-        self.ability_filter: list[Any] = [None, None]
-        self.declare_hook: list[Any] = [None, None]
-        # effective Power memo, only while nothing can change: a policy's choice, building window options
-        self._pcache: dict | None = None
-        # tests: observer(game, what, info) with ("phase_end", phase) before each phase closes, ("toll_done", phase)
-        # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
-        self.observer = observer
-        # replays (simulator/replay.py): log_hook(game) right after each line is added to `logs`, so a board can be
-        # taken at each logged event; reads only, never changes the game (None: no call)
-        self.log_hook: Any = None
-        self.policies: list[Any] = [None, None]
-        self._views: list[Any] = [None, None]   # each player's PlayerView, made on first use (Game.view)
+        draw cards; PlayerView.determinize). `template`: a game whose state this one copies (Game.clone; the
+        other arguments are then ignored). The other arguments are Game's."""
+        if template is None:
+            if first_player not in (None, 0, 1):
+                raise ValueError("first_player must be 0, 1 or None")
+            self.decks = (deck_a, deck_b)
+            self.goldfish = deck_b is None
+            self.seed = seed
+            self.first_arg = first_player
+            self.max_rounds = max_rounds
+            # the game's random stream (`rng`); a copy holds the stream's state as a tuple instead (`_rng_state`) and
+            # makes its Random only if it draws: most copies a search player makes never do
+            self._rng: random.Random | None = random.Random(seed)
+            self._rng_state: Any = None
+            self.logs: Any = [] if log else None   # list[str] when logging
+            cdef: list[CardDef] = []
+            owner: list[int] = []
+            self.faction_iid = [-1, -1]
+            self.destiny_iid = [-1, -1]
+            self.deck: list[list[int]] = [[], []]
+            self.qdeck: list[list[int]] = [[], []]
+            for p, d in enumerate(self.decks):
+                if d is None:
+                    continue
+                self.faction_iid[p] = len(cdef); cdef.append(d.faction); owner.append(p)
+                if d.destiny is not None:
+                    self.destiny_iid[p] = len(cdef); cdef.append(d.destiny); owner.append(p)
+                for q in d.quests:
+                    self.qdeck[p].append(len(cdef)); cdef.append(q); owner.append(p)
+                for c in d.draw:
+                    self.deck[p].append(len(cdef)); cdef.append(c); owner.append(p)
+            if cards is not None:
+                if sorted(cards) != list(range(len(cdef))) or any(owner[i] != owner[j] for i, j in enumerate(cards)):
+                    raise ValueError("cards must permute card ids within one owner")
+                cdef = [cdef[j] for j in cards]
+            self.card_map = cards
+            self.cdef = cdef
+            self.owner = owner
+            self.printed = len(cdef)   # the decks' card ids; tokens made during play (§10) come after them
+            n = len(cdef)
+            # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
+            # those as they are and deals the others again
+            self.seen = bytearray(n)
+            self.zone = [DECK] * n
+            for p in (0, 1):
+                if self.faction_iid[p] >= 0:
+                    self.zone[self.faction_iid[p]] = FACTION
+                if self.destiny_iid[p] >= 0:
+                    self.zone[self.destiny_iid[p]] = DESTINY
+                for qi in self.qdeck[p]:
+                    self.zone[qi] = QDECK
+            self.ctrl = list(owner)
+            self.exh = [0] * n
+            self.emb = [0] * n
+            self.cnt = [0] * n
+            self.host: dict[int, int] = {}
+            self.dups: dict[int, list[int]] = {}
+            self.hand: list[list[int]] = [[], []]
+            self.field: list[list[int]] = [[], []]
+            self.discard: list[list[int]] = [[], []]
+            self.dead: list[list[int]] = [[], []]
+            self.secret: list[list[int]] = [[], []]
+            self.qused: list[list[int]] = [[], []]
+            self.out: list[list[int]] = [[], []]
+            self.limbo: list[int] = []
+            self.aside: list[list[int]] = [[], []]   # §4: the facedown opening board / a mulliganed hand
+            self.quest = [-1, -1]
+            self.infl = [0, 0]
+            self.pool = [0, 0]
+            self.authority = -1
+            self.first = 0
+            self.round_no = 0
+            self.phase = -1
+            self.active = -1
+            self.struggle: Struggle | None = None
+            self.struggles_done: list[set] = [set(), set()]
+            # a game loaded from a position starts here (positions.py); -1: from §4 setup
+            self.start_phase = -1
+            self.start_active = -1
+            # stops: the rules also pause at the start of each phase or turn and at the end of each struggle with a
+            # Decision of kind "boundary" (player -1, one option, never recorded): the judge stops there
+            self.stops = False
+            # positions.from_position: origin(cards, log) lays out the same start again (clone and determinize replay
+            # the history from there instead of from §4 setup)
+            self.origin: Any = None
+            self.queued: list[Any] = []   # (player, host name) of a `play CARD on HOST` whose host decision is to come
+            self.labels: dict[int, str] = {}   # card id -> the label a position gave it (action texts use it)
+            self.restricted_used = [0, 0]
+            self.plays_by_name: list[dict] = [{}, {}]
+            self.uses: dict = {}
+            self.lasting: list[tuple] = []   # (until, kind, who, value): kind "power" | "keyword" | "control"
+            self.delayed: list[tuple] = []   # §8.9 (at, ctx, effects): "at the end of this phase / struggle / round"
+            self.retyped: dict[int, list] = {}   # §2.2 card -> [printed CardDef, then each type change still applying]
+            self.pmod: dict[int, int] = {}
+            self.kgrant: dict[int, list] = {}
+            self._statics_cache: Any = None
+            self._st_power: list[StaticEntry] = []   # the active statics split by what they modify (_statics)
+            self._st_grant: list[StaticEntry] = []
+            self._st_grant_mask = 0
+            self._st_rule: list[StaticEntry] = []
+            self._st_cost: list[StaticEntry] = []
+            self._st_player: list[StaticEntry] = []
+            self._st_rule_by: dict[str, list[StaticEntry]] = {}
+            self._pw_cands: dict[int, list[PowerCand]] = {}
+            self._st_power_prep: list[tuple[int, int, Ability, Any, bool, PowerCand]] | None = None   # _power_statics
+            self.has_abilities = any(d is not None and any(c.abilities for c in d.defs) for d in self.decks)
+            # §7.4 replacements: only decks that have one pay for tracking when each card entered play
+            self.has_replace = any(d is not None and any(c.replacements for c in d.defs) for d in self.decks)
+            self.entry_seq: dict[int, int] = {}   # card -> order it entered the field ("most recent wins")
+            self._seq = 0
+            self._replacing: set = set()          # (source, ability, card) replacements being applied (no loops)
+            # live[event]: how many cards where they lie (field, hand for deeds, permanent slots) could react to it;
+            # n_act[p]: cards of p that could take an action in a window. Windows nobody can act in are skipped.
+            self.live: dict[str, int] = {}
+            self.live_ev: dict[str, int] = {}   # event name -> live counts of its Response, Halt and Disrupt keys
+            self.n_act = [0, 0]
+            for p in (0, 1):
+                for i in (self.faction_iid[p], self.destiny_iid[p]):
+                    if i >= 0 and cdef[i].hooks:
+                        self._hook(i, FIELD, 1, p)
+            # statistics for GameResult
+            self.stat_spent = [0, 0]
+            self.stat_played = [0, 0]
+            self.stat_won = [0, 0]
+            self.by_round: dict[str, list] = {"influence": [], "spent": [], "played": [], "won": []}
+            self.cards_played: dict[str, int] = {}
+            self.winner: int | None = None
+            self.reason: str | None = None
+            self.over = False
+            # Every choice made in this game, in order, so that clone() can replay it exactly: the answer to each
+            # Decision (a tuple), and the answers of play_game's shortcuts, which skip Decisions: a wants_window answer
+            # is the int 2*player + answer, an action window whose options came out empty under an ability filter
+            # is 4 + player, a declaration is the list [player, card, ...].
+            self.history: list[Any] = []
+            self._replay: list[Any] | None = None   # while replaying a history (clone, determinize)
+            # (choices made, seed): where the random stream was seeded again (Game.reseed), for the replays
+            self.reseeds: list[tuple[int, int]] = []
+            self._rpos = 0
+            # §6.2 counters per player and struggle type, for the struggles that player initiated: initiated, won
+            # (as the attacker), unopposed (S.10), defended (the defending player declared at least one defender,
+            # S.6); and won_defending, the struggles of that type the player won as the defender
+            self._sc = [0] * 40   # (player * 4 + type) * 5 + counter, counters in STRUGGLE_COUNTERS order
+            self._round_open = False   # a round is under way whose statistics are not recorded yet (Phases._run)
+            self._gen: Any = None   # the rules as a generator (Phases._run), made by Game
+            self.pending: Decision | None = None
+            self.round1_first = first_player if first_player is not None else 0
+            # the policies' shortcuts (Game._set_policies): per player, wants_window(view, p, kind) -> bool, asked
+            # before an action window's options are built; ability_filter(view, ability, kind) -> bool; and
+            # declare(view, kind, p, eligible, stype) -> list of ids, which answers a whole S.1-S.3 / S.6 declaration
+            # at once (the same picks its one-by-one decisions would make)
+            self.fast_pass: list[Any] = [None, None]
+            self.ability_filter: list[Any] = [None, None]
+            self.declare_hook: list[Any] = [None, None]
+            # effective Power memo, only while nothing can change: a policy's choice, building window options
+            self._pcache: dict | None = None
+            # tests: observer(game, what, info) with ("phase_end", phase) before each phase closes, ("toll_done", phase)
+            # and ("struggle_end", the Struggle record) at S.13 before "until the end of the struggle" effects expire
+            self.observer = observer
+            # replays (simulator/replay.py): log_hook(game) right after each line is added to `logs`, so a board can be
+            # taken at each logged event; reads only, never changes the game (None: no call)
+            self.log_hook: Any = None
+            self.policies: list[Any] = [None, None]
+            self._views: list[Any] = [None, None]   # each player's PlayerView, made on first use (Game.view)
+            # the rest of the game's flow as data (phases.py): a stack of steps (kind, player, start), the next on
+            # top; None until the game starts
+            self.steps: list[tuple[int, int, int]] | None = None
+            # keep_snap: keep the state as it was at the start of the current step (`_snap`, a game that never runs),
+            # so that a copy is that state copied plus the choices made since replayed (Game.clone). Off until a
+            # game is first copied, so that games nobody copies pay nothing for it.
+            self.keep_snap = False
+            self._snap: Any = None
+            # a copy: the snapshot it was made from (the start of the step it was copied in), from which it can be
+            # copied again once it has played past that step without keeping snapshots (Game._snapshot)
+            self._base: Any = None
+
+        else:
+            # a copy of game `template` (Game.clone): every list, dict and set its own; card definitions, abilities
+            # and the caches of static abilities, which are replaced rather than changed, shared. It has no
+            # policies, no views, no generator and no pending decision yet; `log`: keep the template's log lines
+            # (it must keep a log). Written out here rather than in a method so that the compiled build still sees
+            # every attribute set in __init__ (tests/simulator/engines/r1/test_resume.py checks none is missed).
+            t: State = template   # typed, so that the compiled build reads its attributes directly
+            self.decks = t.decks
+            self.goldfish = t.goldfish
+            self.seed = t.seed
+            self.first_arg = t.first_arg
+            self.max_rounds = t.max_rounds
+            self._rng = None
+            self._rng_state = t._rng.getstate() if t._rng is not None else t._rng_state
+            self.logs = list(t.logs) if log else None
+            self.faction_iid = list(t.faction_iid)
+            self.destiny_iid = list(t.destiny_iid)
+            self.deck = [list(t.deck[0]), list(t.deck[1])]
+            self.qdeck = [list(t.qdeck[0]), list(t.qdeck[1])]
+            self.card_map = t.card_map
+            self.cdef = list(t.cdef)
+            self.owner = list(t.owner)
+            self.printed = t.printed
+            self.seen = bytearray(t.seen)
+            self.zone = list(t.zone)
+            self.ctrl = list(t.ctrl)
+            self.exh = list(t.exh)
+            self.emb = list(t.emb)
+            self.cnt = list(t.cnt)
+            self.host = dict(t.host)
+            self.dups = {k: list(v) for k, v in t.dups.items()} if t.dups else {}
+            self.hand = [list(t.hand[0]), list(t.hand[1])]
+            self.field = [list(t.field[0]), list(t.field[1])]
+            self.discard = [list(t.discard[0]), list(t.discard[1])]
+            self.dead = [list(t.dead[0]), list(t.dead[1])]
+            self.secret = [list(t.secret[0]), list(t.secret[1])]
+            self.qused = [list(t.qused[0]), list(t.qused[1])]
+            self.out = [list(t.out[0]), list(t.out[1])]
+            self.limbo = list(t.limbo)
+            self.aside = [list(t.aside[0]), list(t.aside[1])]
+            self.quest = list(t.quest)
+            self.infl = list(t.infl)
+            self.pool = list(t.pool)
+            self.authority = t.authority
+            self.first = t.first
+            self.round_no = t.round_no
+            self.phase = t.phase
+            self.active = t.active
+            self.struggle = t.struggle.copy() if t.struggle is not None else None
+            self.struggles_done = [set(t.struggles_done[0]), set(t.struggles_done[1])]
+            self.start_phase = t.start_phase
+            self.start_active = t.start_active
+            self.stops = t.stops
+            self.origin = t.origin
+            self.queued = list(t.queued)
+            self.labels = t.labels   # set once, when a position is loaded
+            self.restricted_used = list(t.restricted_used)
+            self.plays_by_name = [dict(t.plays_by_name[0]), dict(t.plays_by_name[1])]
+            self.uses = dict(t.uses)
+            self.lasting = list(t.lasting)
+            # a delayed effect keeps its resolution's targets and X (§8.9): each copy its own
+            self.delayed = [(x[0], x[1].copy(), x[2]) for x in t.delayed] if t.delayed else []
+            self.retyped = {k: list(v) for k, v in t.retyped.items()} if t.retyped else {}
+            self.pmod = dict(t.pmod)
+            self.kgrant = {k: list(v) for k, v in t.kgrant.items()} if t.kgrant else {}
+            self._statics_cache = t._statics_cache
+            self._st_power = t._st_power
+            self._st_grant = t._st_grant
+            self._st_grant_mask = t._st_grant_mask
+            self._st_rule = t._st_rule
+            self._st_cost = t._st_cost
+            self._st_player = t._st_player
+            self._st_rule_by = t._st_rule_by
+            self._pw_cands = dict(t._pw_cands)   # filled card by card
+            self._st_power_prep = t._st_power_prep
+            self.has_abilities = t.has_abilities
+            self.has_replace = t.has_replace
+            self.entry_seq = dict(t.entry_seq)
+            self._seq = t._seq
+            self._replacing = set(t._replacing)
+            self.live = dict(t.live)
+            self.live_ev = dict(t.live_ev)
+            self.n_act = list(t.n_act)
+            self.stat_spent = list(t.stat_spent)
+            self.stat_played = list(t.stat_played)
+            self.stat_won = list(t.stat_won)
+            self.by_round = {k: list(v) for k, v in t.by_round.items()}
+            self.cards_played = dict(t.cards_played)
+            self.winner = t.winner
+            self.reason = t.reason
+            self.over = t.over
+            self.history = list(t.history)
+            self._replay = None
+            self.reseeds = list(t.reseeds)
+            self._rpos = 0
+            self._sc = list(t._sc)
+            self._round_open = t._round_open
+            self._gen = None
+            self.pending = None
+            self.round1_first = t.round1_first
+            self.fast_pass = [None, None]
+            self.ability_filter = [None, None]
+            self.declare_hook = [None, None]
+            self._pcache = None
+            self.observer = t.observer
+            self.log_hook = None
+            self.policies = [None, None]
+            self._views = [None, None]
+            self.steps = list(t.steps) if t.steps is not None else None
+            self.keep_snap = False
+            self._snap = None
+            self._base = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random stream (a copy makes it from the state it was given on first use)."""
+        r = self._rng
+        if r is None:
+            r = random.Random.__new__(random.Random)
+            r.setstate(self._rng_state)
+            self._rng = r
+            self._rng_state = None
+        return r
+
+    def _take_snapshot(self, log: bool = True) -> Any:
+        """A copy of the state now (with the log lines when `log` and this game keeps them), for the copies made
+        later in this step (Game)."""
+        raise NotImplementedError
 
     def _replayed_entry(self, kind: int, p: int) -> Any:
         """While replaying: the recorded answer of one of play_game's shortcuts at this point, if it was asked

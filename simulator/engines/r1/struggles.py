@@ -62,10 +62,15 @@ class Struggles(Resolution):
                 return memo   # what was worked out stays valid for the window (nothing changed yet)
         return None
 
-    def _action_window(self, active: int = -1, kind: int = -1, memo: dict | None = None):
-        """§8.2: priority from the first player, alternating; closes when both pass in a row. `memo`: effective
-        Power already worked out for this state (by `_window_needed`)."""
-        p = self.first
+    def _action_window(self, active: int = -1, kind: int = -1, memo: dict | None = None, p: int = -1,
+                       cont: int = -1):
+        """§8.2: priority from the first player (or from `p`), alternating; closes when both pass in a row.
+        `memo`: effective Power already worked out for this state (by `_window_needed`). `cont` >= 0: the window
+        of a turn (phases.py): once an action has resolved, the rest of the window (priority to the other
+        player, no pass yet) is a step of the flow of its own, (cont, active, that player), pushed on the
+        pipeline, so that a copy made later replays only the choices since that action."""
+        if p < 0:
+            p = self.first
         passes = 0
         fast = self.fast_pass
         goldfish = self.goldfish
@@ -108,6 +113,11 @@ class Struggles(Resolution):
             else:
                 passes = 0
                 yield from self._window_action(p, a)
+                if cont >= 0:
+                    steps = self.steps
+                    assert steps is not None
+                    steps.append((cont, active, 1 - p))
+                    return
                 memo = {}
             p = 1 - p
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import random
 
 from .cards import CardDef
-from .state import DECK, PUBLIC_ZONE, QDECK, IllegalAction, Struggle, fisher_yates
+from .state import DECK, HAND, PUBLIC_ZONE, QDECK, IllegalAction, Struggle, fisher_yates
 
 if TYPE_CHECKING:
     from .game import Game
@@ -180,30 +180,80 @@ class PlayerView:
 
     def determinize(self, rng: random.Random, tries: int = 20) -> Game:
         """A Game consistent with what this player knows: the cards it has not seen are dealt again at random
-        (own deck order; the opponent's unseen hand, secret area and deck, from the opponent's decklist), the
-        game's recorded choices are replayed on that deal, and the random events after this point come from
-        `rng`. A deal on which a recorded choice is no longer legal is drawn again (`tries` times; then only the
-        decks are dealt again, then, as a last resort, the cards stay as they are). The result has no policies
-        and no log: drive it with legal_actions / apply_action / clone / returns."""
+        (own deck order; the opponent's unseen hand, secret area and deck, from the opponent's decklist) into a
+        copy of the state at the start of the current step of the flow, the choices made since in this step are
+        replayed on that deal, and the random events after this point come from `rng`. A deal on which a
+        recorded choice is no longer legal is drawn again (`tries` times; then only the decks are dealt again,
+        then, as a last resort, the cards stay as they are). So is a deal on which the world would wait at
+        another decision than the game — the opponent's dealt hand would have opened a window this player saw it
+        did not have, say: the player knows which decision it is at, and with its own decision its options. The
+        result has no policies and no log: drive it with legal_actions / apply_action / clone / returns."""
         g = self._g
-        # only the decks' cards are dealt: a new game on the same decks has no tokens yet, and the replay of the
-        # recorded choices makes them again (§10)
+        # only the decks' cards are dealt: tokens made during play (§10) are never hidden cards
         groups = [[i for i in grp if i < g.printed] for grp in self.unseen_groups()]
-        base = list(g.card_map) if g.card_map is not None else list(range(g.printed))
+        dec = g.pending
+        if dec is not None and dec.player == self.player:
+            # the cards its own decision names are known to it (the card a Scout looks at, §9.3)
+            named = {x for o in dec.options if type(o) is tuple for x in o if type(x) is int}
+            groups = [[i for i in grp if i not in named] for grp in groups]
+        snap = g._snapshot()
         for attempt in range(tries + 2):
-            cards = list(base)
+            pairs: list[tuple[int, int]] = []
             if attempt < tries + 1:
                 if attempt == tries:   # only the decks: a card that was in a hand stays
                     groups = [[i for i in grp if g.zone[i] == DECK] for grp in groups]
                 for grp in groups:
                     dealt = list(grp)
                     fisher_yates(rng, dealt)
-                    for i, j in zip(grp, dealt):
-                        cards[i] = base[j]
+                    pairs.extend(zip(grp, dealt))
             try:
-                out = g._replayed(g.history, cards, False)
+                out = g._resumed(_dealt(snap, pairs), False)
             except IllegalAction:
+                continue
+            if pairs and not self._same_decision(out):
                 continue
             out.reseed(int(rng.random() * 281474976710656))
             return out
         raise AssertionError("unreachable: the cards as they are always replay")
+
+    def _same_decision(self, w: Game) -> bool:
+        """Whether world `w` waits at the decision the game waits at, as this player sees it: the same kind and
+        player, and for its own decision the same options (where the game's policy filters the options of its
+        windows, `ability_filter`, the world, which has no policy, offers those and maybe more)."""
+        g = self._g
+        a, b = g.pending, w.pending
+        if a is None or b is None:
+            return a is b
+        if a.kind != b.kind or a.player != b.player:
+            return False
+        if a.player != self.player or a.options == b.options:
+            return True
+        if g.ability_filter[a.player] is None:
+            return False
+        return all(o in b.options for o in a.options)
+
+
+def _dealt(snap: Game, pairs: list[tuple[int, int]]) -> Game:
+    """A copy of the snapshot `snap` in which card id i is the card id j was, for each (i, j) of `pairs` (a
+    permutation of hidden card ids within one owner's cards): the cards are dealt again where they lie. A card in
+    a hand that listens for an event or has an Action is counted out and in again (State._hook)."""
+    out = snap._take_snapshot(False)
+    if not pairs:
+        return out
+    cdef = snap.cdef
+    base = snap.card_map if snap.card_map is not None else list(range(snap.printed))
+    card_map = list(base)
+    for i, j in pairs:   # the whole permutation, copies of one card included: the map stays a permutation
+        card_map[i] = base[j]
+    out.card_map = card_map
+    moved = [(i, j) for i, j in pairs if cdef[i] is not cdef[j]]
+    zone = out.zone
+    for i, j in moved:
+        if zone[i] == HAND and cdef[i].hooks:
+            out._hook(i, HAND, -1, out.owner[i])
+    for i, j in moved:
+        out.cdef[i] = cdef[j]
+    for i, j in moved:
+        if zone[i] == HAND and cdef[j].hooks:
+            out._hook(i, HAND, 1, out.owner[i])
+    return out

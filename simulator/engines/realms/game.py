@@ -2,9 +2,10 @@
 
 `Game(deck_a, deck_b, seed=...)` runs the rules until a player must decide; every decision is an action
 (`legal_actions()`, `apply_action()`, `action_text()`, `parse_action()`), as in r1's engine and
-`simulator/engines/protocol.py`. Unlike r1's generator, the engine is an explicit state machine — a step code, a
-stack of small tuples for abilities being resolved, and plain lists and dicts of ints — so `clone()` copies the
-state (no replay) and a position prints and loads at any step boundary.
+`simulator/engines/common/protocol.py`. Unlike r1's engine, whose steps run as generators (its copies replay the
+choices of the current step), the engine is an explicit state machine — a step code, a stack of small tuples for
+abilities being resolved, and plain lists and dicts of ints — so `clone()` copies the state (no replay) and a
+position prints and loads at any step boundary.
 
     >>> from cards.games.realms import bundled_pool, starter_files           # doctest: +SKIP
     >>> g = Game(deck, None, seed=7)                                         # doctest: +SKIP
@@ -279,7 +280,7 @@ class Game:
         return Game(None, template=self)
 
     # =================================================================================================
-    # public API (simulator/engines/protocol.py)
+    # public API (simulator/engines/common/protocol.py)
     def current_player(self) -> int:
         """The player who must decide now (-1 when the game is over)."""
         return self.pending.player if self.pending is not None else -1
@@ -323,7 +324,7 @@ class Game:
         return to_position(self)
 
     def view(self, player: int):
-        """What `player` may know (simulator/engines/protocol.py): see view.py."""
+        """What `player` may know (simulator/engines/common/protocol.py): see view.py."""
         v = self._views[player]
         if v is None:
             from .view import PlayerView

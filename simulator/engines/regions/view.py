@@ -1,4 +1,4 @@
-"""What one player may know of a regions game (simulator/engines/protocol.py `view(p)`), and determinization."""
+"""What one player may know of a regions game (simulator/engines/common/protocol.py `view(p)`), and determinization."""
 from __future__ import annotations
 
 import random

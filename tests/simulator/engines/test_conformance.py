@@ -29,9 +29,6 @@ VIEW_GAPS = {
                    "cards by giving those ids other cards"},
 }
 DECISION = "(the decision)"
-VIEW_GAPS["r1"][DECISION] = ("r1's worlds replay the game's choices on the new deal, and where the opponent's "
-                             "hidden cards differ so may its choices: a world can wait at another decision (the "
-                             "search player plays it on to the searched one)")
 POSITION_GAPS = {
     "r1": "r1 prints a position as its phase's start (CONTRACTS §6): loaded, a decision made inside the phase "
           "comes again, and duplicates (§3.7) and the active player are not all printed back",

@@ -43,7 +43,7 @@ GOLDEN_OPENING = [
 def test_golden_transcript_seed_2026():
     a, b = decks()
     r = play_game(a, b, seed=2026, log=True)
-    assert ENGINE_VERSION == "r1-engine-11"
+    assert ENGINE_VERSION == "r1-engine-12"
     # the fixed greedy player (not greedy-v1): player 1 makes player 0 go first (§5.1), player 0 keeps its Walls home as
     # defenders and chump-defends the 12-Power attack (S.10: no unopposed Influence)
     assert (r.winner, r.reason, r.rounds, r.first_player) == (1, "influence", 9, 0)
