@@ -187,7 +187,12 @@ class InputGuardMiddleware:
         if "\x00" in request.path:
             raise InputError("The address contains a NUL character (%00); no page or object has one.",
                              field="path")
-        for name, values in request.GET.lists():
+        try:
+            query = request.GET
+        except TooManyFieldsSent:
+            raise InputError(f"Too many query parameters: the limit is {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,}.",
+                             field="query") from None
+        for name, values in query.lists():
             _check_param(name, values, "query parameter")
         if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded",
                                                                   "multipart/form-data"):

@@ -344,3 +344,14 @@ def at_replay_step(data: dict, step: int, catalogue) -> tuple[dict, list[str], s
         actions.append(text)
         _settle(g)
     return base, [], "base"
+
+
+def posted(request) -> dict:
+    """The position a sandbox form loads: its uploaded file (at most MAX_POSITION_BYTES) or its pasted text."""
+    upload = request.FILES.get("upload")
+    if upload is None:
+        return parse(request.POST.get("position", ""))
+    if upload.size > MAX_POSITION_BYTES:
+        raise SandboxError(f"the uploaded file is {upload.size:,} bytes; a position is at most "
+                           f"{MAX_POSITION_BYTES:,}")
+    return parse(upload.read())

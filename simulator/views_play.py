@@ -141,15 +141,7 @@ def sandbox(request):
         elif op == "build":
             position = sb.build(request.POST)
         elif op == "load":
-            upload = request.FILES.get("upload")
-            if upload is not None:
-                if upload.size > sb.MAX_POSITION_BYTES:
-                    raise sb.SandboxError(f"the uploaded file is {upload.size:,} bytes; a position is at most "
-                                          f"{sb.MAX_POSITION_BYTES:,}")
-                text = upload.read()
-            else:
-                text = request.POST.get("position", "")
-            position = sb.parse(text)
+            position = sb.posted(request)
         else:
             position = sb.parse(request.POST.get("start", ""))
             actions = sb.parse_actions(request.POST.get("actions") or "[]")
@@ -819,15 +811,7 @@ def game_sandbox(request, game: str):
             position = kit.sample_position()
             ctx["example"] = True
         elif op == "load":
-            upload = request.FILES.get("upload")
-            if upload is not None:
-                if upload.size > sb.MAX_POSITION_BYTES:
-                    raise sb.SandboxError(f"the uploaded file is {upload.size:,} bytes; a position is at most "
-                                          f"{sb.MAX_POSITION_BYTES:,}")
-                text = upload.read()
-            else:
-                text = request.POST.get("position", "")
-            position = sb.parse(text)
+            position = sb.posted(request)
         else:
             position = sb.parse(request.POST.get("start", ""))
             actions = sb.parse_actions(request.POST.get("actions") or "[]")

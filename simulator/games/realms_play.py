@@ -313,17 +313,9 @@ def replay_board(g) -> dict:
 
 
 def replay_context(frame: dict, names) -> dict:
-    """What games/realms/replay.html draws from a step's board besides the board: the VP race and the sides."""
-    board = frame["board"]
-    target = board["target_vp"]
-    race = [{"name": names[p], "vp": pl["vp"], "pct": min(100, round(100 * pl["vp"] / target)) if target else 0,
-             "seat": p} for p, pl in enumerate(board["players"])]
-    sides = [{"p": p, "name": names[p], "pl": pl, "active": board["active"] == p and not board["over"]}
-             for p, pl in enumerate(board["players"])]
-    p = board["active"]
-    active = None if board["over"] or board["step"] in ("leader", "mulligan") else (
-        "Your" if p == 0 else f"{names[p]}'s")   # the page reads "· Your turn", "· AI (…)'s turn"
-    return {"race": race, "sides": sides, "ticks": list(range(0, target + 1, 10)), "active_name": active}
+    """What games/realms/replay.html draws from a step's board besides the board (seat 0 is "You")."""
+    from simulator.games.realms_replay import board_context
+    return board_context(frame, names, your_turn="Your")   # the page reads "· Your turn", "· AI (…)'s turn"
 
 
 # ---------------------------------------------------------------- the sandbox

@@ -71,6 +71,21 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def board_context(frame: dict, names, your_turn: str | None = None) -> dict:
+    """What games/realms/replay.html draws from a step's board besides the board: the VP race, the two sides, the
+    ticks of the track and whose turn it is (`your_turn`: the words for seat 0's turn at a table, "Your")."""
+    board = frame["board"]
+    target = board["target_vp"]
+    race = [{"name": names[p], "vp": pl["vp"], "pct": min(100, round(100 * pl["vp"] / target)) if target else 0,
+             "seat": p} for p, pl in enumerate(board["players"])]
+    sides = [{"p": p, "name": names[p], "pl": pl, "active": board["active"] == p and not board["over"]}
+             for p, pl in enumerate(board["players"])]
+    p = board["active"]
+    active = None if board["over"] or board["step"] in ("leader", "mulligan") else (
+        your_turn if p == 0 and your_turn else possessive(names[p]))
+    return {"race": race, "sides": sides, "ticks": list(range(0, target + 1, 10)), "active_name": active}
+
+
 def _named(text: str, cards: dict[str, str]) -> str:
     """Card codes (a copy's `#k` too) read as the cards' names."""
     return CODE_RE.sub(lambda m: cards.get(m.group(0).split("#")[0], "a card"), text)
@@ -173,19 +188,13 @@ def replay_page(request, run, game_spec, index: int):
     names = names_of(run)
     cards = card_names(run.spec)
     board = frame["board"]
-    target = board["target_vp"]
-    race = [{"name": names[p], "vp": pl["vp"], "pct": min(100, round(100 * pl["vp"] / target)) if target else 0,
-             "seat": p} for p, pl in enumerate(board["players"])]
-    sides = [{"p": p, "name": names[p], "pl": pl, "active": board["active"] == p and not board["over"]}
-             for p, pl in enumerate(board["players"])]
     actor = names[frame["actor"]] if frame["actor"] in (0, 1) else None
     return render(request, "games/realms/replay.html", {
-        "outcome": _outcome(data, names), "active_name": None if board["over"] or board["step"] in (
-            "leader", "mulligan") else possessive(names[board["active"]]),
+        **board_context(frame, names), "outcome": _outcome(data, names),
         "game": game_spec, "run": run, "data": data, "frame": frame, "board": board, "names": names,
         "events": [event(line, names, cards) for line in frame["lines"]],
-        "step": step, "steps": len(frames), "links": links, "index": index, "race": race, "sides": sides,
-        "ticks": list(range(0, target + 1, 10)), "actor_name": actor,
+        "step": step, "steps": len(frames), "links": links, "index": index,
+        "actor_name": actor,
         "next_choice": choice(frame["action"], cards) if actor else None,
         "games": [{"n": j + 1, "url": replay_url("realms", run.ref, j), "now": j == index}
                   for j in range(min(games, 10))],

@@ -156,7 +156,7 @@ def replay_page(request, run, setup: dict, where: dict):
     from simulator.engines.realms import replay as rr
     from simulator.views_play import replay_share_context
 
-    from .realms_replay import _outcome, card_names, choice, event, possessive
+    from .realms_replay import _outcome, board_context, card_names, choice, event
     from .views import asked_step
 
     key = f"realms-tune-replay:{run.pk}:{run.created_at.timestamp()}:{where['key']}:{engine_version()}"
@@ -177,19 +177,13 @@ def replay_page(request, run, setup: dict, where: dict):
     names = [a, b + " (2)" if a == b else b]
     cards = card_names({"deck": setup["deck"], "opponent": setup["opponent"]})
     board = frame["board"]
-    target = board["target_vp"]
-    race = [{"name": names[p], "vp": pl["vp"], "pct": min(100, round(100 * pl["vp"] / target)) if target else 0,
-             "seat": p} for p, pl in enumerate(board["players"])]
-    sides = [{"p": p, "name": names[p], "pl": pl, "active": board["active"] == p and not board["over"]}
-             for p, pl in enumerate(board["players"])]
     actor = names[frame["actor"]] if frame["actor"] in (0, 1) else None
     return render(request, "games/realms/replay.html", {
-        "outcome": _outcome(data, names), "active_name": None if board["over"] or board["step"] in (
-            "leader", "mulligan") else possessive(names[board["active"]]),
+        **board_context(frame, names), "outcome": _outcome(data, names),
         "game": registry.get("realms"), "run": run, "data": data, "frame": frame, "board": board, "names": names,
         "events": [event(line, names, cards) for line in frame["lines"]],
-        "step": step, "steps": len(frames), "links": links, "index": where["index"], "race": race, "sides": sides,
-        "ticks": list(range(0, target + 1, 10)), "actor_name": actor,
+        "step": step, "steps": len(frames), "links": links, "index": where["index"],
+        "actor_name": actor,
         "next_choice": choice(frame["action"], cards) if actor else None,
         "games": [], "run_url": run.get_absolute_url(),
         **replay_share_context(request, run, lambda ref: base.replace(f"/runs/{run.ref}/", f"/runs/{ref}/")
