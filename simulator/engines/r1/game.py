@@ -119,7 +119,12 @@ class Game(Phases):
                     self.pending = dec
                     return
                 self._pcache = {}   # the state cannot change while a policy chooses: Power may be memoised
+                # the decision waits in `pending` while its policy chooses, as under apply_action: a view's
+                # determinize then deals worlds that wait at this decision (with none there, every deal was
+                # refused and the last resort kept the opponent's real hand)
+                self.pending = dec
                 a = c0(v0, dec) if dec.player == 0 else c1(v1, dec)
+                self.pending = None
                 self._pcache = None
                 hist.append(a)
                 dec = gen.send(a)

@@ -127,3 +127,38 @@ def test_turn_windows_continue_as_steps():
     g._set_policies((make_policy("greedy", 1), make_policy("greedy", 2)))
     g.play(stop=lambda g, d: (seen.add(g._snap.steps[-1][0]) if g._snap is not None else None) or g.round_no > 3)
     assert {S_KWIN, S_CWIN} <= seen
+
+
+class _Dealer:
+    """A policy that, at each of its decisions from round 3 on, deals a world from its own view (as a search player
+    does) and records whether the world hides the opponent's hand, then plays the greedy choice."""
+
+    def __init__(self, seed: int):
+        self.greedy = make_policy("greedy", seed)
+        self.rng = random.Random(seed)
+        self.looks = []   # (world waits at the same decision, opponent's hand dealt differently)
+
+    def choose(self, view, dec):
+        g = view._g
+        if g.round_no >= 3 and len(self.looks) < 12:
+            w = view.determinize(self.rng)
+            q = 1 - view.player
+            real = [g.cdef[i].code for i in g.hand[q]]
+            dealt = [w.cdef[i].code for i in w.hand[q]]
+            same = w.pending is not None and (w.pending.kind, w.pending.player) == (dec.kind, dec.player)
+            self.looks.append((same, sorted(real) != sorted(dealt)))
+        return self.greedy.choose(view, dec)
+
+
+def test_a_policy_deals_worlds_at_its_own_decision_inside_play():
+    # While a policy chooses inside play(), the decision waits in `pending` as it does under apply_action, so a
+    # world dealt from the policy's view waits at that decision with the opponent's hand dealt again. (With no
+    # pending decision every deal was refused and the last resort kept the opponent's real hand: a search player
+    # on a loaded position saw the cards it may not see.)
+    decks = starter_decks()
+    dealer = _Dealer(5)
+    g = Game(decks[0], decks[3], seed=5, policies=(dealer, make_policy("greedy", 6)))
+    g.play()
+    assert len(dealer.looks) >= 6
+    assert all(same for same, _ in dealer.looks)
+    assert sum(differs for _, differs in dealer.looks) >= len(dealer.looks) // 2, dealer.looks
