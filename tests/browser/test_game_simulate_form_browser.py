@@ -45,7 +45,8 @@ def test_the_realms_form_at_both_widths(live_server, signed_in, width, monkeypat
     page.locator('button[name="use_opponent_starter"]').first.click()
     page.wait_for_load_state("load")
     from cards.games.realms import STARTERS_DIR
-    ashen = (STARTERS_DIR / "ashen.txt").read_text()
+    from simulator.games.picks import reader_text
+    ashen = reader_text((STARTERS_DIR / "ashen.txt").read_text())   # the list as a reader gets it in a box
     assert page.locator("#sim-opponent").input_value().strip() == ashen.strip()
     assert page.locator('button[name="use_opponent_starter"].active').count() == 1
     assert page.locator('input[name="mode"][value="versus"]').is_checked()
