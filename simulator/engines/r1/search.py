@@ -36,7 +36,7 @@ from simulator.engines.common.shuffle import fisher_yates
 
 from .evaluation import evaluate
 
-DEFAULT_ITERATIONS = 24     # worlds dealt per searched decision (expert = expert:24)
+DEFAULT_ITERATIONS = 16     # worlds dealt per searched decision (expert = expert:16)
 DEFAULT_HORIZON = 0         # play-outs stop at the end of the round the decision is in (+ this many rounds)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 DEAL_TRIES = 3              # deals tried per world before the iteration is given up (each costs a replay)
@@ -45,6 +45,7 @@ DEAL_TRIES = 3              # deals tried per world before the iteration is give
 MAJOR = frozenset(("window", "defenders"))
 LONG = frozenset(("kill_own", "emblem"))   # decisions whose play-outs run LONG_ROUNDS rounds longer
 LONG_ROUNDS = 3
+PER_CANDIDATE = 4           # ... and at most this many worlds per candidate of the decision
 POOLED = 32                 # deals kept from earlier decisions
 WIDEN = 0.5                 # progressive widening below the root (common/ismcts.py `search`)
 EXPLORE = 0.7               # UCB's exploration constant, for scores in [-1, 1]
@@ -304,18 +305,24 @@ class ExpertPolicy:
     this round)."""
 
     name = "expert"
+    decided = True       # stop a search once its answer is settled (common/ismcts.py `search`)
+    max_depth: int | None = None   # searched decisions deep in the tree (common/ismcts.py `search`)
+    credit = True        # the root's visits kept from the previous search count towards the budget
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, horizon: int | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = None, horizon: int | None = None,
+                 per_candidate: int | None = None):
         self.rng = random.Random(seed ^ 0x5EA4C4)
         self.seed = seed
         self.iterations = DEFAULT_ITERATIONS if iterations is None else int(iterations)
         self.horizon = DEFAULT_HORIZON if horizon is None else int(horizon)
+        self.per_candidate = PER_CANDIDATE if per_candidate is None else int(per_candidate)
         self.greedy = _greedy(seed)
         self.plan: list = []             # the rest of a declaration it chose (attackers / defenders)
         self.plan_kind = ""
         self.searched = 0                # decisions searched (statistics)
         self.reused = 0                  # ... of which started from a subtree of the previous search
         self.by_kind: dict[str, int] = {}   # ... by decision kind
+        self.worlds = 0                  # worlds dealt for them (statistics)
         self.tree = Tree()
         self._owner: Any = None          # the game the tree belongs to
         self._deals: list = []           # deals that replayed at its earlier decisions (_dealt)
@@ -355,8 +362,16 @@ class ExpertPolicy:
         if hist is not None and self.tree.advance(hist):
             self.reused += 1
         n = self.iterations if kind in MAJOR else max(2, self.iterations // 2)
+        # fewer candidates need fewer worlds to tell apart; and where few candidates are close, the choice
+        # between them matters less
+        n = max(2, min(n, self.per_candidate * len(cands)))
+        if self.credit:
+            # a kept subtree's root visits were spent on this very decision, in worlds dealt from what the player
+            # knew a moment ago: they count towards its budget
+            n = max(2, n - sum(st[0] for st in self.tree.root.stats.values()))
         key, _stats = tree_search(self._tree_game(game, dec, me), game, me, iterations=n,
-                                  rng=self.rng, tree=self.tree, explore=EXPLORE, widen=WIDEN)
+                                  rng=self.rng, tree=self.tree, explore=EXPLORE, widen=WIDEN,
+                                  decided=self.decided, max_depth=self.max_depth)
         by_key = {_key(m): (k, m) for k, m in cands}
         plan_kind, macro = by_key.get(key, cands[0])
         self.plan = list(macro[1:])
@@ -393,6 +408,7 @@ class ExpertPolicy:
         def deal(v: Any, rng: random.Random) -> Any:
             w = world_of(v, rng, DEAL_TRIES, self._deals if counter[1] % 2 == 0 else None, dec, prep)
             counter[1] += 1
+            self.worlds += 1
             if w is None or w.pending is None:
                 return None
             if not at_decision(w, w.pending):
