@@ -9,8 +9,8 @@ from .cards import (
     TACTIC_ORDER, TM_COMBAT, TM_RAID, W_VEHICLE, CardDef, CvMod,
 )
 from .state import (
-    Z_HAND, Z_BORDER, Z_STRIKE, ST_RAID, A_PLAY, A_USE, A_DONE, A_PASS, A_ATTACK, G_OFFENSIVE, G_DEFENSIVE,
-    F_ABILITY, S_ATTACKS, S_ATTACKS_WON, S_ATTACKS_LOST, S_ATTACKS_TIED, Combat, pipeline,
+    Z_HAND, Z_BORDER, Z_STRIKE, ST_RAID, A_PLAY, A_USE, A_PASS, A_ATTACK, G_OFFENSIVE, G_DEFENSIVE,
+    F_ABILITY, S_ATTACKS, S_ATTACKS_WON, S_ATTACKS_LOST, S_ATTACKS_TIED, DONE_OPT, PASS_OPT, Combat, pipeline,
 )
 from . import settlement, actions, raids, abilities, statics, texts
 
@@ -33,7 +33,7 @@ def attack_step(g: Game) -> None:
     if not opts:
         end_attack_step(g, p)
         return
-    opts.append((A_DONE,))
+    opts.append(DONE_OPT)
     g._decide("attack", p, opts)
 
 
@@ -207,7 +207,7 @@ def window(g: Game, cb: Combat) -> None:
         p = cb.to_act
         opts = window_options(g, p, cb)
         if opts:
-            opts.append((A_PASS,))
+            opts.append(PASS_OPT)
             g._decide("raid_mods" if cb.raid else "combat", p, opts)
             return
         cb.passes += 1

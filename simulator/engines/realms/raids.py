@@ -9,9 +9,9 @@ from .cards import (
     W_VEHICLE,
 )
 from .state import (
-    Z_DISCARD, Z_ASIDE, Z_ANNIH, Z_VP, Z_SETTLE, Z_BORDER, Z_STRIKE, ST_END, A_PASS, A_RAID, A_REWARD, RW_GOLD,
+    Z_DISCARD, Z_ASIDE, Z_ANNIH, Z_VP, Z_SETTLE, Z_BORDER, Z_STRIKE, ST_END, A_RAID, A_REWARD, RW_GOLD,
     RW_ATTACHMENTS, RW_DISCARD, RW_VP, G_DEFENSIVE, S_RAIDS, S_RAIDS_FAILED, S_PLACES_DESTROYED, S_PLACES_LOST,
-    S_LEADER_RAIDS, S_REWARD_GOLD, Combat,
+    S_LEADER_RAIDS, S_REWARD_GOLD, PASS_OPT, Combat,
 )
 from . import settlement, phases, actions, combat, abilities, statics, texts
 
@@ -37,7 +37,7 @@ def raid_step(g: Game) -> None:
     if not opts:
         g.raid_done = True
         return
-    opts.append((A_PASS,))
+    opts.append(PASS_OPT)
     g._decide("raid", p, opts)
 
 

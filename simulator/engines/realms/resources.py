@@ -8,7 +8,8 @@ from .cards import (
     EV_BALANCING,
 )
 from .state import (
-    Z_DISCARD, Z_SETTLE, ST_BALANCE, ST_ATTACK, A_DISCARD, A_PAY, A_PAY_ALL, S_UNPAID_DISCARDS,
+    Z_DISCARD, Z_SETTLE, ST_BALANCE, ST_ATTACK, S_UNPAID_DISCARDS, PAY_ALL_OPT,
+    discard_opt, pay_opt,
 )
 from . import settlement, abilities, statics
 
@@ -104,12 +105,12 @@ def balance_decision(g: Game) -> None:
     order = pay_all_order(g, avail, unpaid)
     ctx: tuple = ()
     if order is not None:
-        opts.append((A_PAY_ALL,))
+        opts.append(PAY_ALL_OPT)
         ctx = tuple(order)   # the engine's order, which `pay all` follows
     for i in payable:
-        opts.append((A_PAY, i))
+        opts.append(pay_opt(i))
     for i in unpaid:
-        opts.append((A_DISCARD, i))
+        opts.append(discard_opt(i))
     g._decide("balance", p, opts, ctx)
 
 
