@@ -112,31 +112,36 @@ def cv_as(g: Game, members: list[int] | tuple[int, ...], role: int) -> int:
     counted), without changing the game: what a player weighs before declaring a fight."""
     if g._dirty:
         statics.refresh(g)
+    # a typed list: walking the union type is a generic iterator walk in compiled code
+    ms: list[int] = members if isinstance(members, list) else list(members)
     if not g._st_cv and not g.tmp:
         # no static or lasting effect changes a CV: the printed CVs, whatever the role
         cdef = g.cdef
         total = 0
-        for w in members:
+        for w in ms:
             total += cdef[w].cv
         return total
     if not g._st_cv_roles:
         # no CV static reads roles: a card's CV is the same in every role (the decision's memo holds)
         total = 0
-        for w in members:
+        for w in ms:
             total += statics.cv(g, w)
         return total
     part = g.part
-    saved = [part[w] for w in members]
-    for w in members:
+    n = len(ms)
+    saved: list[int] = []
+    for w in ms:
+        saved.append(part[w])
+    for w in ms:
         part[w] = role
     memo = g._cvc
     g._cvc = None
     total = 0
-    for w in members:
+    for w in ms:
         total += statics.cv(g, w)
     g._cvc = memo
-    for w, s in zip(members, saved):
-        part[w] = s
+    for k in range(n):
+        part[ms[k]] = saved[k]
     return total
 
 

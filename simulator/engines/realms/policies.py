@@ -322,7 +322,8 @@ class GreedyPolicy:
     @staticmethod
     def _has_zone_option(dec: Decision, i: int, zone: int) -> bool:
         for o in _options(dec):
-            if o[0] == A_RECRUIT and o[1] == i and o[2] == zone:
+            k0: int = o[0]
+            if k0 == A_RECRUIT and o[1] == i and o[2] == zone:
                 return True
         return False
 
@@ -420,7 +421,8 @@ class GreedyPolicy:
     # ---- Resource Balancing --------------------------------------------------------------------------------
     def _balance(self, view: PlayerView, dec: Decision) -> tuple:
         for o in _options(dec):
-            if o[0] == A_PAY_ALL:
+            k0: int = o[0]   # a native int compare, not a generic one
+            if k0 == A_PAY_ALL:
                 # a Reserve stuck at nothing with no Gold income: shed the cheapest Gold eater instead
                 avail, unpaid = view.balance_state()
                 gold = avail[0]
@@ -466,7 +468,8 @@ class GreedyPolicy:
         best = None
         best_v = 0.0
         for o in _options(dec):
-            if o[0] != A_ATTACK:
+            k0: int = o[0]
+            if k0 != A_ATTACK:
                 continue
             att, dfn, t = o[1], o[2], o[3]
             a_cv = _unit_cv(view, att, 1)
@@ -503,7 +506,8 @@ class GreedyPolicy:
         parties: list[tuple] = []
         party_cvs: list[int] = []
         for o in _options(dec):
-            if o[0] != A_RAID:
+            k0: int = o[0]
+            if k0 != A_RAID:
                 continue
             tgt, party = o[1], o[3]
             r_cv = 0
