@@ -26,7 +26,7 @@ from .cards import (
 )
 from .game import (
     A_ATTACK, A_BUILD, A_DISCARD, A_DONE, A_GROUP, A_KEEP, A_MOVE, A_MULLIGAN, A_PAY, A_PAY_ALL, A_PLAY,
-    A_RAID, A_RECRUIT, A_USE, A_YES, RW_GOLD, RW_VP, Z_BORDER, Z_STRIKE, Decision, Game, cell_xy,
+    A_RAID, A_RECRUIT, A_USE, A_YES, RW_GOLD, RW_VP, Z_BORDER, Z_STRIKE, Decision, Game,
 )
 from .state import DONE_OPT, PASS_OPT
 from . import statics
@@ -412,8 +412,12 @@ class GreedyPolicy:
         best = dec.options[0]
         best_key = -1_000_000
         for o in _options(dec):
-            x, y = cell_xy(o[1])
-            key = -1000 * (abs(x) + abs(y)) - abs(x * y)
+            # cell_xy written out on native ints (its tuple, and abs() on its items, were generic object operations)
+            c: int = o[1]
+            x = c // 256 - 128
+            y = c % 256 - 128
+            xy = x * y
+            key = -1000 * ((x if x >= 0 else -x) + (y if y >= 0 else -y)) - (xy if xy >= 0 else -xy)
             if key > best_key:   # ties: the first, i.e. the lowest cell
                 best, best_key = o, key
         return best
