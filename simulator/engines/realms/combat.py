@@ -77,10 +77,13 @@ def defenders(g: Game, q: int) -> list[tuple[int, ...]]:
 
 def attack_options(g: Game, p: int) -> list:
     statics.refresh(g)
+    # the defenders first: with none (a goldfish opponent, an empty board) the attackers need not be found
+    dfn = defenders(g, 1 - p)
+    if not dfn:
+        return []
     att = attackers(g, p)
     if not att:
         return []
-    dfn = defenders(g, 1 - p)
     opts: list = []
     for a in att:
         ta = actions.group_tactics(g, a) if len(a) > 1 else statics.tactics(g, a[0])

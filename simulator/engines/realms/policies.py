@@ -412,12 +412,14 @@ class GreedyPolicy:
         best = dec.options[0]
         best_key = -1_000_000
         for o in _options(dec):
-            # cell_xy written out on native ints (its tuple, and abs() on its items, were generic object operations)
+            # cell_xy written out on native ints (its tuple, and abs() on its items, were generic object operations);
+            # products of non-negative ints only (compiled code multiplies a negative int as a generic object)
             c: int = o[1]
             x = c // 256 - 128
             y = c % 256 - 128
-            xy = x * y
-            key = -1000 * ((x if x >= 0 else -x) + (y if y >= 0 else -y)) - (xy if xy >= 0 else -xy)
+            ax = x if x >= 0 else -x
+            ay = y if y >= 0 else -y
+            key = -((ax + ay) * 1000) - ax * ay
             if key > best_key:   # ties: the first, i.e. the lowest cell
                 best, best_key = o, key
         return best
