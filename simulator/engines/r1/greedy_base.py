@@ -95,6 +95,25 @@ def _fewest_icons(cdef: list[CardDef], cands: list[int], pw: dict[int, int]) -> 
             best, best_n, best_p = i, n, v
     return best
 
+def _authority_total(game: PlayerView, p: int, pw: dict[int, int]) -> int:
+    """game.authority_total(p) (§5.5), reusing the Power already read into `pw` (max(Power, 0) by unit) at this
+    decision instead of reading it again."""
+    if game.goldfish and p == 1:
+        return 0   # CONTRACTS §3: the goldfish's Authority total is 0
+    total = game.pool[p]
+    cdef, exh = game.cdef, game.exh
+    for i in game.field[p]:
+        if cdef[i].is_unit and not exh[i]:
+            v = pw.get(i)
+            if v is None:
+                v = game.power(i)
+            if v > 0:
+                total += v
+    if game.has_abilities:
+        total += game.authority_bonus(p)
+    return total
+
+
 class GreedyV1Policy:
     """The first greedy player ("greedy-v1"), frozen so the policy ladder can measure the players against a fixed
     reference; `GreedyPolicy` (policies.py) overrides the decisions it gets wrong."""
@@ -106,6 +125,7 @@ class GreedyV1Policy:
         self.setup_plan: list | None = None
         self.attack_plan: list[int] = []
         self.defend_plan: list[int] | None = None
+        self._setup_memo: Any = None   # (the game's card list, hand, plan): the last opening board planned
 
     # dispatch ------------------------------------------------------------
     _dispatch: ClassVar[dict] = {}   # (class, decision kind) -> the handler function (no getattr per decision)
@@ -150,11 +170,16 @@ class GreedyV1Policy:
                 solver = SetupSolver([d.raw for d in distinct], deck.faction_slug)
                 deck._setup_solver = solver
             idx = deck._setup_index
-            choice = solver.best([idx[game.cdef[i]] for i in hand])
-            hidden = set(getattr(choice, "hidden", ()) or ())
+            # the mulligan and the setup that follows a kept hand ask for the same hand: one answer for both
+            memo = self._setup_memo
+            if memo is not None and memo[0] is game.cdef and memo[1] == hand:
+                return list(memo[2])
+            placed, hidden = solver.plan([idx[game.cdef[i]] for i in hand])
             order = {"unit": 0, "location": 1, "attachment": 2}
-            ks = sorted(choice.placed, key=lambda k: (k in hidden, order.get(game.cdef[hand[k]].type, 3)))
-            return [("hide" if k in hidden else "place", hand[k]) for k in ks]
+            ks = sorted(placed, key=lambda k: (k in hidden, order.get(game.cdef[hand[k]].type, 3)))
+            plan = [("hide" if k in hidden else "place", hand[k]) for k in ks]
+            self._setup_memo = (game.cdef, list(hand), plan)
+            return list(plan)
         except Exception:  # pragma: no cover - a broken solver must not stop games
             pass
         return self._own_setup(game, p)
@@ -364,7 +389,7 @@ class GreedyV1Policy:
                 gain = 1 + self._spoils_worth(t, spoils, game, opp)
                 if gain < 1.5:
                     if lead is None:
-                        lead = game.authority_total(p) - game.authority_total(opp)
+                        lead = _authority_total(game, p, pw) - game.authority_total(opp)
                     if not self._worth_authority(lead, pw[i], gain):
                         continue
                 self.attack_plan = [i]
@@ -396,7 +421,7 @@ class GreedyV1Policy:
                 gain = self._spoils_worth(t, spoils, game, opp)
                 if gain < 1.5:
                     if lead is None:
-                        lead = game.authority_total(p) - game.authority_total(opp)
+                        lead = _authority_total(game, p, pw) - game.authority_total(opp)
                     if not self._worth_authority(lead, total, gain):
                         continue
                 self.attack_plan = chosen
