@@ -114,6 +114,51 @@ def _authority_total(game: PlayerView, p: int, pw: dict[int, int]) -> int:
     return total
 
 
+class _AuthorityLead:
+    """`GreedyV1Policy._worth_authority(lead, committed, gain)` with lead = p's Authority total minus the
+    opponent's (§5.5), the lead read only as far as the answer needs: p's units add Power (each floored at 0) to
+    a lower bound that starts from its pool, its static bonuses, the Power already read into `pw`, and minus
+    `theirs`; once the bound exceeds what the attack commits, the lead does too, and the rest is not read."""
+
+    def __init__(self, game: PlayerView, p: int, pw: dict[int, int], theirs: int):
+        self.game = game
+        self.pw = pw
+        self.bound = -theirs
+        self.unread: list[int] = []
+        if game.goldfish and p == 1:
+            return   # CONTRACTS §3: the goldfish's Authority total is 0
+        bound = game.pool[p] - theirs
+        cdef, exh = game.cdef, game.exh
+        for i in game.field[p]:
+            if cdef[i].is_unit and not exh[i]:
+                v = pw.get(i)
+                if v is None:
+                    self.unread.append(i)
+                elif v > 0:
+                    bound += v
+        if game.has_abilities:
+            bound += game.authority_bonus(p)
+        self.bound = bound
+
+    def worth(self, committed: int, gain: float) -> bool:
+        bound = self.bound
+        if bound <= committed and self.unread:
+            game, pw = self.game, self.pw
+            unread = self.unread
+            while unread:
+                i = unread.pop(0)
+                v = max(game.power(i), 0)
+                pw[i] = v   # what _plan_struggle would read for it later
+                bound += v
+                if bound > committed:
+                    break
+            self.bound = bound
+        if bound > committed:
+            return True   # the lead is at least the bound: Authority stays ours after these attackers exhaust
+        # every unit read: the bound is the lead
+        return GreedyV1Policy._worth_authority(bound, committed, gain)
+
+
 class GreedyV1Policy:
     """The first greedy player ("greedy-v1"), frozen so the policy ladder can measure the players against a fixed
     reference; `GreedyPolicy` (policies.py) overrides the decisions it gets wrong."""
@@ -389,8 +434,8 @@ class GreedyV1Policy:
                 gain = 1 + self._spoils_worth(t, spoils, game, opp)
                 if gain < 1.5:
                     if lead is None:
-                        lead = _authority_total(game, p, pw) - game.authority_total(opp)
-                    if not self._worth_authority(lead, pw[i], gain):
+                        lead = _AuthorityLead(game, p, pw, game.authority_total(opp))
+                    if not lead.worth(pw[i], gain):
                         continue
                 self.attack_plan = [i]
                 return t
@@ -421,8 +466,8 @@ class GreedyV1Policy:
                 gain = self._spoils_worth(t, spoils, game, opp)
                 if gain < 1.5:
                     if lead is None:
-                        lead = _authority_total(game, p, pw) - game.authority_total(opp)
-                    if not self._worth_authority(lead, total, gain):
+                        lead = _AuthorityLead(game, p, pw, game.authority_total(opp))
+                    if not lead.worth(total, gain):
                         continue
                 self.attack_plan = chosen
                 return t

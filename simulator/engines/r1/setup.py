@@ -276,8 +276,7 @@ class SetupSolver:
                         opts.append((cost, 0, 0, 0, 0, (), (), (m,) * h, ()))
         return self._finish_group(opts)
 
-    @staticmethod
-    def _finish_group(opts: list[tuple]) -> tuple:
+    def _finish_group(self, opts: list[tuple]) -> tuple:
         # Append (cards placed, attachments placed) so the search can count them as it goes.
         opts = [o + (len(o[5]) + len(o[6]) + len(o[7]), len(o[8])) for o in opts]
         opts.sort(key=lambda o: (-o[1], -o[2], o[0]))
@@ -286,7 +285,8 @@ class SetupSolver:
             if o[1] > 0:
                 ratio = max(ratio, o[1] / o[0] if o[0] else float("inf"))
         max_units = max(o[2] for o in opts)
-        return tuple(opts), opts[0][1], max_units, -(opts[0][1] + 0.5 * max_units), ratio
+        return (tuple(opts), opts[0][1], max_units, -(opts[0][1] + 0.5 * max_units), ratio,
+                _Columns(opts, self.fits, self.is_unit))
 
     def _groups(self, key: tuple) -> list[tuple]:
         counts: dict[int, int] = {}
@@ -329,8 +329,8 @@ class SetupSolver:
         rem_ratio = [0.0] * (ngroups + 1)
         for g in range(ngroups - 1, -1, -1):
             rem_ratio[g] = max(rem_ratio[g + 1], groups[g][4])
-        options = [list(grp[0]) for grp in groups]
-        search = _Search(options, self.budget, rem_power, rem_units, rem_ratio, self.fits, self.is_unit)
+        options = [grp[0] for grp in groups]
+        search = _Search([grp[5] for grp in groups], self.budget, rem_power, rem_units, rem_ratio)
         search.run(0, 0, 0, 0, 0, 0, 0, 0)
         picks = [options[g][search.best_pick[g]] for g in range(ngroups)]
         chosen_all = [i for o in picks for i in (*o[5], *o[6], *o[7])]
@@ -345,46 +345,49 @@ class SetupSolver:
         return counts, template, dups, hidden
 
 
+class _Columns:
+    """A group's options (strongest first) as typed columns, built once per cached group: the search runs on
+    machine ints instead of tuples of objects."""
+
+    def __init__(self, opts: list[tuple], fits: list[int], is_unit: list[bool]):
+        self.cost: list[int] = [o[0] for o in opts]
+        self.power: list[int] = [o[1] for o in opts]
+        self.units: list[int] = [o[2] for o in opts]
+        self.mask: list[int] = [o[3] for o in opts]
+        self.restricted: list[int] = [o[4] for o in opts]
+        self.placed: list[int] = [o[9] for o in opts]
+        self.attached: list[int] = [o[10] for o in opts]
+        self.unit_bits: list[int] = []          # the real units an option places, as a bitmask of card indices
+        self.host_masks: list[list[int]] = []   # per attachment an option places: the units it may go on
+        for o in opts:
+            bits = 0
+            for i in o[5]:
+                if is_unit[i]:
+                    bits |= 1 << i
+            self.unit_bits.append(bits)
+            self.host_masks.append([fits[a] for a in o[8]])
+
+
 class _Search:
     """The exact search of `SetupSolver._solve`: depth first over the groups, each group's options in order, a
-    leaf kept only when its score beats the best so far (so the first of equal setups wins). The options are
-    held as typed columns (compiled, the recursion runs on machine ints instead of tuples of objects)."""
+    leaf kept only when its score beats the best so far (so the first of equal setups wins)."""
 
-    def __init__(self, options: list[list[tuple]], budget: int, rem_power: list[int], rem_units: list[int],
-                 rem_ratio: list[float], fits: list[int], is_unit: list[bool]):
-        self.ngroups = len(options)
+    def __init__(self, columns: list[_Columns], budget: int, rem_power: list[int], rem_units: list[int],
+                 rem_ratio: list[float]):
+        self.ngroups = len(columns)
         self.budget = budget
         self.rem_power = rem_power
         self.rem_units = rem_units
         self.rem_ratio = rem_ratio
-        self.cost: list[list[int]] = []
-        self.power: list[list[int]] = []
-        self.units: list[list[int]] = []
-        self.mask: list[list[int]] = []
-        self.restricted: list[list[int]] = []
-        self.placed: list[list[int]] = []
-        self.attached: list[list[int]] = []
-        self.unit_bits: list[list[int]] = []          # the real units an option places, as a bitmask of card indices
-        self.host_masks: list[list[list[int]]] = []   # per attachment an option places: the units it may go on
-        for opts in options:
-            self.cost.append([o[0] for o in opts])
-            self.power.append([o[1] for o in opts])
-            self.units.append([o[2] for o in opts])
-            self.mask.append([o[3] for o in opts])
-            self.restricted.append([o[4] for o in opts])
-            self.placed.append([o[9] for o in opts])
-            self.attached.append([o[10] for o in opts])
-            bits_col: list[int] = []
-            hosts_col: list[list[int]] = []
-            for o in opts:
-                bits = 0
-                for i in o[5]:
-                    if is_unit[i]:
-                        bits |= 1 << i
-                bits_col.append(bits)
-                hosts_col.append([fits[a] for a in o[8]])
-            self.unit_bits.append(bits_col)
-            self.host_masks.append(hosts_col)
+        self.cost: list[list[int]] = [c.cost for c in columns]
+        self.power: list[list[int]] = [c.power for c in columns]
+        self.units: list[list[int]] = [c.units for c in columns]
+        self.mask: list[list[int]] = [c.mask for c in columns]
+        self.restricted: list[list[int]] = [c.restricted for c in columns]
+        self.placed: list[list[int]] = [c.placed for c in columns]
+        self.attached: list[list[int]] = [c.attached for c in columns]
+        self.unit_bits: list[list[int]] = [c.unit_bits for c in columns]
+        self.host_masks: list[list[list[int]]] = [c.host_masks for c in columns]
         self.chosen: list[int] = [0] * self.ngroups
         self.found = False
         self.best_power = -1
