@@ -21,7 +21,8 @@ game; `--from-log FILE...` prints the tables from such files (runs done in parts
 
 Elo: the maximum-likelihood Bradley-Terry ratings of all of a game's games (a draw counts half), scaled to Elo
 (400 log10) with the game's greedy player at 1500. CPU-s a game: a pairing's is the whole game's (both players
-and the engine); a player's is its own decisions' CPU time a game, over all its ladder games.
+and the engine); a search player's is its own decisions' CPU time a game over all its ladder games, a fast
+player's the whole game's over its games against the other fast players.
 Needs no database.
 """
 from __future__ import annotations
@@ -131,7 +132,7 @@ def _play(job: dict) -> dict:
     lg = ladder_games.get(job["game"])
     score, secs, ca, cb = lg.play(job["a"], job["b"], job["da"], job["db"], job["seed"], job["a_seat"], job["first"])
     return {**{k: v for k, v in job.items() if k != "slow"}, "score": score, "cpu": round(secs, 6),
-            "cpu_a": round(ca, 6), "cpu_b": round(cb, 6)}
+            "cpu_a": None if ca is None else round(ca, 6), "cpu_b": None if cb is None else round(cb, 6)}
 
 
 def play_all(jobs: list[dict], workers: int, log: str | None = None, progress: bool = True) -> list[dict]:
@@ -194,15 +195,20 @@ def tally(game: str, players: list[str], records: list[dict]) -> dict:
         for p in (r["a"], r["b"]):
             if p not in players:
                 players.append(p)
+    # a search player's own decisions, timed; a fast player's whole games against other fast players (its own
+    # decisions are a part of those, too cheap to time without the timer costing as much)
     own: dict = {}
     for r in records:
-        for p, secs in ((r["a"], r.get("cpu_a")), (r["b"], r.get("cpu_b"))):
-            o = own.setdefault(p, [0.0, 0, True])
-            o[1] += 1
-            if secs is None:
-                o[2] = False
-            else:
-                o[0] += secs
+        ca, cb = r.get("cpu_a"), r.get("cpu_b")
+        for p, secs, other in ((r["a"], ca, cb), (r["b"], cb, ca)):
+            o = own.setdefault(p, {"games": 0, "timed": 0.0, "timed_n": 0, "whole": 0.0, "whole_n": 0})
+            o["games"] += 1
+            if secs is not None:
+                o["timed"] += secs
+                o["timed_n"] += 1
+            elif other is None and not (lg.slow(r["a"]) or lg.slow(r["b"])):
+                o["whole"] += r["cpu"]
+                o["whole_n"] += 1
     results = {}
     for (_, a, b), t in table.items():
         s, g = results.get((a, b), (0.0, 0))
@@ -254,11 +260,16 @@ def game_markdown(res: dict, counts_text: str) -> list[str]:
                 ranked = sorted(decks.items(), key=lambda kv: -kv[1][0] / kv[1][1])
                 lines += ["", f"By {tg.searcher}'s deck (its score against {tg.greedy}): "
                               + ", ".join(f"{d} {_pct(s / g)} of {g}" for d, (s, g) in ranked) + "."]
-    lines += ["", "| player | Elo | games | CPU-s a game (its own decisions) |", "| --- | --- | --- | --- |"]
+    lines += ["", "| player | Elo | games | CPU-s a game |", "| --- | --- | --- | --- |"]
     for p in sorted(res["players"], key=lambda p: -res["elo"].get(p, 0)):
-        secs, n, known = res["own"].get(p, (0.0, 0, False))
-        cpu = f"{secs / n:.4f}" if n and known else "–"
-        lines.append(f"| {p} | {res['elo'][p]:.0f} | {n} | {cpu} |")
+        o = res["own"].get(p, {"games": 0, "timed_n": 0, "whole_n": 0})
+        if o["timed_n"]:
+            cpu = f"{o['timed'] / o['timed_n']:.4f} (own decisions)"
+        elif o["whole_n"]:
+            cpu = f"≤ {o['whole'] / o['whole_n']:.4f} (whole games)"
+        else:
+            cpu = "–"
+        lines.append(f"| {p} | {res['elo'][p]:.0f} | {o['games']} | {cpu} |")
     return lines
 
 
@@ -275,8 +286,10 @@ def markdown(results: list[dict], meta: dict) -> str:
              "Each deal is played twice with the seats swapped and the first player alternating. Elo is the "
              "maximum-likelihood Bradley-Terry fit of all of the game's games, scaled to Elo with its greedy player "
              "at 1500 (regions: Big Money, the search player's strategy); with samples this size a difference under "
-             "about 50 points is within the noise. CPU-s a game: a pairing's counts both players and the engine, "
-             "a player's only its own decisions (so a cheap player's figure is mostly the timer's overhead)."
+             "about 50 points is within the noise. CPU-s a game: a pairing's counts both players and the engine; "
+             "a search player's, its own decisions only (timed in these games); a fast player's, the whole of its "
+             "games against the other fast players (an upper bound of its own: timing decisions that take "
+             "microseconds would slow its games by a third)."
              + (f" CPU seconds were taken at load average {meta['load']} on 2 cores: read them as upper bounds."
                 if meta.get("loaded") else "")]
     for res in results:

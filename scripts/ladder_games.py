@@ -7,13 +7,14 @@ scripts/ladder.py is written once for every game; each game here says only what 
 - `check(player)`: raises ValueError for a name the engine does not know;
 - `deck_pairs(a, b)`: the (deck of a, deck of b) pairs a pairing cycles through;
 - `play(a, b, deck_a, deck_b, seed, a_seat, first)`: one seeded game, returning a's score (1 win, 0.5 draw, 0
-  loss), the game's CPU seconds and each player's own decision CPU seconds;
+  loss), the game's CPU seconds and each search player's own decisions' CPU seconds (None for a fast player);
 - `slow(player)`: whether the player searches (its pairings get the smaller game count);
 - `default_games(a, b)`: the pairing's game count in the standard run (docs/engine.md, "Policy ladder");
 - `target`: the issue's target for the search player against the greedy one, printed with the tables.
 
-Each player's decisions are timed by wrapping its policy (`_Timed`), so its own cost a game is measured in the
-same games; the wrapper changes no choice (the policy is built with the seed `play_game` would give it).
+A search player's decisions are timed by wrapping its policy (`_Timed`), so its own cost a game is measured in
+the same games; the wrapper changes no choice (the policy is built with the seed `play_game` would give it, and
+every hook the engine asks of it is passed through).
 """
 from __future__ import annotations
 
@@ -26,12 +27,22 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class _Timed:
-    """A policy whose every decision's CPU time is added up (`secs`); answers exactly as the policy would."""
+    """A policy whose every call's CPU time is added up (`secs`); answers exactly as the policy would. Every method
+    of the policy is passed through timed, the engines' hooks too (r1 asks `wants_window`, `ability_filter` and
+    `declare` of its policies, regions `act` and `skip`): a hook hidden by the wrapper would change the game."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
-        self.name = getattr(inner, "name", "")
         self.secs = 0.0
+
+    def _timed(self, method):
+        def call(*args, **kwargs):
+            t = time.process_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.secs += time.process_time() - t
+        return call
 
     def choose(self, view, decision):
         t = time.process_time()
@@ -40,20 +51,11 @@ class _Timed:
         finally:
             self.secs += time.process_time() - t
 
-    # regions' fast loop asks `act` for each decision and `skip` before a window opens
-    def act(self, view, decision):
-        t = time.process_time()
-        try:
-            return self.inner.act(view, decision)
-        finally:
-            self.secs += time.process_time() - t
-
-    def skip(self, view, kind, player):
-        t = time.process_time()
-        try:
-            return self.inner.skip(view, kind, player)
-        finally:
-            self.secs += time.process_time() - t
+    def __getattr__(self, name):
+        if name == "inner":
+            raise AttributeError(name)
+        value = getattr(self.inner, name)
+        return self._timed(value) if callable(value) else value
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,15 @@ class LadderGame:
     def play(self, a: str, b: str, deck_a: str, deck_b: str, seed: int, a_seat: int, first: int) -> tuple:
         raise NotImplementedError
 
+    def _timed(self, player: str, policy):
+        """Only the search players' decisions are timed: for a player that decides in microseconds the timer
+        would cost as much as the decision (and slow the whole game by a third)."""
+        return _Timed(policy) if self.slow(player) else policy
+
+
+def _secs(policy) -> float | None:
+    return policy.secs if isinstance(policy, _Timed) else None
+
 
 class R1(LadderGame):
     """A Reign of Kings: the seven frozen 2026 starters (tests/fixtures/starters_2026, as scripts/bench_engine.py
@@ -162,13 +173,13 @@ class R1(LadderGame):
         from simulator.engines.r1.policies import make_policy
         decks = self.decks()
         names = (a, b) if a_seat == 0 else (b, a)
-        pols = [_Timed(make_policy(n, _policy_seed(seed, k))) for k, n in enumerate(names)]
+        pols = [self._timed(n, make_policy(n, _policy_seed(seed, k))) for k, n in enumerate(names)]
         seat_decks = (decks[deck_a], decks[deck_b]) if a_seat == 0 else (decks[deck_b], decks[deck_a])
         c0 = time.process_time()
         r = play_game(seat_decks[0], seat_decks[1], seed=seed, first_player=first, policies=pols)
         secs = time.process_time() - c0
         score = 0.5 if r.winner is None else (1.0 if r.winner == a_seat else 0.0)
-        return score, secs, pols[a_seat].secs, pols[1 - a_seat].secs
+        return score, secs, _secs(pols[a_seat]), _secs(pols[1 - a_seat])
 
 
 class Realms(LadderGame):
@@ -210,13 +221,13 @@ class Realms(LadderGame):
         from simulator.engines.realms.policies import make_policy
         decks = self.decks()
         names = (a, b) if a_seat == 0 else (b, a)
-        pols = [_Timed(make_policy(n, _policy_seed(seed, k))) for k, n in enumerate(names)]
+        pols = [self._timed(n, make_policy(n, _policy_seed(seed, k))) for k, n in enumerate(names)]
         seat_decks = (decks[deck_a], decks[deck_b]) if a_seat == 0 else (decks[deck_b], decks[deck_a])
         c0 = time.process_time()
         r = play_game(seat_decks[0], seat_decks[1], seed=seed, first_player=first, policies=pols)
         secs = time.process_time() - c0
         score = 0.5 if r.winner is None else (1.0 if r.winner == a_seat else 0.0)
-        return score, secs, pols[a_seat].secs, pols[1 - a_seat].secs
+        return score, secs, _secs(pols[a_seat]), _secs(pols[1 - a_seat])
 
 
 class Regions(LadderGame):
@@ -290,15 +301,13 @@ class Regions(LadderGame):
         decks = self.decks()
         names = (a, b) if a_seat == 0 else (b, a)
         heroes = [decks[deck_a], decks[deck_b]] if a_seat == 0 else [decks[deck_b], decks[deck_a]]
-        inner = [self._policy(n, policy_seed(seed, k)) for k, n in enumerate(names)]
-        pols = [_Timed(p) for p in inner]
+        pols = [self._timed(n, self._policy(n, policy_seed(seed, k))) for k, n in enumerate(names)]
         c0 = time.process_time()
         game = Game(CardSet.default(), heroes, seed=seed, first_player=first, max_turns=DEFAULT_MAX_TURNS)
-        game.play([p.act for p in pols],
-                  [p.skip if getattr(q, "skip", None) is not None else None for p, q in zip(pols, inner)])
+        game.play([p.act for p in pols], [getattr(p, "skip", None) for p in pols])
         secs = time.process_time() - c0
         score = (game.returns()[a_seat] + 1) / 2
-        return score, secs, pols[a_seat].secs, pols[1 - a_seat].secs
+        return score, secs, _secs(pols[a_seat]), _secs(pols[1 - a_seat])
 
 
 _ALL = {g.slug: g for g in (R1(), Realms(), Regions())}

@@ -73,14 +73,19 @@ def test_the_schedule_balances_seats_and_the_first_player():
 
 
 def test_a_ladder_game_is_the_engines_own_game():
-    # the timing wrapper changes no choice: the ladder's r1 game is play_game's with the same seed and seats
+    # the timing wrapper changes no choice (r1 asks its policies for hooks besides choose: they are passed
+    # through): the ladder's r1 game is play_game's with the same seed and seats
     from simulator.engines.r1 import play_game
     lg = ladder_games.get("r1")
     decks = lg.decks()
-    for seed, a_seat, first in ((3, 0, 1), (4, 1, 1)):
-        score, secs, ca, cb = lg.play("greedy", "random", "camelot", "winter", seed, a_seat, first)
-        seats = ("greedy", "random") if a_seat == 0 else ("random", "greedy")
-        ds = (decks["camelot"], decks["winter"]) if a_seat == 0 else (decks["winter"], decks["camelot"])
-        r = play_game(ds[0], ds[1], seed=seed, first_player=first, policies=seats)
-        assert score == (0.5 if r.winner is None else float(r.winner == a_seat))
-        assert secs >= ca + cb >= 0
+    for seed, a_seat, first in ((3, 0, 1), (4, 1, 1), (5, 0, 0)):
+        for a, b in (("greedy", "random"), ("expert:2", "greedy")):
+            score, secs, ca, cb = lg.play(a, b, "camelot", "winter", seed, a_seat, first)
+            seats = (a, b) if a_seat == 0 else (b, a)
+            ds = (decks["camelot"], decks["winter"]) if a_seat == 0 else (decks["winter"], decks["camelot"])
+            r = play_game(ds[0], ds[1], seed=seed, first_player=first, policies=seats)
+            assert score == (0.5 if r.winner is None else float(r.winner == a_seat))
+            if a == "expert:2":
+                assert cb is None and 0 < ca <= secs      # only the search player is timed
+            else:
+                assert ca is None and cb is None
