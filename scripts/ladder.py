@@ -136,14 +136,15 @@ def _play(job: dict) -> dict:
 
 
 def play_all(jobs: list[dict], workers: int, log: str | None = None, progress: bool = True) -> list[dict]:
-    """Play every job (the searching pairings first, their games interleaved, so a run cut short keeps a balanced
-    sample of each pairing and the cheap games fill the end); results in the jobs' order."""
+    """Play every job, results in the jobs' order: the fast pairings first (a minute or two in all), then the
+    pairings with a search player, their games interleaved (game 0 of each, then game 1, ...), so a run cut short
+    keeps every fast pairing and a balanced sample of each searching one."""
     index: dict = {}
     order = []
     for j, job in enumerate(jobs):
         key = (job["game"], job.get("label"), job["a"], job["b"])
         k = index[key] = index.get(key, -1) + 1
-        order.append((not job["slow"], k, j))
+        order.append((job["slow"], k, j))
     order.sort()
     out: list = [None] * len(jobs)
     started = time.perf_counter()
