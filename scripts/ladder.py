@@ -286,7 +286,8 @@ def markdown(results: list[dict], meta: dict) -> str:
              "Win rate is the first-named player's, draws counting half; the interval is the 95% Wilson interval. "
              "Each deal is played twice with the seats swapped and the first player alternating. Elo is the "
              "maximum-likelihood Bradley-Terry fit of all of the game's games, scaled to Elo with its greedy player "
-             "at 1500 (regions: Big Money, the search player's strategy); with samples this size a difference under "
+             "at 1500 (" + ", ".join(f"{r['game']} {ladder_games.get(r['game']).anchor}" for r in results)
+             + "); with samples this size a difference under "
              "about 50 points is within the noise. CPU-s a game: a pairing's counts both players and the engine; "
              "a search player's, its own decisions only (timed in these games); a fast player's, the whole of its "
              "games against the other fast players (an upper bound of its own: timing decisions that take "
