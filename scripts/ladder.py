@@ -152,9 +152,9 @@ def play_all(jobs: list[dict], workers: int, log: str | None = None, progress: b
 
     def done(n, j, r):
         out[j] = r
-        if log:
+        if log:   # with when it finished and the load then, so that a report from the log can say both
             with open(log, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(r) + "\n")
+                fh.write(json.dumps({**r, "t": round(time.time()), "load": round(os.getloadavg()[0], 1)}) + "\n")
         if progress and (n % step == 0 or n == len(jobs)):
             print(f"ladder: {n}/{len(jobs)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr,
                   flush=True)
@@ -281,10 +281,12 @@ def markdown(results: list[dict], meta: dict) -> str:
              f"{'es' if meta['workers'] != 1 else ''} on this "
              f"machine's 2 shared cores, load average {meta['load']}"
              + (f"; {meta['wall'] / 60:.1f} minutes wall" if meta.get("wall") else "") + ". "
-             "The same command plays the same games (game i of a pairing has seed i) and prints this section; "
-             "`--write` puts it here.", "",
+             + ("The tables are rebuilt from the games a run logged (LADDER_LOG); " if meta.get("from_log") else
+                "The same command plays the same games (game i of a pairing has seed i) and prints this section; ")
+             + "`--write` puts it here.", "",
              "Win rate is the first-named player's, draws counting half; the interval is the 95% Wilson interval. "
-             "Each deal is played twice with the seats swapped and the first player alternating. Elo is the "
+             "Each deal is played twice with the seats swapped and the first player alternating (`--legacy-first`: "
+             "the first-named player starts every game, as in the ladders before 2026-12-06). Elo is the "
              "maximum-likelihood Bradley-Terry fit of all of the game's games, scaled to Elo with its greedy player "
              "at 1500 (" + ", ".join(f"{r['game']} {ladder_games.get(r['game']).anchor}" for r in results)
              + "); with samples this size a difference under "
@@ -345,6 +347,20 @@ def read_logs(paths: list[str]) -> list[dict]:
             out.append({"game": "r1", "a": a, "b": b, "da": da, "db": db, "score": float(score), "cpu": float(secs),
                         "cpu_a": None, "cpu_b": None, "first": 0, "a_seat": 0, "label": label})
     return out
+
+
+def _when(t0: datetime.datetime, t1: datetime.datetime) -> str:
+    return f"{t0:%Y-%m-%d %H:%M}–{t1:%H:%M} UTC"
+
+
+def _logged_when(records: list[dict]) -> str:
+    """When the logged games finished (logs written before the records carried the time: unknown)."""
+    ts = [r["t"] for r in records if "t" in r]
+    if not ts:
+        return "(from LADDER_LOG files)"
+    utc = datetime.timezone.utc
+    return "games logged " + _when(datetime.datetime.fromtimestamp(min(ts), utc),
+                                   datetime.datetime.fromtimestamp(max(ts), utc))
 
 
 def _log_players(game: str, records: list[dict]) -> list[str]:
@@ -417,6 +433,8 @@ def main(argv: list[str] | None = None) -> str:
     players = {}
     if args.from_log:
         records = read_logs(args.from_log)
+        loads = [r["load"] for r in records if "load" in r] or [load0]
+        load0, load1 = min(loads), max(loads)
         games = [g for g in ladder_games.games() if any(r["game"] == g for r in records)]
         for g in games:
             players[g] = _log_players(g, records)
@@ -433,9 +451,9 @@ def main(argv: list[str] | None = None) -> str:
                 lg.check(p)
             jobs += plan(g, players[g], n_fast, n_slow, args.camelot, args.legacy_first)
         records = play_all(jobs, args.workers, os.environ.get("LADDER_LOG"))
+        load1 = os.getloadavg()[0]
     wall = time.perf_counter() - started
     t1 = datetime.datetime.now(datetime.timezone.utc)
-    load1 = os.getloadavg()[0]
     results = []
     counts = {}
     for g in games:
@@ -444,10 +462,10 @@ def main(argv: list[str] | None = None) -> str:
         results.append(res)
         counts[g] = counts_text(g, res["players"], recs)
     meta = {"command": "python -m scripts.ladder " + " ".join(argv),
-            "when": None if args.from_log else f"{t0:%Y-%m-%d %H:%M}–{t1:%H:%M} UTC",
+            "when": _when(t0, t1) if not args.from_log else _logged_when(records),
             "builds": ", ".join(f"{g} {ladder_games.get(g).build()}" for g in games),
-            "workers": args.workers, "load": f"{load0:.1f}" if args.from_log else f"{load0:.1f}–{load1:.1f}",
-            "loaded": max(load0, load1) > 2.5, "wall": 0 if args.from_log else wall, "counts": counts}
+            "workers": args.workers, "load": f"{load0:.1f}–{load1:.1f}", "loaded": max(load0, load1) > 2.5,
+            "wall": 0 if args.from_log else wall, "counts": counts, "from_log": bool(args.from_log)}
     section = markdown(results, meta)
     if args.write:
         write_doc(section)
