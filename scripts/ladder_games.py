@@ -142,6 +142,7 @@ class R1(LadderGame):
                   "starters, each deal played with the seats swapped (98 games a cycle; 490 is every ordered pair "
                   "five times)")
     ORDER = ("random", "greedy-v1", "greedy", "expert")
+    FAST = ("random", "greedy-v1", "greedy", "first")
 
     def load_decks(self) -> dict:
         sys.path.insert(0, str(ROOT))
@@ -158,7 +159,8 @@ class R1(LadderGame):
         make_policy(player, 0)
 
     def slow(self, player: str) -> bool:
-        return player.partition(":")[0] == "expert"
+        # every player but the rule-of-thumb ones searches (expert, and any search player added to the table)
+        return player.partition(":")[0] not in self.FAST
 
     def default_games(self, a: str, b: str) -> int:
         if self.slow(a) and self.slow(b):
@@ -206,8 +208,8 @@ class Realms(LadderGame):
         make_policy(player, 0)
 
     def slow(self, player: str) -> bool:
-        from simulator.engines.realms.policies import SEARCH_POLICIES
-        return player.partition(":")[0] in SEARCH_POLICIES
+        from simulator.engines.realms.policies import POLICIES
+        return player.partition(":")[0] not in POLICIES   # the table of the rule-of-thumb players; the rest search
 
     def default_games(self, a: str, b: str) -> int:
         if self.slow(a) and self.slow(b):
