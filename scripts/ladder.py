@@ -36,6 +36,7 @@ import multiprocessing as mp
 import os
 import re
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -49,6 +50,7 @@ from scripts import ladder_games  # noqa: E402
 LADDER = ladder_games.R1.ORDER       # r1's players, the ladder's default before it covered every game
 QUICK = (8, 2)                        # --quick: games per fast pairing, per pairing with a search player
 CAMELOT_SEED = 100_000                # the Camelot mirror's game i has this seed + i
+WRAP = 116                            # docs/engine.md's prose width
 
 
 def _decks() -> dict:
@@ -280,13 +282,14 @@ def markdown(results: list[dict], meta: dict) -> str:
              f"`{meta['command']}` — {when}; engines {meta['builds']}, {meta['workers']} worker process"
              f"{'es' if meta['workers'] != 1 else ''} on this "
              f"machine's 2 shared cores, load average {meta['load']}"
-             + (f"; {meta['wall'] / 60:.1f} minutes wall" if meta.get("wall") else "") + ". "
+             + (f"; {meta['wall'] / 60:.1f} minutes wall" if meta.get("wall") else "")
+             + f", {sum(r['cpu'] for r in results) / 60:.1f} CPU-minutes in all. "
              + ("The tables are rebuilt from the games a run logged (LADDER_LOG); " if meta.get("from_log") else
                 "The same command plays the same games (game i of a pairing has seed i) and prints this section; ")
              + "`--write` puts it here.", "",
              "Win rate is the first-named player's, draws counting half; the interval is the 95% Wilson interval. "
              "Each deal is played twice with the seats swapped and the first player alternating (`--legacy-first`: "
-             "the first-named player starts every game, as in the ladders before 2026-12-06). Elo is the "
+             "the first-named player starts every game, as the ladder had it until 2026-12-06). Elo is the "
              "maximum-likelihood Bradley-Terry fit of all of the game's games, scaled to Elo with its greedy player "
              "at 1500 (" + ", ".join(f"{r['game']} {ladder_games.get(r['game']).anchor}" for r in results)
              + "); with samples this size a difference under "
@@ -298,7 +301,14 @@ def markdown(results: list[dict], meta: dict) -> str:
                 if meta.get("loaded") else "")]
     for res in results:
         lines += [""] + game_markdown(res, meta["counts"][res["game"]])
-    return "\n".join(lines) + "\n"
+    # prose wrapped as the rest of the docs are (tables and headings as they are)
+    out = []
+    for line in lines:
+        if line.startswith(("|", "#")) or len(line) <= WRAP:
+            out.append(line)
+        else:
+            out += textwrap.wrap(line, WRAP, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(out) + "\n"
 
 
 def counts_text(game: str, players: list[str], records: list[dict]) -> str:
