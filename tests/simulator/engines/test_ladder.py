@@ -89,3 +89,17 @@ def test_a_ladder_game_is_the_engines_own_game():
                 assert cb is None and 0 < ca <= secs      # only the search player is timed
             else:
                 assert ca is None and cb is None
+
+
+def test_the_logs_of_the_earlier_r1_ladder_are_still_read(tmp_path):
+    # the lines LADDER_LOG got before the ladder covered every game: "(pairing) deck deck score cpu"
+    log = tmp_path / "old.log"
+    log.write_text("('greedy', 'expert') camelot camelot 0.0 0.512\n"
+                   "('greedy', 'expert') camelot winter 1.0 0.488\n"
+                   "('camelot',) camelot camelot 1.0 0.5\n", encoding="utf-8")
+    section = ladder.main(["--from-log", str(log)])
+    rows = {r[0]: r for r in _rows(section, "r1")}
+    assert rows["greedy vs expert"][1:4] == ["2", "50.0%", "9.5–90.5%"]
+    assert rows["expert vs greedy (camelot mirror)"][1] == "1"
+    # expert's 2.5 of 3 games against greedy (the Camelot mirror counted as expert against greedy)
+    assert int(rows["expert"][1]) > 1500 and rows["greedy"][1] == "1500" and rows["expert"][3] == "–"
