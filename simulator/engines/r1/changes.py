@@ -50,6 +50,7 @@ class Changes(Characteristics):
         deck = self.deck[p]
         hand = self.hand[p]
         zone = self.zone
+        self.moved += 1
         for k in range(n):
             if not deck:
                 self._eliminate([p])
@@ -62,6 +63,7 @@ class Changes(Characteristics):
 
     def _mill(self, p: int, n: int) -> None:
         deck = self.deck[p]
+        self.moved += 1
         for _ in range(min(n, len(deck))):
             i = deck.pop()
             self.discard[p].append(i)

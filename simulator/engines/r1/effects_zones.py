@@ -282,6 +282,7 @@ class CreateToken(Effect):
         g.emb.append(0)
         g.cnt.append(0)
         g.seen.append(0)
+        g.moved += 1   # a new card id: the players' views widen their card tables
         if g.logs is not None:
             g._log(self.log(g, ctx, e, iid))
         yield from g._enter(p, iid, "token")

@@ -194,9 +194,10 @@ class Game(Phases):
         return steps[0] if len(steps) == 1 else steps
 
     def to_position(self) -> dict:
-        """The state as a position (CONTRACTS §6); positions.from_position loads it."""
-        from .positions import to_position
-        return to_position(self)
+        """The state as a position (CONTRACTS §6) that positions.from_position loads as this very state: only
+        where a position starts the game again (positions.exact_position); ValueError elsewhere."""
+        from .positions import exact_position
+        return exact_position(self)
 
     def returns(self) -> list[float]:
         """[1, -1] when player 0 won, [-1, 1] when player 1 won, [0, 0] otherwise."""

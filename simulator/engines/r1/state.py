@@ -166,6 +166,9 @@ class State:
             # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
             # those as they are and deals the others again
             self.seen = bytearray(n)
+            # counts the moves that can change which cards a player may see (into or out of a deck, a hand, a
+            # secret area, the facedown opening board): a PlayerView builds its card table again when it changed
+            self.moved = 0
             self.zone = [DECK] * n
             for p in (0, 1):
                 if self.faction_iid[p] >= 0:
@@ -257,6 +260,9 @@ class State:
             # is the int 2*player + answer, an action window whose options came out empty under an ability filter
             # is 4 + player, a declaration is the list [player, card, ...].
             self.history: list[Any] = []
+            # len(history) where the game last stood where a position (CONTRACTS §6) starts it again: the start of
+            # a phase or of a turn's window; -1 before round 1 (Game.to_position prints only there)
+            self.pos_at = -1
             self._replay: list[Any] | None = None   # while replaying a history (clone, determinize)
             # (choices made, seed): where the random stream was seeded again (Game.reseed), for the replays
             self.reseeds: list[tuple[int, int]] = []
@@ -322,6 +328,7 @@ class State:
             self.owner = list(t.owner)
             self.printed = t.printed
             self.seen = bytearray(t.seen)
+            self.moved = 0   # this copy's views are its own, built from nothing
             self.zone = list(t.zone)
             self.ctrl = list(t.ctrl)
             self.exh = list(t.exh)
@@ -390,6 +397,7 @@ class State:
             self.reason = t.reason
             self.over = t.over
             self.history = list(t.history)
+            self.pos_at = t.pos_at
             self._replay = None
             self.reseeds = list(t.reseeds)
             self._rpos = 0
@@ -547,6 +555,7 @@ class State:
         elif z == ASIDE:
             self.aside[p].append(iid)
         self.zone[iid] = z
+        self.moved += 1
         if PUBLIC_ZONE[z]:
             self.seen[iid] = 1
         if z == FIELD:

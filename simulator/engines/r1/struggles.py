@@ -26,6 +26,10 @@ class Struggles(Resolution):
         turn, the end of a struggle."""
         if self.stops:
             self.phase = ph
+            if what != "struggle" or p != self.first:
+                # after a struggle the window goes on with the other player's priority, and a loaded position's
+                # window starts with the first player's: the same only when the active player is second
+                self.pos_at = len(self.history)
             yield Decision("boundary", -1, [CONTINUE], (what, ph, p))
 
     def _window_needed(self) -> dict | None:
@@ -118,6 +122,10 @@ class Struggles(Resolution):
                     assert steps is not None
                     steps.append((cont, active, 1 - p))
                     return
+                if active >= 0 and p != self.first:
+                    # a turn's window after the second player acted: as a loaded position opens it (a fresh
+                    # window, the first player's priority, no pass yet)
+                    self.pos_at = len(self.history)
                 memo = {}
             p = 1 - p
 

@@ -3,7 +3,7 @@ the game, and `determinize`, a game consistent with that knowledge for a search 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import random
 
@@ -14,15 +14,22 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+HIDDEN: Final = CardDef({"code": "hidden", "name": "a card this player cannot see", "type": "hidden", "faction": "none"})
+"""What a view's `cdef` holds for a card its player may not see."""
+
+
 class PlayerView:
     """What player `player` may know of a game, read-only: the public zones (§3.1: fields, discard piles, dead
     piles, used quests, active quests, faction and destiny cards, counters, emblems, exhaustion, pools,
     Influence), its own hand and secret area, and only the sizes of the opponent's hand, secret area and both
     decks (never a deck's order). Policies receive this instead of the Game.
 
-    The lists it exposes are the game's own (read them, never change them); `cdef` maps every card id to its
-    definition because the decklists are known, but which hidden zone a card is in is not: a hidden card's id
-    appears in no list of the view and `zone_of` answers -1 for it.
+    The lists it exposes are the game's own (read them, never change them), but for `cdef`: the definition of
+    each card id this player may see, and `HIDDEN` for each one it may not (its own deck, whose order it does not
+    know, and the opponent's cards in hand, deck, secret area or facedown opening board that were never in a
+    public zone: the cards `determinize` deals again), besides the cards its own pending decision names (the card
+    a Scout looks at, the cards a search finds). A hidden card's id appears in no other list of the view either,
+    and `zone_of` answers -1 for it.
 
     `determinize(rng)` gives a whole Game consistent with what the player knows, for a search player.
     """
@@ -31,7 +38,12 @@ class PlayerView:
         self._g = g
         self.player = p
         self.opponent = 1 - p
-        self.cdef = g.cdef
+        # the card table as this player sees it, built when first read and again after a card moved (`moved`)
+        # or the decision changed: nothing on the path of a card move, and policies index a plain list
+        self._cdef: list[CardDef] = []
+        self._moved = -1
+        self._dec: Any = None
+        self._named: list[int] = []
         self.owner = g.owner
         self.field = g.field
         self.discard = g.discard
@@ -54,6 +66,49 @@ class PlayerView:
         self.my_deck: Any = g.decks[p]   # the player's own decklist (a Deck), not its order
 
     # the state of the game --------------------------------------------------
+    @property
+    def cdef(self) -> list[CardDef]:
+        """Card id -> its definition where this player may see the card, `HIDDEN` where it may not."""
+        g = self._g
+        if self._moved != g.moved or self._dec is not g.pending:
+            self._sync()
+        return self._cdef
+
+    def _sync(self) -> None:
+        g = self._g
+        p = self.player
+        table = self._cdef
+        named = self._named
+        if self._moved != g.moved or len(table) != len(g.cdef):
+            table = g.cdef[:]
+            for i in g.deck[p]:
+                table[i] = HIDDEN
+            seen = g.seen
+            q = 1 - p
+            for zone in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]):
+                for i in zone:
+                    if not seen[i]:
+                        table[i] = HIDDEN
+            self._cdef = table
+            self._moved = g.moved
+            if named:
+                named.clear()
+        elif named:
+            for i in named:   # the last decision's cards, hidden again where they still lie
+                table[i] = HIDDEN
+            named.clear()
+        dec = g.pending
+        self._dec = dec
+        if dec is not None and dec.player == p and dec.kind != "window":
+            # the cards its own decision names are known to it, as `determinize` keeps them (the card a Scout
+            # looks at, the cards a search finds); an action window names only cards in its hand or in play
+            for o in dec.options:
+                if type(o) is tuple:
+                    for x in o:
+                        if type(x) is int and table[x] is HIDDEN:
+                            table[x] = g.cdef[x]
+                            named.append(x)
+
     @property
     def round_no(self) -> int:
         return self._g.round_no
