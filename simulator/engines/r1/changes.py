@@ -208,6 +208,7 @@ class Changes(Characteristics):
         if inplay and old.hooks:
             self._hook(iid, FIELD, -1, self.ctrl[iid])
         self.cdef[iid] = new
+        self.moved += 1   # the players' views read the new definition
         if inplay and new.hooks:
             self._hook(iid, FIELD, 1, self.ctrl[iid])
         self._statics_cache = None

@@ -167,7 +167,8 @@ class State:
             # those as they are and deals the others again
             self.seen = bytearray(n)
             # counts the moves that can change which cards a player may see (into or out of a deck, a hand, a
-            # secret area, the facedown opening board): a PlayerView builds its card table again when it changed
+            # secret area, the facedown opening board), new card ids (tokens) and definitions swapped (§2.2): a
+            # PlayerView builds its card table again when it changed
             self.moved = 0
             self.zone = [DECK] * n
             for p in (0, 1):
