@@ -50,22 +50,23 @@ class Changes(Characteristics):
         deck = self.deck[p]
         hand = self.hand[p]
         zone = self.zone
-        self.moved += 1
+        shown = self.shown
         for k in range(n):
             if not deck:
                 self._eliminate([p])
             i = deck.pop()
             hand.append(i)
             zone[i] = HAND
+            shown.append(i)
             if self.cdef[i].hooks:
                 self._hook(i, HAND, 1, p)
         return n
 
     def _mill(self, p: int, n: int) -> None:
         deck = self.deck[p]
-        self.moved += 1
         for _ in range(min(n, len(deck))):
             i = deck.pop()
+            self.shown.append(i)
             self.discard[p].append(i)
             self.zone[i] = DISCARD
             self.seen[i] = 1
@@ -208,7 +209,7 @@ class Changes(Characteristics):
         if inplay and old.hooks:
             self._hook(iid, FIELD, -1, self.ctrl[iid])
         self.cdef[iid] = new
-        self.moved += 1   # the players' views read the new definition
+        self.shown.append(iid)   # the players' views read the new definition
         if inplay and new.hooks:
             self._hook(iid, FIELD, 1, self.ctrl[iid])
         self._statics_cache = None

@@ -88,6 +88,8 @@ class Game(Phases):
         if v is None:
             v = PlayerView(self, p)
             self._views[p] = v
+        else:
+            v.look()
         return v
 
     @property
@@ -123,7 +125,12 @@ class Game(Phases):
                 # determinize then deals worlds that wait at this decision (with none there, every deal was
                 # refused and the last resort kept the opponent's real hand)
                 self.pending = dec
-                a = c0(v0, dec) if dec.player == 0 else c1(v1, dec)
+                if dec.player == 0:
+                    v0.look()
+                    a = c0(v0, dec)
+                else:
+                    v1.look()
+                    a = c1(v1, dec)
                 self.pending = None
                 self._pcache = None
                 hist.append(a)

@@ -69,10 +69,10 @@ class Setup(Struggles):
             if self.logs is not None:
                 self._log(f"§4 player {p} places {len(chosen)} card(s) facedown, budget {used}/{budget}")
         # §4 reveal simultaneously: no "enters play" triggers; attachments and duplicates resolve.
-        self.moved += 1
         for p in self.players():
             for iid, kind, host in placed[p]:
                 self.aside[p].remove(iid)
+                self.shown.append(iid)
                 if kind == "hide":
                     self.secret[p].append(iid)
                     self.zone[iid] = SECRET

@@ -166,10 +166,10 @@ class State:
             # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
             # those as they are and deals the others again
             self.seen = bytearray(n)
-            # counts the moves that can change which cards a player may see (into or out of a deck, a hand, a
-            # secret area, the facedown opening board), new card ids (tokens) and definitions swapped (§2.2): a
-            # PlayerView builds its card table again when it changed
-            self.moved = 0
+            # the card ids whose place, definition or openness changed, in order (a card moved, drawn, milled,
+            # revealed, made as a token, its definition swapped by §2.2, shown to its owner by a Scout or a
+            # search): a PlayerView brings its card table up to date from the ids logged since it last looked
+            self.shown: list[int] = []
             self.zone = [DECK] * n
             for p in (0, 1):
                 if self.faction_iid[p] >= 0:
@@ -329,7 +329,7 @@ class State:
             self.owner = list(t.owner)
             self.printed = t.printed
             self.seen = bytearray(t.seen)
-            self.moved = 0   # this copy's views are its own, built from nothing
+            self.shown = []   # this copy's views are its own, built from nothing
             self.zone = list(t.zone)
             self.ctrl = list(t.ctrl)
             self.exh = list(t.exh)
@@ -556,7 +556,7 @@ class State:
         elif z == ASIDE:
             self.aside[p].append(iid)
         self.zone[iid] = z
-        self.moved += 1
+        self.shown.append(iid)
         if PUBLIC_ZONE[z]:
             self.seen[iid] = 1
         if z == FIELD:

@@ -57,8 +57,7 @@ class Struggles(Resolution):
                 return memo
             self._pcache = memo
             try:
-                v = self._views[p]
-                wants = bool(f(v if v is not None else self.view(p), p, -1))
+                wants = bool(f(self.view(p), p, -1))
             finally:
                 self._pcache = None
             self.history.append(2 * p + (1 if wants else 0))
@@ -92,8 +91,7 @@ class Struggles(Resolution):
                 if r is not None:
                     wants = bool(r)
                 else:
-                    v = self._views[p]
-                    wants = bool(f(v if v is not None else self.view(p), p, kind if p == active else -1))
+                    wants = bool(f(self.view(p), p, kind if p == active else -1))
                     self.history.append(2 * p + (1 if wants else 0))
                 if not wants:
                     self._pcache = None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 import random
 
 from .cards import CardDef
-from .state import DECK, HAND, PUBLIC_ZONE, QDECK, IllegalAction, Struggle, fisher_yates
+from .state import ASIDE, DECK, HAND, PUBLIC_ZONE, QDECK, SECRET, IllegalAction, Struggle, fisher_yates
 
 if TYPE_CHECKING:
     from .game import Game
@@ -38,12 +38,12 @@ class PlayerView:
         self._g = g
         self.player = p
         self.opponent = 1 - p
-        # the card table as this player sees it, built when first read and again after a card moved (`moved`)
-        # or the decision changed: nothing on the path of a card move, and policies index a plain list
-        self._cdef: list[CardDef] = []
-        self._moved = -1
-        self._dec: Any = None
-        self._named: list[int] = []
+        # the card table as this player sees it: the game's, with HIDDEN for each card it may not see, kept up to
+        # date from the ids the game logs as they change (`shown`) whenever the view is handed out (Game.view, a
+        # policy's turn to choose): a card move costs the game one list append, and policies index a plain list
+        self.cdef: list[CardDef] = []
+        self._looked = 0
+        self._build()
         self.owner = g.owner
         self.field = g.field
         self.discard = g.discard
@@ -66,48 +66,51 @@ class PlayerView:
         self.my_deck: Any = g.decks[p]   # the player's own decklist (a Deck), not its order
 
     # the state of the game --------------------------------------------------
-    @property
-    def cdef(self) -> list[CardDef]:
-        """Card id -> its definition where this player may see the card, `HIDDEN` where it may not."""
+    def look(self) -> None:
+        """Bring `cdef` up to date with the game (Game.view and play() call it before handing the view out)."""
         g = self._g
-        if self._moved != g.moved or self._dec is not g.pending:
-            self._sync()
-        return self._cdef
+        log = g.shown
+        n = len(log)
+        k = self._looked
+        if k == n:
+            return
+        table = self.cdef
+        cdef = g.cdef
+        while len(table) < len(cdef):   # tokens made since (§3.8)
+            table.append(cdef[len(table)])
+        while k < n:
+            i = log[k]
+            table[i] = cdef[i] if self._sees(i) else HIDDEN
+            k += 1
+        self._looked = n
 
-    def _sync(self) -> None:
+    def _build(self) -> None:
+        g = self._g
+        table = self.cdef
+        table.extend(g.cdef)
+        for i in range(len(table)):
+            if not self._sees(i):
+                table[i] = HIDDEN
+        self._looked = len(g.shown)
+
+    def _sees(self, i: int) -> bool:
+        """Whether this player may see card id i now: not its own deck (its order), not the opponent's hand, deck,
+        secret area or facedown board where the card was never in a public zone (the cards `determinize` deals
+        again) — unless its own pending decision names the card (the card a Scout looks at, a search's finds)."""
         g = self._g
         p = self.player
-        table = self._cdef
-        named = self._named
-        if self._moved != g.moved or len(table) != len(g.cdef):
-            table = g.cdef[:]
-            for i in g.deck[p]:
-                table[i] = HIDDEN
-            seen = g.seen
-            q = 1 - p
-            for zone in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]):
-                for i in zone:
-                    if not seen[i]:
-                        table[i] = HIDDEN
-            self._cdef = table
-            self._moved = g.moved
-            if named:
-                named.clear()
-        elif named:
-            for i in named:   # the last decision's cards, hidden again where they still lie
-                table[i] = HIDDEN
-            named.clear()
+        z = g.zone[i]
+        if g.owner[i] == p:
+            if z != DECK:
+                return True
+        elif g.seen[i] or not (z == HAND or z == DECK or z == SECRET or z == ASIDE):
+            return True
         dec = g.pending
-        self._dec = dec
         if dec is not None and dec.player == p and dec.kind != "window":
-            # the cards its own decision names are known to it, as `determinize` keeps them (the card a Scout
-            # looks at, the cards a search finds); an action window names only cards in its hand or in play
             for o in dec.options:
-                if type(o) is tuple:
-                    for x in o:
-                        if type(x) is int and table[x] is HIDDEN:
-                            table[x] = g.cdef[x]
-                            named.append(x)
+                if type(o) is tuple and i in o:
+                    return True
+        return False
 
     @property
     def round_no(self) -> int:

@@ -116,8 +116,8 @@ def _expected_table(g, p):
 
 @pytest.mark.parametrize("seed", [1, 2, 5])
 def test_the_view_card_table_hides_exactly_the_cards_its_player_may_not_see(seed):
-    """The view's cdef, kept from one decision to the next (as play() keeps it), shows a card's definition where its
-    player may see it and HIDDEN where not: its own deck, the opponent's unseen hand, deck, secret area and opening
+    """The view's cdef, as the game hands the same view out at each decision (game.view, play()), shows a card's
+    definition where its player may see it and HIDDEN where not: its own deck, the opponent's unseen hand, deck, secret area and opening
     board; the cards its own decision names are shown (a Scout's look, a search)."""
     from simulator.engines.r1.view import HIDDEN
 
@@ -128,6 +128,7 @@ def test_the_view_card_table_hides_exactly_the_cards_its_player_may_not_see(seed
     rng = random.Random(seed)
     while not g.is_terminal():
         for p in (0, 1):
+            assert g.view(p) is views[p]
             seen = [None if c is HIDDEN else c for c in views[p].cdef]
             assert seen == _expected_table(g, p)
         g.apply_action(rng.choice(g.legal_actions()))
@@ -153,6 +154,7 @@ def test_a_scout_look_shows_the_card_only_while_its_player_decides():
         v, other = g.view(d.player), g.view(1 - d.player)
         assert v.cdef[i] is g.cdef[i] and other.cdef[i] is HIDDEN
         g.apply_action(("top", i) if ("top", i) in d.options else d.options[0])
+        v = g.view(d.player)
         if i in g.deck[d.player] and not (g.pending is not None and g.pending.player == d.player
                                             and any(i in o for o in g.pending.options if type(o) is tuple)):
             assert v.cdef[i] is HIDDEN
