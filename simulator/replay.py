@@ -85,16 +85,33 @@ def step_targets(frames: list[dict], step: int) -> dict:
     }
 
 
+class StepError(Exception):
+    """A replay address whose `?step=` is not a step of the game: `status` 400 (not a number) or 404 (none such)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def step_of(raw, total: int) -> int:
+    """The replay step a hand-written `?step=` names (0 when absent): StepError when it is not a whole number or
+    not one of the game's `total` steps, so an edited address is told so instead of shown another step."""
+    if raw is None or raw == "":
+        return 0
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        raise StepError(f"step: a whole number from 0 to {total - 1}, not {raw[:20]!r}.", 400)
+    step = int(raw)
+    if step >= total:
+        raise StepError(f"This game has {total} steps (0 to {total - 1}); there is no step {step}.", 404)
+    return step
+
+
 def select_step(frames: list[dict], asked, url_prefix: str, targets=step_targets) -> tuple[int, dict, dict]:
-    """The step a replay page shows and its stepping links: `asked` is the `?step=` text (not a whole number:
-    step 0; kept within the replay), `url_prefix` the address a step number is appended to (ending in
-    "?step=" or "&step="), `targets` the game's stepping controls (`step_targets`; realms has its own).
+    """The step a replay page shows and its stepping links: `asked` is the `?step=` text (`step_of`: StepError
+    when it names no step), `url_prefix` the address a step number is appended to (ending in "?step=" or
+    "&step="), `targets` the game's stepping controls (`step_targets`; realms has its own).
     Returns (step, its frame, {control: address or None})."""
-    try:
-        step = int(asked if asked is not None else "0")
-    except (TypeError, ValueError):
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
+    step = step_of(asked, len(frames))
     links = {k: (f"{url_prefix}{v}" if v is not None else None) for k, v in targets(frames, step).items()}
     return step, frames[step], links
 

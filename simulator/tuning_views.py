@@ -348,7 +348,7 @@ def tuning_game(request, pk: int, cell: str, index: int, game: str | None = None
             setup = tuning.game_setup(run.spec, ref, cell, index)
         except tuning.TuningError as exc:
             raise Http404(str(exc))
-        from .games.views import StepError
+        from .replay import StepError
 
         cell_url = f"{run.get_absolute_url()}cells/{cell}/"
         try:
@@ -364,8 +364,11 @@ def tuning_game(request, pk: int, cell: str, index: int, game: str | None = None
     except tuning.TuningError as exc:
         raise Http404(str(exc))
     frames = data["frames"]
-    step, frame, links = replay.select_step(
-        frames, request.GET.get("step"), reverse("simulator:tuning_game", args=[run.ref, cell, index]) + f"?deck={k}&step=")
+    try:
+        step, frame, links = replay.select_step(frames, request.GET.get("step"), reverse(
+            "simulator:tuning_game", args=[run.ref, cell, index]) + f"?deck={k}&step=")
+    except replay.StepError as exc:   # a hand-edited ?step=
+        return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=exc.status)
     names = list(data["names"])
     return render(request, "simulator/tuning_replay.html", {
         "run": run, "data": data, "frame": frame, "board": frame["board"], "names": names, "step": step,

@@ -58,8 +58,11 @@ def replay_page(request, pk: str, index: int):
     except replay.ReplayError as exc:
         return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=400)
     frames = data["frames"]
-    step, frame, links = replay.select_step(frames, request.GET.get("step"),
-                                            reverse("simulator:replay", args=[run.ref, index]) + "?step=")
+    try:
+        step, frame, links = replay.select_step(frames, request.GET.get("step"),
+                                                reverse("simulator:replay", args=[run.ref, index]) + "?step=")
+    except replay.StepError as exc:   # a hand-edited ?step=
+        return render(request, "simulator/replay_error.html", {"run": run, "message": str(exc)}, status=exc.status)
     names = list(data["names"])
     sandbox_pos = frame["position"] or frame["base_position"]
     sandbox_url = None
@@ -484,8 +487,12 @@ def playtest_replay(request, token):
     if not frames:
         raise Http404("No replay yet.")
     _board_per_event(rec, frames)
-    step, frame, links = replay.select_step(frames, request.GET.get("step"),
-                                            reverse("simulator:playtest_replay", args=[token]) + "?step=")
+    try:
+        step, frame, links = replay.select_step(frames, request.GET.get("step"),
+                                                reverse("simulator:playtest_replay", args=[token]) + "?step=")
+    except replay.StepError as exc:   # a hand-edited ?step=
+        return render(request, "simulator/replay_error.html", {"run": None, "message": str(exc)},
+                      status=exc.status)
     names = list(_names(rec))
     data = {"names": names, "seed": rec.seed, "winner": rec.winner, "reason": rec.reason,
             "rounds": frame["board"]["round"] if not frames else frames[-1]["board"]["round"]}

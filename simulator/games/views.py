@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from roc_site.throttling import page_throttle
 from simulator import access, services
+from simulator.replay import StepError, step_of
 from simulator.run_json import anonymous_key
 from simulator.models import SimulationRun
 
@@ -237,26 +238,9 @@ def _hero_name(code: str) -> str:
     return _hero_name(code)
 
 
-class StepError(Exception):
-    """A replay address whose `?step=` is not a step of the game: `status` 400 (not a number) or 404 (none such)."""
-
-    def __init__(self, message: str, status: int):
-        super().__init__(message)
-        self.status = status
-
-
 def asked_step(request, total: int) -> int:
-    """The replay step a hand-written `?step=` names (0 when absent): StepError when it is not a whole number
-    or not one of the game's `total` steps, so an edited address is told so instead of shown another step."""
-    raw = request.GET.get("step")
-    if raw is None or raw == "":
-        return 0
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
-        raise StepError(f"step: a whole number from 0 to {total - 1}, not {raw[:20]!r}.", 400)
-    step = int(raw)
-    if step >= total:
-        raise StepError(f"This game has {total} steps (0 to {total - 1}); there is no step {step}.", 404)
-    return step
+    """The replay step the request's `?step=` names (`replay.step_of`)."""
+    return step_of(request.GET.get("step"), total)
 
 
 def replay_url(game: str, ref, index: int, step: int | None = None) -> str:

@@ -74,6 +74,12 @@ def test_the_replay_page_steps_and_each_step_has_its_address(client, sim_db, cam
     assert "step 41 /" in later and "/cards/" in later and "play-card" in later
     assert "Open this step in the judge sandbox" in later
     assert client.get(f"/simulate/runs/{run.pk}/games/99/").status_code == 400
+    # a hand-edited step is told so, as on every game's replay, never shown another step
+    total = int(re.search(r"step 1 / (\d+)", body).group(1))
+    assert client.get(url + f"?step={total - 1}").status_code == 200
+    for step, status in ((total, 404), (99999, 404), ("two", 400), (-1, 400)):
+        page = client.get(url + f"?step={step}")
+        assert page.status_code == status and "step" in page.content.decode(), step
     assert client.get(f"/simulate/runs/{run.pk + 1000}/games/0/").status_code == 404
 
 
@@ -198,13 +204,16 @@ def test_the_replay_page_links_each_rule_to_the_rulebook(client, sim_db, camelot
     assert cited and all(h.split("#")[1] in ids for h in cited if h and "#" in h), cited - {None}
 
 
-def test_select_step_reads_clamps_and_links_the_step():
+def test_select_step_reads_refuses_and_links_the_step():
     frames = [{"round": r, "raw": [x], "struggle_start": "declares" in x}
               for r, x in ((1, "a"), (1, "player 0 declares a Faith struggle"), (2, "b"), (2, "c"))]
     assert replay.select_step(frames, None, "/x?step=")[:2] == (0, frames[0])
-    assert replay.select_step(frames, "banana", "/x?step=")[0] == 0
-    assert replay.select_step(frames, "-4", "/x?step=")[0] == 0
-    step, frame, links = replay.select_step(frames, "99", "/x?deck=1&step=")
+    assert replay.select_step(frames, "", "/x?step=")[0] == 0
+    for asked, status in (("banana", 400), ("-4", 400), ("4", 404), ("99", 404)):
+        with pytest.raises(replay.StepError) as exc:
+            replay.select_step(frames, asked, "/x?step=")
+        assert exc.value.status == status, asked
+    step, frame, links = replay.select_step(frames, "3", "/x?deck=1&step=")
     assert (step, frame) == (3, frames[3])
     assert links["next"] is None and links["prev"] == "/x?deck=1&step=2" and links["prev_round"] == "/x?deck=1&step=2"
     assert replay.select_step(frames, "0", "/x?step=")[2]["next_struggle"] == "/x?step=1"

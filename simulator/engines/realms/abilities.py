@@ -15,7 +15,7 @@ from .state import (
     Z_DECK, Z_HAND, Z_DISCARD, Z_ASIDE, Z_ANNIH, Z_SETTLE, Z_BORDER, Z_STRIKE, Z_ATTACHED, Z_RITUAL, Z_LIMBO,
     A_RECRUIT, A_DISCARD, A_DONE, A_TARGET, A_TAKE, A_KILL, A_YES, A_NO, F_ABILITY, F_EFFECT, F_DISCARD_LIMBO,
     F_CHOOSE_DISCARD, F_COST_KILL, TE_CV, TE_TACTIC, TE_RULE, DURATION_WORDS, Decision, TmpEff, resources_text,
-    effect_text,
+    effect_text, DONE_OPT,
 )
 from . import settlement, phases, actions, statics, texts
 
@@ -70,7 +70,7 @@ def step_ability(g: Game, f: tuple) -> None:
             if cands:
                 opts: list = [(A_TARGET, c) for c in cands]
                 if sel.up_to and targets:
-                    opts.append((A_DONE,))
+                    opts.append(DONE_OPT)
                 g.stack.append(f)
                 g._decide("target", ctrl, opts, (src, k))
                 return

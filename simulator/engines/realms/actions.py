@@ -9,9 +9,9 @@ from .cards import (
     R_JOIN, TAC_ALL, TAC_FRONT, TAC_LEFT, TAC_RIGHT, W_CAVALRY, W_VEHICLE, Ability, CardDef,
 )
 from .state import (
-    Z_HAND, Z_SETTLE, Z_BORDER, Z_STRIKE, Z_ATTACHED, Z_RITUAL, Z_LIMBO, A_BUILD, A_CELL, A_RECRUIT, A_MOVE, A_PLAY,
-    A_USE, A_DISCARD, A_GROUP, A_DONE, G_OFFENSIVE, G_DEFENSIVE, F_ABILITY, F_DISCARD_LIMBO, S_CARDS_PLAYED,
-    S_WARRIORS_RECRUITED, tactics_text,
+    Z_HAND, Z_SETTLE, Z_BORDER, Z_STRIKE, Z_ATTACHED, Z_RITUAL, Z_LIMBO, A_BUILD, A_CELL, A_RECRUIT, A_PLAY,
+    A_USE, A_GROUP, G_OFFENSIVE, G_DEFENSIVE, F_ABILITY, F_DISCARD_LIMBO, S_CARDS_PLAYED,
+    S_WARRIORS_RECRUITED, DONE_OPT, build_opt, discard_opt, move_opt, play_opt, recruit_opt, tactics_text,
 )
 from . import settlement, abilities, statics
 
@@ -52,10 +52,10 @@ def action_options(g: Game, p: int) -> list:
             continue
         if d.is_place:
             if settlement.has_cell(g, p, d.nc):
-                opts.append((A_BUILD, i))
+                opts.append(build_opt(i))
         elif d.is_warrior:
             for zone in recruit_zones(g, p, d):
-                opts.append((A_RECRUIT, i, zone))
+                opts.append(recruit_opt(i, zone))
         else:
             ik = d.ik
             need = IK_NEEDS.get(ik, -1)
@@ -75,14 +75,14 @@ def action_options(g: Game, p: int) -> list:
                     if statics.keywords(g, h) & KW_WORTHY and g.zone[h] != Z_ATTACHED:
                         opts.append((A_PLAY, i, h))
             elif ik in (IK_RITUAL, IK_PROPHECY):
-                opts.append((A_PLAY, i, -1))
+                opts.append(play_opt(i))
             else:
                 ab = d.play_ab
                 if ab is not None and statics.usable(g, ab, i, p, -1, extra_gold=cost):
-                    opts.append((A_PLAY, i, -1))
+                    opts.append(play_opt(i))
     for w in warriors:
         if g.moved_t[w] != g.turn and not g.group[w] and statics.allowed(g, w, R_BE_MOVED):
-            opts.append((A_MOVE, w))
+            opts.append(move_opt(w))
     for i in statics.in_play(g, p):
         d = cdef[i]
         if d.actions and statics.active_source(g, i):
@@ -94,10 +94,10 @@ def action_options(g: Game, p: int) -> list:
         for w in warriors:
             for i in g.atts.get(w, ()):
                 if cdef[i].ik == IK_EQUIPMENT:
-                    opts.append((A_DISCARD, i))   # R9: you may discard your own Equipment in your Actions
+                    opts.append(discard_opt(i))   # R9: you may discard your own Equipment in your Actions
     if len(warriors) >= 2:
         group_options(g, p, opts)
-    opts.append((A_DONE,))
+    opts.append(DONE_OPT)
     return opts
 
 

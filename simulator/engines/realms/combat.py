@@ -9,8 +9,8 @@ from .cards import (
     TACTIC_ORDER, TM_COMBAT, TM_RAID, W_VEHICLE, CardDef, CvMod,
 )
 from .state import (
-    Z_HAND, Z_BORDER, Z_STRIKE, ST_RAID, A_PLAY, A_USE, A_DONE, A_PASS, A_ATTACK, G_OFFENSIVE, G_DEFENSIVE,
-    F_ABILITY, S_ATTACKS, S_ATTACKS_WON, S_ATTACKS_LOST, S_ATTACKS_TIED, Combat, pipeline,
+    Z_HAND, Z_BORDER, Z_STRIKE, ST_RAID, A_PLAY, A_USE, A_PASS, A_ATTACK, G_OFFENSIVE, G_DEFENSIVE,
+    F_ABILITY, S_ATTACKS, S_ATTACKS_WON, S_ATTACKS_LOST, S_ATTACKS_TIED, DONE_OPT, PASS_OPT, Combat, pipeline,
 )
 from . import settlement, actions, raids, abilities, statics, texts
 
@@ -33,7 +33,7 @@ def attack_step(g: Game) -> None:
     if not opts:
         end_attack_step(g, p)
         return
-    opts.append((A_DONE,))
+    opts.append(DONE_OPT)
     g._decide("attack", p, opts)
 
 
@@ -77,10 +77,13 @@ def defenders(g: Game, q: int) -> list[tuple[int, ...]]:
 
 def attack_options(g: Game, p: int) -> list:
     statics.refresh(g)
+    # the defenders first: with none (a goldfish opponent, an empty board) the attackers need not be found
+    dfn = defenders(g, 1 - p)
+    if not dfn:
+        return []
     att = attackers(g, p)
     if not att:
         return []
-    dfn = defenders(g, 1 - p)
     opts: list = []
     for a in att:
         ta = actions.group_tactics(g, a) if len(a) > 1 else statics.tactics(g, a[0])
@@ -112,31 +115,36 @@ def cv_as(g: Game, members: list[int] | tuple[int, ...], role: int) -> int:
     counted), without changing the game: what a player weighs before declaring a fight."""
     if g._dirty:
         statics.refresh(g)
+    # a typed list: walking the union type is a generic iterator walk in compiled code
+    ms: list[int] = members if isinstance(members, list) else list(members)
     if not g._st_cv and not g.tmp:
         # no static or lasting effect changes a CV: the printed CVs, whatever the role
         cdef = g.cdef
         total = 0
-        for w in members:
+        for w in ms:
             total += cdef[w].cv
         return total
     if not g._st_cv_roles:
         # no CV static reads roles: a card's CV is the same in every role (the decision's memo holds)
         total = 0
-        for w in members:
+        for w in ms:
             total += statics.cv(g, w)
         return total
     part = g.part
-    saved = [part[w] for w in members]
-    for w in members:
+    n = len(ms)
+    saved: list[int] = []
+    for w in ms:
+        saved.append(part[w])
+    for w in ms:
         part[w] = role
     memo = g._cvc
     g._cvc = None
     total = 0
-    for w in members:
+    for w in ms:
         total += statics.cv(g, w)
     g._cvc = memo
-    for w, s in zip(members, saved):
-        part[w] = s
+    for k in range(n):
+        part[ms[k]] = saved[k]
     return total
 
 
@@ -207,7 +215,7 @@ def window(g: Game, cb: Combat) -> None:
         p = cb.to_act
         opts = window_options(g, p, cb)
         if opts:
-            opts.append((A_PASS,))
+            opts.append(PASS_OPT)
             g._decide("raid_mods" if cb.raid else "combat", p, opts)
             return
         cb.passes += 1

@@ -25,9 +25,10 @@ from .cards import (
     W_VEHICLE, CardDef,
 )
 from .game import (
-    A_ATTACK, A_BUILD, A_DISCARD, A_DONE, A_GROUP, A_KEEP, A_MOVE, A_MULLIGAN, A_PASS, A_PAY, A_PAY_ALL, A_PLAY,
-    A_RAID, A_RECRUIT, A_USE, A_YES, RW_GOLD, RW_VP, Z_BORDER, Z_STRIKE, Decision, Game, cell_xy,
+    A_ATTACK, A_BUILD, A_DISCARD, A_DONE, A_GROUP, A_KEEP, A_MOVE, A_MULLIGAN, A_PAY, A_PAY_ALL, A_PLAY,
+    A_RAID, A_RECRUIT, A_USE, A_YES, RW_GOLD, RW_VP, Z_BORDER, Z_STRIKE, Decision, Game,
 )
+from .state import DONE_OPT, PASS_OPT
 from . import statics
 from .view import PlayerView
 
@@ -215,6 +216,14 @@ class GreedyPolicy:
     def action_values(self, view: PlayerView, dec: Decision) -> list[tuple[float, tuple]]:
         """(value, option) of each Actions option the player scores, in the options' order (the search player's
         candidates come from these); forming a Group, discarding on purpose and unkeepable recruits are left out."""
+        out: list[tuple[float, tuple]] = []
+        self._score_actions(view, dec, out)
+        return out
+
+    def _score_actions(self, view: PlayerView, dec: Decision,
+                       out: list[tuple[float, tuple]] | None) -> tuple[tuple | None, float]:
+        """Scores the Actions options (into `out` when given, as action_values lists them) and returns the first
+        best scored above 0 with its value: the player's own choice makes no (value, option) pairs."""
         p = view.player
         # the Resource Balancing projection is made when a first option needs it (often none does: nothing
         # left to play but moves and `done`)
@@ -223,7 +232,8 @@ class GreedyPolicy:
         reserve = view.reserve(p)
         threats = self._threats(view)
         gap = threats & ~self._covered(view) if threats else 0   # nothing threatened: nothing to cover
-        out: list[tuple[float, tuple]] = []
+        best: tuple | None = None
+        best_v = 0.0
         for o in _options(dec):
             k: int = o[0]   # a native int: the kind tests below are then integer compares
             v = 0.0
@@ -254,16 +264,15 @@ class GreedyPolicy:
                 v = self._use_value(view, o, left)
             elif k == A_GROUP or k == A_DISCARD:
                 continue
-            out.append((v, o))
-        return out
+            if out is not None:
+                out.append((v, o))
+            if v > best_v:
+                best, best_v = o, v
+        return best, best_v
 
     def _actions(self, view: PlayerView, dec: Decision) -> tuple:
         p = view.player
-        best = None
-        best_v = 0.0
-        for v, o in self.action_values(view, dec):
-            if v > best_v:
-                best, best_v = o, v
+        best, best_v = self._score_actions(view, dec, None)
         if best_v < 3.0 and view.attack_this_turn() and not view.is_goldfish(view.opponent):
             group = self._group_wish(view, dec)
             if group is not None:
@@ -274,7 +283,7 @@ class GreedyPolicy:
             cycle = [o for o in dec.options if o[0] in (A_BUILD, A_RECRUIT, A_PLAY)]
             if cycle:
                 return min(cycle, key=lambda o: (view.cost(o[1]), card_value(view.card(o[1])), o[0] == A_BUILD))
-        return best if best is not None else (A_DONE,)
+        return best if best is not None else DONE_OPT
 
     def _group_wish(self, view: PlayerView, dec: Decision) -> tuple | None:
         """An Offensive Group of two that kills a Borderlands blocker no single warrior of ours beats (002 §11),
@@ -313,7 +322,8 @@ class GreedyPolicy:
     @staticmethod
     def _has_zone_option(dec: Decision, i: int, zone: int) -> bool:
         for o in _options(dec):
-            if o[0] == A_RECRUIT and o[1] == i and o[2] == zone:
+            k0: int = o[0]
+            if k0 == A_RECRUIT and o[1] == i and o[2] == zone:
                 return True
         return False
 
@@ -402,8 +412,14 @@ class GreedyPolicy:
         best = dec.options[0]
         best_key = -1_000_000
         for o in _options(dec):
-            x, y = cell_xy(o[1])
-            key = -1000 * (abs(x) + abs(y)) - abs(x * y)
+            # cell_xy written out on native ints (its tuple, and abs() on its items, were generic object operations);
+            # products of non-negative ints only (compiled code multiplies a negative int as a generic object)
+            c: int = o[1]
+            x = c // 256 - 128
+            y = c % 256 - 128
+            ax = x if x >= 0 else -x
+            ay = y if y >= 0 else -y
+            key = -((ax + ay) * 1000) - ax * ay
             if key > best_key:   # ties: the first, i.e. the lowest cell
                 best, best_key = o, key
         return best
@@ -411,7 +427,8 @@ class GreedyPolicy:
     # ---- Resource Balancing --------------------------------------------------------------------------------
     def _balance(self, view: PlayerView, dec: Decision) -> tuple:
         for o in _options(dec):
-            if o[0] == A_PAY_ALL:
+            k0: int = o[0]   # a native int compare, not a generic one
+            if k0 == A_PAY_ALL:
                 # a Reserve stuck at nothing with no Gold income: shed the cheapest Gold eater instead
                 avail, unpaid = view.balance_state()
                 gold = avail[0]
@@ -457,7 +474,8 @@ class GreedyPolicy:
         best = None
         best_v = 0.0
         for o in _options(dec):
-            if o[0] != A_ATTACK:
+            k0: int = o[0]
+            if k0 != A_ATTACK:
                 continue
             att, dfn, t = o[1], o[2], o[3]
             a_cv = _unit_cv(view, att, 1)
@@ -471,7 +489,7 @@ class GreedyPolicy:
             v -= 0.1 * a_cv   # the smallest sufficient attacker
             if v > best_v:
                 best, best_v = o, v
-        return best if best is not None else (A_DONE,)
+        return best if best is not None else DONE_OPT
 
     def _raid_wish(self, view: PlayerView) -> int:
         """The Tactics on which this player's Strike Force could raid a target, blocked now or not."""
@@ -494,7 +512,8 @@ class GreedyPolicy:
         parties: list[tuple] = []
         party_cvs: list[int] = []
         for o in _options(dec):
-            if o[0] != A_RAID:
+            k0: int = o[0]
+            if k0 != A_RAID:
                 continue
             tgt, party = o[1], o[3]
             r_cv = 0
@@ -517,7 +536,7 @@ class GreedyPolicy:
                 v = max(v, 0.5 * view.reserve(q))
             if v > best_v:
                 best, best_v = o, v
-        return best if best is not None else (A_PASS,)
+        return best if best is not None else PASS_OPT
 
     def _reward(self, view: PlayerView, dec: Decision) -> tuple:
         q = view.opponent
@@ -537,7 +556,7 @@ class GreedyPolicy:
     def _window(self, view: PlayerView, dec: Decision) -> tuple:
         cb = view.combat()
         if cb is None:
-            return (A_PASS,)
+            return PASS_OPT
         p = view.player
         mine = cb.att if p == cb.attacker else cb.dfn
         theirs = cb.dfn if p == cb.attacker else cb.att
@@ -548,7 +567,7 @@ class GreedyPolicy:
         attacking = p == cb.attacker
         now = _outcome(mine_cv, their_cv, attacking, cb.raid)
         if now >= 1:
-            return (A_PASS,)
+            return PASS_OPT
         best = None
         best_key = (now, 0.0)
         for o in dec.options:
@@ -574,7 +593,7 @@ class GreedyPolicy:
             key = (res, -cost)
             if res > now and key > best_key:
                 best, best_key = o, key
-        return best if best is not None else (A_PASS,)
+        return best if best is not None else PASS_OPT
 
     # ---- small choices ---------------------------------------------------------------------------------
     def _target(self, view: PlayerView, dec: Decision) -> tuple:

@@ -9,9 +9,9 @@ from .cards import (
     W_VEHICLE,
 )
 from .state import (
-    Z_DISCARD, Z_ASIDE, Z_ANNIH, Z_VP, Z_SETTLE, Z_BORDER, Z_STRIKE, ST_END, A_PASS, A_RAID, A_REWARD, RW_GOLD,
+    Z_DISCARD, Z_ASIDE, Z_ANNIH, Z_VP, Z_SETTLE, Z_BORDER, Z_STRIKE, ST_END, A_RAID, A_REWARD, RW_GOLD,
     RW_ATTACHMENTS, RW_DISCARD, RW_VP, G_DEFENSIVE, S_RAIDS, S_RAIDS_FAILED, S_PLACES_DESTROYED, S_PLACES_LOST,
-    S_LEADER_RAIDS, S_REWARD_GOLD, Combat,
+    S_LEADER_RAIDS, S_REWARD_GOLD, PASS_OPT, Combat,
 )
 from . import settlement, phases, actions, combat, abilities, statics, texts
 
@@ -37,7 +37,7 @@ def raid_step(g: Game) -> None:
     if not opts:
         g.raid_done = True
         return
-    opts.append((A_PASS,))
+    opts.append(PASS_OPT)
     g._decide("raid", p, opts)
 
 
@@ -91,21 +91,23 @@ def raid_options(g: Game, p: int) -> list:
     if not targets or not g.z[p][Z_STRIKE]:
         return []
     opts: list = []
-    block = [-1, -1, -1, -1, -1]   # blocked(g, q, t) by Tactic bit, found when first needed (it changes nothing)
+    # a Tactic's raiding party (its raiders, less those a block stops) depends on the Tactic alone, not on the
+    # target: found when first needed, by Tactic bit, and the one tuple shared by its targets' options
+    by_tactic: list[tuple[int, ...] | None] = [None, None, None, None, None]
     for tgt in targets:
         tt = statics.tactics(g, tgt)
         for t in TACTIC_ORDER:
             if not tt & t:
                 continue
-            party = raiders(g, p, t)
-            b = block[t]
-            if b < 0:
-                b = 1 if blocked(g, q, t) else 0
-                block[t] = b
-            if b:
-                party = [w for w in party if not statics.allowed(g, w, R_BE_BLOCKED)]
-            if party:
-                opts.append((A_RAID, tgt, t, tuple(party)))
+            got = by_tactic[t]
+            if got is None:
+                party = raiders(g, p, t)
+                if party and blocked(g, q, t):
+                    party = [w for w in party if not statics.allowed(g, w, R_BE_BLOCKED)]
+                got = tuple(party)
+                by_tactic[t] = got
+            if got:
+                opts.append((A_RAID, tgt, t, got))
     return opts
 
 

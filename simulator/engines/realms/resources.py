@@ -8,7 +8,8 @@ from .cards import (
     EV_BALANCING,
 )
 from .state import (
-    Z_DISCARD, Z_SETTLE, ST_BALANCE, ST_ATTACK, A_DISCARD, A_PAY, A_PAY_ALL, S_UNPAID_DISCARDS,
+    Z_DISCARD, Z_SETTLE, ST_BALANCE, ST_ATTACK, S_UNPAID_DISCARDS, PAY_ALL_OPT,
+    discard_opt, pay_opt,
 )
 from . import settlement, abilities, statics
 
@@ -104,12 +105,12 @@ def balance_decision(g: Game) -> None:
     order = pay_all_order(g, avail, unpaid)
     ctx: tuple = ()
     if order is not None:
-        opts.append((A_PAY_ALL,))
+        opts.append(PAY_ALL_OPT)
         ctx = tuple(order)   # the engine's order, which `pay all` follows
     for i in payable:
-        opts.append((A_PAY, i))
+        opts.append(pay_opt(i))
     for i in unpaid:
-        opts.append((A_DISCARD, i))
+        opts.append(discard_opt(i))
     g._decide("balance", p, opts, ctx)
 
 
@@ -258,14 +259,17 @@ def project_balance(g: Game, p: int) -> list[int] | None:
     resources, Gold being the next Reserve; None when the engine's order could not pay some card."""
     if g._dirty:
         statics.refresh(g)
+    # the four resources as local ints until the end (a list made, then read back, then made again boxed each)
     extra = g.add_res[p]
-    a = [g.reserve[p] + extra[0], extra[1], extra[2], extra[3]]
+    a0: int = g.reserve[p] + extra[0]
+    a1: int = extra[1]
+    a2: int = extra[2]
+    a3: int = extra[3]
     zone = g.zone
     supplied = g.supplied
     if not g._st_icon:
         cdef = g.cdef
         ids: list[int] = []
-        a0, a1, a2, a3 = a[0], a[1], a[2], a[3]
         for i in statics.in_play(g, p):
             if zone[i] == Z_SETTLE and not supplied[i]:
                 continue
@@ -282,7 +286,6 @@ def project_balance(g: Game, p: int) -> list[int] | None:
             return a
         return a if settle_fast(g, a, ids, None) else None
     items: list[tuple[int, Icons, Icons]] = []
-    b0, b1, b2, b3 = a[0], a[1], a[2], a[3]
     for i in statics.in_play(g, p):
         if zone[i] == Z_SETTLE and not supplied[i]:
             continue
@@ -290,11 +293,11 @@ def project_balance(g: Game, p: int) -> list[int] | None:
         if cons[0] or cons[1] or cons[2] or cons[3]:
             items.append((i, prov, cons))
         else:
-            b0 += prov[0]
-            b1 += prov[1]
-            b2 += prov[2]
-            b3 += prov[3]
-    a = [b0, b1, b2, b3]
+            a0 += prov[0]
+            a1 += prov[1]
+            a2 += prov[2]
+            a3 += prov[3]
+    a = [a0, a1, a2, a3]
     if not items:
         return a
     return settle_order(g, a, items, None)

@@ -77,6 +77,56 @@ RW_VP: Final = 3
 G_OFFENSIVE: Final = 1   # 002 §11
 G_DEFENSIVE: Final = 2
 
+# ---- option tuples shared between decisions and games -----------------------------------------------------
+# An option is an immutable value; making one afresh (a tuple, its ints boxed) and freeing it with its decision cost
+# more than the rest of the work for most options, and the same few recur every decision: the common ones are made
+# once per card instance number and handed out again.
+DONE_OPT: Final[tuple] = (A_DONE,)
+PASS_OPT: Final[tuple] = (A_PASS,)
+PAY_ALL_OPT: Final[tuple] = (A_PAY_ALL,)
+_PAY_OPTS: Final[list[tuple]] = []
+_DISCARD_OPTS: Final[list[tuple]] = []
+_BUILD_OPTS: Final[list[tuple]] = []
+_MOVE_OPTS: Final[list[tuple]] = []
+_PLAY_OPTS: Final[list[tuple]] = []      # (A_PLAY, i, -1): no host
+_BORDER_OPTS: Final[list[tuple]] = []    # (A_RECRUIT, i, Z_BORDER)
+_STRIKE_OPTS: Final[list[tuple]] = []    # (A_RECRUIT, i, Z_STRIKE)
+
+
+def _grow(lst: list[tuple], kind: int, i: int, extra: int, three: bool) -> tuple:
+    for n in range(len(lst), i + 1):
+        lst.append((kind, n, extra) if three else (kind, n))
+    return lst[i]
+
+
+def pay_opt(i: int) -> tuple:
+    return _PAY_OPTS[i] if i < len(_PAY_OPTS) else _grow(_PAY_OPTS, A_PAY, i, 0, False)
+
+
+def discard_opt(i: int) -> tuple:
+    return _DISCARD_OPTS[i] if i < len(_DISCARD_OPTS) else _grow(_DISCARD_OPTS, A_DISCARD, i, 0, False)
+
+
+def build_opt(i: int) -> tuple:
+    return _BUILD_OPTS[i] if i < len(_BUILD_OPTS) else _grow(_BUILD_OPTS, A_BUILD, i, 0, False)
+
+
+def move_opt(i: int) -> tuple:
+    return _MOVE_OPTS[i] if i < len(_MOVE_OPTS) else _grow(_MOVE_OPTS, A_MOVE, i, 0, False)
+
+
+def play_opt(i: int) -> tuple:
+    """(A_PLAY, i, -1): a card played with no host."""
+    return _PLAY_OPTS[i] if i < len(_PLAY_OPTS) else _grow(_PLAY_OPTS, A_PLAY, i, -1, True)
+
+
+def recruit_opt(i: int, zone: int) -> tuple:
+    if zone == Z_BORDER:
+        return _BORDER_OPTS[i] if i < len(_BORDER_OPTS) else _grow(_BORDER_OPTS, A_RECRUIT, i, Z_BORDER, True)
+    if zone == Z_STRIKE:
+        return _STRIKE_OPTS[i] if i < len(_STRIKE_OPTS) else _grow(_STRIKE_OPTS, A_RECRUIT, i, Z_STRIKE, True)
+    return (A_RECRUIT, i, zone)
+
 # ---- stack frames -------------------------------------------------------------------------------------
 F_ABILITY: Final = 0
 F_EFFECT: Final = 1

@@ -2,7 +2,7 @@
 Tactics, keywords, icons, costs and rules; selectors and conditions (`match`, `select`, `cond`)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import (
     AF_HOST, AF_LEADER, AF_OPP, AF_SEL, AF_SELF, AF_YOU, C_ALL, C_ANY, C_BEHIND, C_CONTROLS, C_HAND_GTE, C_HAND_LTE,
@@ -36,13 +36,18 @@ def in_play(g: Game, p: int) -> list[int]:
 
 def build_in_play(g: Game, p: int) -> list[int]:
     zs = g.z[p]
-    base = zs[Z_SETTLE] + zs[Z_BORDER] + zs[Z_STRIKE] + zs[Z_RITUAL]
+    # one list extended (a chain of + makes a list per step)
+    out = zs[Z_SETTLE][:]
+    out.extend(zs[Z_BORDER])
+    out.extend(zs[Z_STRIKE])
+    rituals = zs[Z_RITUAL]
+    if rituals:
+        out.extend(rituals)
     if not zs[Z_ATTACHED]:
-        return base
+        return out
     atts = g.atts
-    out = list(base)
-    for h in base:
-        lst = atts.get(h)
+    for k in range(len(out)):   # the hosts: the cards before any attachment
+        lst = atts.get(out[k])
         if lst:
             out.extend(lst)
     return out
@@ -57,17 +62,23 @@ def active_source(g: Game, i: int) -> bool:
     return Z_BORDER <= z <= Z_RITUAL
 
 
+# what refresh() leaves for a kind of static or an event nothing in play has: one shared empty list, never written
+# (most kinds are empty in most positions, and making then freeing a list for each was most of a refresh)
+_NO_STATICS: Final[list[tuple[int, Static]]] = []
+_NO_TRIGGERS: Final[list[tuple[int, Ability]]] = []
+
+
 def refresh(g: Game) -> None:
     if not g._dirty:
         return
     g._dirty = False
-    cv: list[tuple[int, Static]] = []
+    cv = _NO_STATICS
     cv_roles = False
-    icon: list[tuple[int, Static]] = []
-    cost: list[tuple[int, Static]] = []
-    grant: list[tuple[int, Static]] = []
-    rule: list[tuple[int, Static]] = []
-    trig: list[list[tuple[int, Ability]]] = [[] for _ in range(N_EVENTS)]
+    icon = _NO_STATICS
+    cost = _NO_STATICS
+    grant = _NO_STATICS
+    rule = _NO_STATICS
+    trig: list[list[tuple[int, Ability]]] = [_NO_TRIGGERS] * N_EVENTS
     cdef = g.cdef
     for p in (0, 1):
         for i in in_play(g, p):
@@ -76,19 +87,33 @@ def refresh(g: Game) -> None:
                 continue
             for st in d.statics:
                 if st.cvmod is not None:
+                    if cv is _NO_STATICS:
+                        cv = []
                     cv.append((i, st))
                     if st.reads_roles:
                         cv_roles = True
                 if st.icons:
+                    if icon is _NO_STATICS:
+                        icon = []
                     icon.append((i, st))
                 if st.has_cost:
+                    if cost is _NO_STATICS:
+                        cost = []
                     cost.append((i, st))
                 if st.tactics or st.kw:
+                    if grant is _NO_STATICS:
+                        grant = []
                     grant.append((i, st))
                 if st.rules:
+                    if rule is _NO_STATICS:
+                        rule = []
                     rule.append((i, st))
             for ab in d.triggers:
-                trig[ab.event].append((i, ab))
+                lst = trig[ab.event]
+                if lst is _NO_TRIGGERS:
+                    lst = []
+                    trig[ab.event] = lst
+                lst.append((i, ab))
     g._st_cv = cv
     g._st_cv_roles = cv_roles
     g._st_icon = icon

@@ -297,9 +297,14 @@ class PlayerView(PublicView):
 
     def cv_as(self, members: Any, role: int) -> int:
         """The total CV members would fight with in a role (game.ROLE_*: 1 attacker, 2 defender, 3 raider)."""
-        for w in members:
-            self._visible(w)
-        return combat.cv_as(self._g, members, role)
+        # one typed list: iterating an untyped sequence is a generic iterator walk in compiled code
+        ms: list[int] = list(members)
+        seen = self._g.seen
+        player = self.player
+        for w in ms:
+            if not seen[w] >> player & 1:
+                raise HiddenCard(f"card {w} is hidden from player {player}")
+        return combat.cv_as(self._g, ms, role)
 
     def _visible(self, i: int) -> None:
         if not self._g.seen[i] >> self.player & 1:
