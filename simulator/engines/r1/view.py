@@ -14,6 +14,13 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+# the zones _sees tests, as constants the compiled build inlines (state.py's are names looked up in the module)
+_DECK: Final = 0
+_HAND: Final = 1
+_SECRET: Final = 5
+_ASIDE: Final = 15
+assert (_DECK, _HAND, _SECRET, _ASIDE) == (DECK, HAND, SECRET, ASIDE)
+
 HIDDEN: Final = CardDef({"code": "hidden", "name": "a card this player cannot see", "type": "hidden", "faction": "none"})
 """What a view's `cdef` holds for a card its player may not see."""
 
@@ -88,9 +95,12 @@ class PlayerView:
         g = self._g
         table = self.cdef
         table.extend(g.cdef)
-        for i in range(len(table)):
-            if not self._sees(i):
-                table[i] = HIDDEN
+        p = self.player
+        q = 1 - p
+        for zone in (g.deck[p], g.hand[q], g.deck[q], g.secret[q], g.aside[q]):
+            for i in zone:
+                if not self._sees(i):
+                    table[i] = HIDDEN
         self._looked = len(g.shown)
 
     def _sees(self, i: int) -> bool:
@@ -101,9 +111,9 @@ class PlayerView:
         p = self.player
         z = g.zone[i]
         if g.owner[i] == p:
-            if z != DECK:
+            if z != _DECK:
                 return True
-        elif g.seen[i] or not (z == HAND or z == DECK or z == SECRET or z == ASIDE):
+        elif g.seen[i] or not (z == _HAND or z == _DECK or z == _SECRET or z == _ASIDE):
             return True
         dec = g.pending
         if dec is not None and dec.player == p and dec.kind != "window":
