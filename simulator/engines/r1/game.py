@@ -108,7 +108,8 @@ class Game(Phases):
         pols = self.policies
         if pols[0] is None or (pols[1] is None and not self.goldfish):
             raise ValueError("play() needs a policy for each player")
-        v0, v1 = self.view(0), self.view(1)
+        v0 = self.view(0)
+        v1 = self.view(1) if pols[1] is not None else v0   # the goldfish never chooses: no view of its own
         c0 = pols[0].choose
         c1 = pols[1].choose if pols[1] is not None else c0
         gen = self._gen

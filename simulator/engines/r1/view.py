@@ -97,10 +97,20 @@ class PlayerView:
         table.extend(g.cdef)
         p = self.player
         q = 1 - p
-        for zone in (g.deck[p], g.hand[q], g.deck[q], g.secret[q], g.aside[q]):
+        for i in g.deck[p]:
+            table[i] = HIDDEN
+        seen = g.seen
+        for zone in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]):
             for i in zone:
-                if not self._sees(i):
+                if not seen[i]:
                     table[i] = HIDDEN
+        dec = g.pending
+        if dec is not None and dec.player == p and dec.kind != "window":
+            for o in dec.options:   # what its own decision names (as _sees)
+                if type(o) is tuple:
+                    for x in o:
+                        if type(x) is int and table[x] is HIDDEN:
+                            table[x] = g.cdef[x]
         self._looked = len(g.shown)
 
     def _sees(self, i: int) -> bool:
@@ -113,7 +123,7 @@ class PlayerView:
         if g.owner[i] == p:
             if z != _DECK:
                 return True
-        elif g.seen[i] or not (z == _HAND or z == _DECK or z == _SECRET or z == _ASIDE):
+        elif not (z == _HAND or z == _DECK or z == _SECRET or z == _ASIDE) or g.seen[i]:
             return True
         dec = g.pending
         if dec is not None and dec.player == p and dec.kind != "window":
