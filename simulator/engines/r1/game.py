@@ -84,13 +84,13 @@ class Game(Phases):
 
     def view(self, p: int) -> "PlayerView":
         """What player p may know of this game (a read-only view; PlayerView)."""
-        v = self._views[p]
-        if v is None:
+        got: PlayerView | None = self._views[p]   # typed: look() is then a direct call in the compiled build
+        if got is None:
             v = PlayerView(self, p)
             self._views[p] = v
-        else:
-            v.look()
-        return v
+            return v
+        got.look()
+        return got
 
     @property
     def struggle_counts(self) -> list[list[dict[str, int]]]:
