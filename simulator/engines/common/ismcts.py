@@ -90,6 +90,18 @@ class Tree:
         return True
 
 
+def _settled(stats: dict, left: int) -> bool:
+    """Whether the most visited of `stats` ({key: [visits, ...]}) leads every other by more than `left` visits."""
+    top = second = 0
+    for st in stats.values():
+        n = st[0]
+        if n > top:
+            top, second = n, top
+        elif n > second:
+            second = n
+    return top - second > left
+
+
 def _frozen(actions: Sequence) -> tuple:
     """Actions as a tuple usable as a key (an action holding a list gets a tuple in its place)."""
     return tuple(tuple(_frozen(x) if isinstance(x, list) else x for x in a) if isinstance(a, tuple)
@@ -98,7 +110,8 @@ def _frozen(actions: Sequence) -> tuple:
 
 def search(game: TreeGame, view: Any, player: int, *, iterations: int, rng: random.Random,
            tree: Tree | None = None, explore: float = 0.7, margin: float = 0.0,
-           widen: float | None = None) -> tuple[Any, dict]:
+           widen: float | None = None, decided: bool = False,
+           max_depth: int | None = None) -> tuple[Any, dict]:
     """The key of the best candidate at the view's decision for `player`, and the root's statistics
     ({key: [visits, mean score]}). `iterations` worlds are dealt (a deal that cannot reach the decision is
     dealt again, up to twice as many times). The answer is the candidate visited most (ties: the first in the
@@ -110,6 +123,16 @@ def search(game: TreeGame, view: Any, player: int, *, iterations: int, rng: rand
     once the node has been visited enough to tell it apart; without it (None) every candidate of every node is
     tried once before UCB chooses, and with a budget of a few worlds a decision most of the root's iterations
     then score lines in which the other player replies with its untried, mostly poor, options.
+
+    `decided`: stop dealing worlds once the answer is settled, i.e. the most visited root candidate leads every
+    other by more visits than there are iterations left (a root candidate not yet tried counts 0): the answer is
+    then the one the whole budget would give, and the worlds it would still have dealt are saved. The count is of
+    iterations, never of time, so the search stays reproducible. Not with `margin` (whose answer reads means).
+
+    `max_depth`: searched decisions at most this many deep in the tree (1: the root only, a flat search with
+    UCB); past them an iteration plays out (`advance(world, False)`). Deep nodes are seldom visited often enough
+    for the widening to offer them a second candidate, so walking them mostly costs the game's candidates at
+    every searched decision of the play-out and buys nothing.
 
     >>> class Call:
     ...     player = 0
@@ -175,8 +198,8 @@ def search(game: TreeGame, view: Any, player: int, *, iterations: int, rng: rand
             game.play(world, macro)
             if world.pending is None:
                 break
-            if fresh is not None:
-                game.advance(world, False)    # a new leaf: play out to the horizon
+            if fresh is not None or (max_depth is not None and depth + 1 >= max_depth):
+                game.advance(world, False)    # a new leaf, or as deep as asked: play out to the horizon
                 break
             more = game.advance(world, True)
             trail = _frozen(hist(world)[mark:]) if hist is not None else ()
@@ -191,6 +214,8 @@ def search(game: TreeGame, view: Any, player: int, *, iterations: int, rng: rand
         for s, who in path:
             s[0] += 1
             s[1] += v if who == player else -v
+        if decided and not margin and _settled(root.stats, iterations - done):
+            break
     stats = {k: [s[0], s[1] / s[0] if s[0] else 0.0] for k, s in root.stats.items()}
     if not order:
         return None, stats

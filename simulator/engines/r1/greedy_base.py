@@ -95,6 +95,70 @@ def _fewest_icons(cdef: list[CardDef], cands: list[int], pw: dict[int, int]) -> 
             best, best_n, best_p = i, n, v
     return best
 
+def _authority_total(game: PlayerView, p: int, pw: dict[int, int]) -> int:
+    """game.authority_total(p) (§5.5), reusing the Power already read into `pw` (max(Power, 0) by unit) at this
+    decision instead of reading it again."""
+    if game.goldfish and p == 1:
+        return 0   # CONTRACTS §3: the goldfish's Authority total is 0
+    total = game.pool[p]
+    cdef, exh = game.cdef, game.exh
+    for i in game.field[p]:
+        if cdef[i].is_unit and not exh[i]:
+            v = pw.get(i)
+            if v is None:
+                v = game.power(i)
+            if v > 0:
+                total += v
+    if game.has_abilities:
+        total += game.authority_bonus(p)
+    return total
+
+
+class _AuthorityLead:
+    """`GreedyV1Policy._worth_authority(lead, committed, gain)` with lead = p's Authority total minus the
+    opponent's (§5.5), the lead read only as far as the answer needs: p's units add Power (each floored at 0) to
+    a lower bound that starts from its pool, its static bonuses, the Power already read into `pw`, and minus
+    `theirs`; once the bound exceeds what the attack commits, the lead does too, and the rest is not read."""
+
+    def __init__(self, game: PlayerView, p: int, pw: dict[int, int], theirs: int):
+        self.game = game
+        self.pw = pw
+        self.bound = -theirs
+        self.unread: list[int] = []
+        if game.goldfish and p == 1:
+            return   # CONTRACTS §3: the goldfish's Authority total is 0
+        bound = game.pool[p] - theirs
+        cdef, exh = game.cdef, game.exh
+        for i in game.field[p]:
+            if cdef[i].is_unit and not exh[i]:
+                v = pw.get(i)
+                if v is None:
+                    self.unread.append(i)
+                elif v > 0:
+                    bound += v
+        if game.has_abilities:
+            bound += game.authority_bonus(p)
+        self.bound = bound
+
+    def worth(self, committed: int, gain: float) -> bool:
+        bound = self.bound
+        if bound <= committed and self.unread:
+            game, pw = self.game, self.pw
+            unread = self.unread
+            while unread:
+                i = unread.pop(0)
+                v = max(game.power(i), 0)
+                pw[i] = v   # what _plan_struggle would read for it later
+                bound += v
+                if bound > committed:
+                    break
+            self.bound = bound
+        if bound > committed:
+            return True   # the lead is at least the bound: Authority stays ours after these attackers exhaust
+        # every unit read: the bound is the lead
+        return GreedyV1Policy._worth_authority(bound, committed, gain)
+
+
 class GreedyV1Policy:
     """The first greedy player ("greedy-v1"), frozen so the policy ladder can measure the players against a fixed
     reference; `GreedyPolicy` (policies.py) overrides the decisions it gets wrong."""
@@ -106,6 +170,7 @@ class GreedyV1Policy:
         self.setup_plan: list | None = None
         self.attack_plan: list[int] = []
         self.defend_plan: list[int] | None = None
+        self._setup_memo: Any = None   # (the game's card list, hand, plan): the last opening board planned
 
     # dispatch ------------------------------------------------------------
     _dispatch: ClassVar[dict] = {}   # (class, decision kind) -> the handler function (no getattr per decision)
@@ -150,11 +215,16 @@ class GreedyV1Policy:
                 solver = SetupSolver([d.raw for d in distinct], deck.faction_slug)
                 deck._setup_solver = solver
             idx = deck._setup_index
-            choice = solver.best([idx[game.cdef[i]] for i in hand])
-            hidden = set(getattr(choice, "hidden", ()) or ())
+            # the mulligan and the setup that follows a kept hand ask for the same hand: one answer for both
+            memo = self._setup_memo
+            if memo is not None and memo[0] is game.cdef and memo[1] == hand:
+                return list(memo[2])
+            placed, hidden = solver.plan([idx[game.cdef[i]] for i in hand])
             order = {"unit": 0, "location": 1, "attachment": 2}
-            ks = sorted(choice.placed, key=lambda k: (k in hidden, order.get(game.cdef[hand[k]].type, 3)))
-            return [("hide" if k in hidden else "place", hand[k]) for k in ks]
+            ks = sorted(placed, key=lambda k: (k in hidden, order.get(game.cdef[hand[k]].type, 3)))
+            plan = [("hide" if k in hidden else "place", hand[k]) for k in ks]
+            self._setup_memo = (game.cdef, list(hand), plan)
+            return list(plan)
         except Exception:  # pragma: no cover - a broken solver must not stop games
             pass
         return self._own_setup(game, p)
@@ -364,8 +434,8 @@ class GreedyV1Policy:
                 gain = 1 + self._spoils_worth(t, spoils, game, opp)
                 if gain < 1.5:
                     if lead is None:
-                        lead = game.authority_total(p) - game.authority_total(opp)
-                    if not self._worth_authority(lead, pw[i], gain):
+                        lead = _AuthorityLead(game, p, pw, game.authority_total(opp))
+                    if not lead.worth(pw[i], gain):
                         continue
                 self.attack_plan = [i]
                 return t
@@ -396,8 +466,8 @@ class GreedyV1Policy:
                 gain = self._spoils_worth(t, spoils, game, opp)
                 if gain < 1.5:
                     if lead is None:
-                        lead = game.authority_total(p) - game.authority_total(opp)
-                    if not self._worth_authority(lead, total, gain):
+                        lead = _AuthorityLead(game, p, pw, game.authority_total(opp))
+                    if not lead.worth(total, gain):
                         continue
                 self.attack_plan = chosen
                 return t

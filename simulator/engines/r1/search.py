@@ -36,7 +36,7 @@ from simulator.engines.common.shuffle import fisher_yates
 
 from .evaluation import evaluate
 
-DEFAULT_ITERATIONS = 24     # worlds dealt per searched decision (expert = expert:24)
+DEFAULT_ITERATIONS = 16     # worlds dealt per searched decision (expert = expert:16)
 DEFAULT_HORIZON = 0         # play-outs stop at the end of the round the decision is in (+ this many rounds)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 DEAL_TRIES = 3              # deals tried per world before the iteration is given up (each costs a replay)
@@ -45,6 +45,7 @@ DEAL_TRIES = 3              # deals tried per world before the iteration is give
 MAJOR = frozenset(("window", "defenders"))
 LONG = frozenset(("kill_own", "emblem"))   # decisions whose play-outs run LONG_ROUNDS rounds longer
 LONG_ROUNDS = 3
+PER_CANDIDATE = 4           # ... and at most this many worlds per candidate of the decision
 POOLED = 32                 # deals kept from earlier decisions
 WIDEN = 0.5                 # progressive widening below the root (common/ismcts.py `search`)
 EXPLORE = 0.7               # UCB's exploration constant, for scores in [-1, 1]
@@ -121,7 +122,8 @@ def _dealt_position(position: dict, me: int, rng: random.Random) -> dict:
     return pos
 
 
-def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None, dec: Any = None) -> Any:
+def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None, dec: Any = None,
+           prep: dict | None = None) -> Any:
     """The engine's `view.determinize(rng)` (PlayerView.determinize: the unseen cards dealt again at random into a
     copy of the state at the start of the current step, the choices made since in this step replayed on the
     deal), giving up after `tries` deals on which a recorded choice is no longer legal or the world would wait at
@@ -133,20 +135,28 @@ def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None, 
     deal is appended). The first one is tried first, with every card the player has seen since given back its
     real identity: a deal consistent with what was known then and with what was seen since is as good a sample
     of the hidden cards as a fresh one (rejection sampling), and it seldom fails, where a fresh deal fails
-    more often (a recorded Secret placement or a card taken from the top of a deck rarely fits a random deal)."""
+    more often (a recorded Secret placement or a card taken from the top of a deck rarely fits a random deal).
+
+    `prep`: a dict the caller keeps for the deals of one view at one decision (one search): what every deal
+    there starts from (the unseen groups, the card map, the step's snapshot) is worked out once into it."""
     from .state import IllegalAction, fisher_yates as shuffle
     from .view import _dealt as dealt_into
     g = view._g
-    groups = [[i for i in grp if i < g.printed] for grp in view.unseen_groups()]
     if dec is None:
         dec = g.pending
-    if dec is not None and dec.player == view.player:
-        # the cards its own decision names are known to it (the card a Scout looks at, 000 §9.3)
-        named = {x for o in dec.options if type(o) is tuple for x in o if type(x) is int}
-        groups = [[i for i in grp if i not in named] for grp in groups]
-    base = list(g.card_map) if g.card_map is not None else list(range(g.printed))
-    where = {c: j for j, c in enumerate(base)}
-    snap = g._snapshot()
+    if prep:
+        groups, base, where, snap = prep["groups"], prep["base"], prep["where"], prep["snap"]
+    else:
+        groups = [[i for i in grp if i < g.printed] for grp in view.unseen_groups()]
+        if dec is not None and dec.player == view.player:
+            # the cards its own decision names are known to it (the card a Scout looks at, 000 §9.3)
+            named = {x for o in dec.options if type(o) is tuple for x in o if type(x) is int}
+            groups = [[i for i in grp if i not in named] for grp in groups]
+        base = list(g.card_map) if g.card_map is not None else list(range(g.printed))
+        where = {c: j for j, c in enumerate(base)}
+        snap = g._snapshot()
+        if prep is not None:
+            prep.update(groups=groups, base=base, where=where, snap=snap)
     attempts = 0
     while attempts < tries:
         if pool:
@@ -161,7 +171,7 @@ def _dealt(view: Any, rng: random.Random, tries: int, pool: list | None = None, 
                     cards[i] = base[j]
         # the deal as the engine's cheap copy takes it: card id i becomes the card id j was (cards[i] = base[j]),
         # dealt into a copy of the step's snapshot instead of a replay of the whole game from its seed
-        pairs = [(i, where[c]) for i, c in enumerate(cards) if c != base[i]]
+        pairs = [(i, where[c]) for i, c, b in zip(range(len(cards)), cards, base) if c != b]
         try:
             out = g._resumed(dealt_into(snap, pairs), False)
         except IllegalAction:
@@ -211,7 +221,7 @@ def _known_fixed(cards: list, base: list, groups: list) -> list:
 
 
 def world_of(view: Any, rng: random.Random, tries: int | None = None, pool: list | None = None,
-             dec: Any = None) -> Any:
+             dec: Any = None, prep: dict | None = None) -> Any:
     """A whole game consistent with what the view's player knows: what it cannot see is dealt again at random
     from what it could be (the engine's `view.determinize(rng)`; for a loaded position, the position dealt
     again and the choices since replayed, or, when a choice no longer applies on a deal, the position as it is).
@@ -220,7 +230,7 @@ def world_of(view: Any, rng: random.Random, tries: int | None = None, pool: list
     o = _ORIGINS.get(id(g)) if g is not None else None
     if o is None or o[0] is not g or getattr(g, "origin", None) is not None:
         if tries is not None and g is not None and getattr(g, "origin", None) is None:
-            return _dealt(view, rng, tries, pool, dec)
+            return _dealt(view, rng, tries, pool, dec, prep)
         return view.determinize(rng)   # the engine copies a loaded position itself (Game.origin)
     from .game import IllegalAction
     for attempt in range(11):
@@ -241,14 +251,22 @@ PASS = ("pass",)   # the engine's own action values (game.py)
 DONE = ("done",)
 
 
+_GREEDY: list = []   # the greedy player's class, imported late (policies registers this module)
+
+
+def _greedy_class() -> Any:
+    if not _GREEDY:
+        from .policies import GreedyPolicy
+        _GREEDY.append(GreedyPolicy)
+    return _GREEDY[0]
+
+
 def _greedy(seed: int = 0):
-    from .policies import GreedyPolicy   # late: policies registers this module
-    return GreedyPolicy(seed)
+    return _greedy_class()(seed)
 
 
 def _rollout_greedy(seed: int):
-    from .policies import make_policy
-    return make_policy("greedy", seed)
+    return _greedy_class()(seed)
 
 
 def continue_with(game: Any, pols: list, horizon_round: int | None = None) -> None:
@@ -287,18 +305,24 @@ class ExpertPolicy:
     this round)."""
 
     name = "expert"
+    decided = True       # stop a search once its answer is settled (common/ismcts.py `search`)
+    max_depth: int | None = None   # searched decisions deep in the tree (common/ismcts.py `search`)
+    credit = True        # the root's visits kept from the previous search count towards the budget
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, horizon: int | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = None, horizon: int | None = None,
+                 per_candidate: int | None = None):
         self.rng = random.Random(seed ^ 0x5EA4C4)
         self.seed = seed
         self.iterations = DEFAULT_ITERATIONS if iterations is None else int(iterations)
         self.horizon = DEFAULT_HORIZON if horizon is None else int(horizon)
+        self.per_candidate = PER_CANDIDATE if per_candidate is None else int(per_candidate)
         self.greedy = _greedy(seed)
         self.plan: list = []             # the rest of a declaration it chose (attackers / defenders)
         self.plan_kind = ""
         self.searched = 0                # decisions searched (statistics)
         self.reused = 0                  # ... of which started from a subtree of the previous search
         self.by_kind: dict[str, int] = {}   # ... by decision kind
+        self.worlds = 0                  # worlds dealt for them (statistics)
         self.tree = Tree()
         self._owner: Any = None          # the game the tree belongs to
         self._deals: list = []           # deals that replayed at its earlier decisions (_dealt)
@@ -338,8 +362,16 @@ class ExpertPolicy:
         if hist is not None and self.tree.advance(hist):
             self.reused += 1
         n = self.iterations if kind in MAJOR else max(2, self.iterations // 2)
+        # fewer candidates need fewer worlds to tell apart; and where few candidates are close, the choice
+        # between them matters less
+        n = max(2, min(n, self.per_candidate * len(cands)))
+        if self.credit:
+            # a kept subtree's root visits were spent on this very decision, in worlds dealt from what the player
+            # knew a moment ago: they count towards its budget
+            n = max(2, n - sum(st[0] for st in self.tree.root.stats.values()))
         key, _stats = tree_search(self._tree_game(game, dec, me), game, me, iterations=n,
-                                  rng=self.rng, tree=self.tree, explore=EXPLORE, widen=WIDEN)
+                                  rng=self.rng, tree=self.tree, explore=EXPLORE, widen=WIDEN,
+                                  decided=self.decided, max_depth=self.max_depth)
         by_key = {_key(m): (k, m) for k, m in cands}
         plan_kind, macro = by_key.get(key, cands[0])
         self.plan = list(macro[1:])
@@ -352,6 +384,7 @@ class ExpertPolicy:
         to the end of the round (or `horizon` rounds later), scored by `evaluate`."""
         seed = self.rng.getrandbits(48)
         counter = [0, 0]
+        prep: dict = {}               # what every deal of this search starts from (_dealt)
         last: list = [None, None]     # the decision the last stop computed candidates for, and them
         planner = _greedy(self.seed)
         dkind, dinfo = dec.kind, dec.info
@@ -373,8 +406,9 @@ class ExpertPolicy:
             return d.player == me and d.kind == dkind and (dkind != "window" or d.info == dinfo)
 
         def deal(v: Any, rng: random.Random) -> Any:
-            w = world_of(v, rng, DEAL_TRIES, self._deals if counter[1] % 2 == 0 else None, dec)
+            w = world_of(v, rng, DEAL_TRIES, self._deals if counter[1] % 2 == 0 else None, dec, prep)
             counter[1] += 1
+            self.worlds += 1
             if w is None or w.pending is None:
                 return None
             if not at_decision(w, w.pending):
@@ -522,9 +556,11 @@ def _plain_pair(me: int, seed: int) -> tuple:
 
 
 def _key(macro: list) -> tuple:
-    first = macro[0]
-    rest = tuple(sorted(str(a) for a in macro[1:]))
-    return (first,) + rest
+    """A candidate's name, the same in every world: its first action and the set of its follow-ups (the
+    follow-ups of a declaration are ("attacker" | "defender", card id) and DONE, so they sort as tuples)."""
+    if len(macro) == 1:
+        return (macro[0],)
+    return (macro[0],) + tuple(sorted(macro[1:]))
 
 
 def _play_macro(w, macro: list) -> None:

@@ -171,41 +171,63 @@ class SetupSolver:
     # ---- public -----------------------------------------------------------------------------------
     def best(self, hand: Sequence[int]) -> SetupChoice:
         """The best legal setup of `hand` (indices into `cards`), with positions into `hand`."""
+        solved = self._solved(hand)
+        if solved is None:
+            return EMPTY_CHOICE
+        template = solved[1]
+        placed, hidden, dups = self._positions(hand, solved)
+        return SetupChoice(placed=placed, budget_used=template[0], units=template[1], power=template[2],
+                           icons=frozenset(ICON_NAMES[b] for b in range(4) if template[3] >> b & 1),
+                           hidden=hidden, duplicates=dups)
+
+    def plan(self, hand: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """`best(hand)`'s (placed, hidden) positions alone, without building the SetupChoice (what a player needs
+        at every mulligan)."""
+        solved = self._solved(hand)
+        if solved is None:
+            return (), ()
+        placed, hidden, _dups = self._positions(hand, solved)
+        return placed, hidden
+
+    def _solved(self, hand: Sequence[int]) -> tuple | None:
+        """The cached (counts, (spent, units, power, icon mask), dups, hidden) of the hand, None when it places
+        nothing."""
         charge = self.charge
         rep = self.rep
-        key = tuple(sorted(rep[i] for i in hand if charge[i] is not None))
+        key = tuple(sorted([rep[i] for i in hand if charge[i] is not None]))
         if not key:
-            return EMPTY_CHOICE
+            return None
         solved = self._cache.get(key)
         if solved is None:
             solved = self._solve(key)
             if len(self._cache) >= self.MAX_CACHED_HANDS:
                 self._cache.clear()
             self._cache[key] = solved
-        counts, template, dups, hidden = solved
-        if template is EMPTY_CHOICE:
-            return EMPTY_CHOICE
+        return solved if solved[1] is not None else None
+
+    def _positions(self, hand: Sequence[int], solved: tuple) -> tuple[tuple[int, ...], tuple[int, ...],
+                                                                      tuple[int, ...]]:
+        """(placed, hidden, duplicates) positions in `hand` of a solved hand."""
+        counts, _template, dups, hidden = solved
+        rep = self.rep
         # Map the chosen card indices back to the earliest positions of the hand that hold them.
-        need = dict(counts)
-        placed = []
+        need: dict[int, int] = dict(counts)
+        placed: list[int] = []
         for pos, idx in enumerate(hand):
-            idx = rep[idx]
-            left = need.get(idx)
+            r = rep[idx]
+            left = need.get(r, 0)
             if left:
                 placed.append(pos)
-                need[idx] = left - 1
+                need[r] = left - 1
         if not (dups or hidden):
-            return SetupChoice(placed=tuple(placed), budget_used=template.budget_used, units=template.units,
-                               power=template.power, icons=template.icons)
+            return tuple(placed), (), ()
         by_index: dict[int, list[int]] = {}
         for pos in placed:
             by_index.setdefault(rep[hand[pos]], []).append(pos)
         # Within one card index, hidden copies take the last positions, duplicates the ones before them.
         hidden_pos = [by_index[i].pop() for i in hidden]
         dup_pos = [by_index[i].pop() for i in dups]
-        return SetupChoice(placed=tuple(placed), budget_used=template.budget_used, units=template.units,
-                           power=template.power, icons=template.icons, hidden=tuple(sorted(hidden_pos)),
-                           duplicates=tuple(sorted(dup_pos)))
+        return tuple(placed), tuple(sorted(hidden_pos)), tuple(sorted(dup_pos))
 
     def cache_size(self) -> int:
         return len(self._cache)
@@ -254,8 +276,7 @@ class SetupSolver:
                         opts.append((cost, 0, 0, 0, 0, (), (), (m,) * h, ()))
         return self._finish_group(opts)
 
-    @staticmethod
-    def _finish_group(opts: list[tuple]) -> tuple:
+    def _finish_group(self, opts: list[tuple]) -> tuple:
         # Append (cards placed, attachments placed) so the search can count them as it goes.
         opts = [o + (len(o[5]) + len(o[6]) + len(o[7]), len(o[8])) for o in opts]
         opts.sort(key=lambda o: (-o[1], -o[2], o[0]))
@@ -264,7 +285,8 @@ class SetupSolver:
             if o[1] > 0:
                 ratio = max(ratio, o[1] / o[0] if o[0] else float("inf"))
         max_units = max(o[2] for o in opts)
-        return tuple(opts), opts[0][1], max_units, -(opts[0][1] + 0.5 * max_units), ratio
+        return (tuple(opts), opts[0][1], max_units, -(opts[0][1] + 0.5 * max_units), ratio,
+                _Columns(opts, self.fits, self.is_unit))
 
     def _groups(self, key: tuple) -> list[tuple]:
         counts: dict[int, int] = {}
@@ -290,14 +312,12 @@ class SetupSolver:
             groups.append(group)
         return groups
 
-    def _solve(self, key: tuple):
+    def _solve(self, key: tuple) -> tuple:
         # Strongest groups first, each group's options strongest first, so a good setup is found early and the
         # Power bound below cuts most of the remaining branches.
         groups = self._groups(key)
         groups.sort(key=lambda grp: grp[3])
         ngroups = len(groups)
-        budget = self.budget
-        fits, is_unit = self.fits, self.is_unit
         # Upper bounds on the Power / units the remaining groups can still add (attachment bonuses included).
         rem_power = [0] * (ngroups + 1)
         rem_units = [0] * (ngroups + 1)
@@ -309,53 +329,126 @@ class SetupSolver:
         rem_ratio = [0.0] * (ngroups + 1)
         for g in range(ngroups - 1, -1, -1):
             rem_ratio[g] = max(rem_ratio[g + 1], groups[g][4])
-        groups = [grp[0] for grp in groups]
-        best: list[Any] = [(-1,), None]
-        chosen: list[tuple] = [None] * ngroups  # type: ignore[list-item]
-
-        def leaf(spent, power, units, mask, restricted, placed, attached):
-            if attached:
-                unit_bits = 0
-                for o in chosen:
-                    for i in o[5]:
-                        if is_unit[i]:
-                            unit_bits |= 1 << i
-                for o in chosen:
-                    for a in o[8]:
-                        if not fits[a] & unit_bits:
-                            return  # §10.3: no legal host in this setup
-            score = (power, units, (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1), spent, placed)
-            if score > best[0]:
-                best[0] = score
-                best[1] = (spent, units, power, mask, tuple(chosen))
-
-        def search(g, spent, power, units, mask, restricted, placed, attached):
-            if g == ngroups:
-                leaf(spent, power, units, mask, restricted, placed, attached)
-                return
-            top = best[0]
-            if top[0] >= 0:
-                room = rem_ratio[g] * (budget - spent)
-                bound_power = power + (rem_power[g] if rem_power[g] < room else room)
-                if bound_power < top[0] or (bound_power == top[0] and units + rem_units[g] < top[1]):
-                    return
-            for o in groups[g]:
-                if spent + o[0] > budget or restricted + o[4] > 1:
-                    continue  # over the 8-wealth budget, or a second Restricted card (§4, §9.3)
-                chosen[g] = o
-                search(g + 1, spent + o[0], power + o[1], units + o[2], mask | o[3], restricted + o[4],
-                       placed + o[9], attached + o[10])
-
-        search(0, 0, 0, 0, 0, 0, 0, 0)
-        spent, units, power, mask, picks = best[1]
+        options = [grp[0] for grp in groups]
+        search = _Search([grp[5] for grp in groups], self.budget, rem_power, rem_units, rem_ratio)
+        search.run(0, 0, 0, 0, 0, 0, 0, 0)
+        picks = [options[g][search.best_pick[g]] for g in range(ngroups)]
         chosen_all = [i for o in picks for i in (*o[5], *o[6], *o[7])]
         if not chosen_all:
-            return {}, EMPTY_CHOICE, (), ()
+            return {}, None, (), ()
         counts: dict[int, int] = {}
         for i in chosen_all:
             counts[i] = counts.get(i, 0) + 1
-        template = SetupChoice(placed=(), budget_used=spent, units=units, power=power,
-                               icons=frozenset(ICON_NAMES[b] for b in range(4) if mask >> b & 1))
+        template = (search.best_spent, search.best_units, search.best_power, search.best_mask)
         dups = tuple(i for o in picks for i in o[6])
         hidden = tuple(i for o in picks for i in o[7])
         return counts, template, dups, hidden
+
+
+class _Columns:
+    """A group's options (strongest first) as typed columns, built once per cached group: the search runs on
+    machine ints instead of tuples of objects."""
+
+    def __init__(self, opts: list[tuple], fits: list[int], is_unit: list[bool]):
+        self.cost: list[int] = [o[0] for o in opts]
+        self.power: list[int] = [o[1] for o in opts]
+        self.units: list[int] = [o[2] for o in opts]
+        self.mask: list[int] = [o[3] for o in opts]
+        self.restricted: list[int] = [o[4] for o in opts]
+        self.placed: list[int] = [o[9] for o in opts]
+        self.attached: list[int] = [o[10] for o in opts]
+        self.unit_bits: list[int] = []          # the real units an option places, as a bitmask of card indices
+        self.host_masks: list[list[int]] = []   # per attachment an option places: the units it may go on
+        for o in opts:
+            bits = 0
+            for i in o[5]:
+                if is_unit[i]:
+                    bits |= 1 << i
+            self.unit_bits.append(bits)
+            self.host_masks.append([fits[a] for a in o[8]])
+
+
+class _Search:
+    """The exact search of `SetupSolver._solve`: depth first over the groups, each group's options in order, a
+    leaf kept only when its score beats the best so far (so the first of equal setups wins)."""
+
+    def __init__(self, columns: list[_Columns], budget: int, rem_power: list[int], rem_units: list[int],
+                 rem_ratio: list[float]):
+        self.ngroups = len(columns)
+        self.budget = budget
+        self.rem_power = rem_power
+        self.rem_units = rem_units
+        self.rem_ratio = rem_ratio
+        self.cost: list[list[int]] = [c.cost for c in columns]
+        self.power: list[list[int]] = [c.power for c in columns]
+        self.units: list[list[int]] = [c.units for c in columns]
+        self.mask: list[list[int]] = [c.mask for c in columns]
+        self.restricted: list[list[int]] = [c.restricted for c in columns]
+        self.placed: list[list[int]] = [c.placed for c in columns]
+        self.attached: list[list[int]] = [c.attached for c in columns]
+        self.unit_bits: list[list[int]] = [c.unit_bits for c in columns]
+        self.host_masks: list[list[list[int]]] = [c.host_masks for c in columns]
+        self.chosen: list[int] = [0] * self.ngroups
+        self.found = False
+        self.best_power = -1
+        self.best_units = 0
+        self.best_icons = 0
+        self.best_spent = 0
+        self.best_placed = 0
+        self.best_mask = 0
+        self.best_pick: list[int] = []
+
+    def run(self, g: int, spent: int, power: int, units: int, mask: int, restricted: int, placed: int,
+            attached: int) -> None:
+        if g == self.ngroups:
+            self.leaf(spent, power, units, mask, placed, attached)
+            return
+        if self.found:
+            rem = self.rem_power[g]
+            room = self.rem_ratio[g] * (self.budget - spent)
+            # the same float arithmetic as power + min(rem, room) on Python numbers (room may be inf or nan)
+            bound_power = power + (float(rem) if rem < room else room)
+            if bound_power < self.best_power or (bound_power == self.best_power
+                                                 and units + self.rem_units[g] < self.best_units):
+                return
+        cost, pw, un, mk = self.cost[g], self.power[g], self.units[g], self.mask[g]
+        rs, pl, at = self.restricted[g], self.placed[g], self.attached[g]
+        budget = self.budget
+        for k in range(len(cost)):
+            if spent + cost[k] > budget or restricted + rs[k] > 1:
+                continue  # over the 8-wealth budget, or a second Restricted card (§4, §9.3)
+            self.chosen[g] = k
+            self.run(g + 1, spent + cost[k], power + pw[k], units + un[k], mask | mk[k], restricted + rs[k],
+                     placed + pl[k], attached + at[k])
+
+    def leaf(self, spent: int, power: int, units: int, mask: int, placed: int, attached: int) -> None:
+        chosen = self.chosen
+        if attached:
+            unit_bits = 0
+            for g in range(self.ngroups):
+                unit_bits |= self.unit_bits[g][chosen[g]]
+            for g in range(self.ngroups):
+                for hosts in self.host_masks[g][chosen[g]]:
+                    if not hosts & unit_bits:
+                        return  # §10.3: no legal host in this setup
+        icons = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
+        # (power, units, icons, spent, placed) beats the best so far, compared as a tuple would be
+        if self.found:
+            if power != self.best_power:
+                if power < self.best_power:
+                    return
+            elif units != self.best_units:
+                if units < self.best_units:
+                    return
+            elif icons != self.best_icons:
+                if icons < self.best_icons:
+                    return
+            elif spent != self.best_spent:
+                if spent < self.best_spent:
+                    return
+            elif placed <= self.best_placed:
+                return
+        self.found = True
+        self.best_power, self.best_units, self.best_icons = power, units, icons
+        self.best_spent, self.best_placed, self.best_mask = spent, placed, mask
+        self.best_pick = list(chosen)

@@ -220,6 +220,11 @@ class PlayerView:
     def authority_total(self, p: int) -> int:
         return self._g.authority_total(p)
 
+    def authority_bonus(self, p: int) -> int:
+        """What static abilities add to p's Authority total (§5.5), apart from its ready units and its pool."""
+        g = self._g
+        return g._player_static(p, "authority") if g.has_abilities else 0
+
     def influence(self, p: int) -> int:
         return self._g.influence(p)
 

@@ -72,3 +72,42 @@ def test_widening_tries_only_the_default_reply_until_visited_enough():
     search(nim_tree(random.Random(3)), Nim(7), 0, iterations=3, rng=random.Random(1), tree=tree, widen=0.0)
     for child in tree.root.children.values():
         assert list(child.stats) in ([1], [])     # widen 0: only the first candidate below the root
+
+
+def counting(game):
+    """The game with its deals counted (game.dealt[0])."""
+    dealt = [0]
+
+    def deal(v, rng):
+        dealt[0] += 1
+        return game.deal(v, rng)
+    out = TreeGame(deal=deal, candidates=game.candidates, play=game.play, advance=game.advance,
+                   evaluate=game.evaluate, history=game.history)
+    out.dealt = dealt
+    return out
+
+
+def test_a_settled_search_stops_early_with_the_same_answer():
+    # from 4 stones taking 1 wins at once against random replies most of the time: the visits pile up on it, and
+    # once its lead exceeds the iterations left the answer cannot change
+    full = counting(nim_tree(random.Random(3)))
+    best, stats = search(full, Nim(4), 0, iterations=400, rng=random.Random(1))
+    short = counting(nim_tree(random.Random(3)))
+    best2, stats2 = search(short, Nim(4), 0, iterations=400, rng=random.Random(1), decided=True)
+    assert best2 == best == 1
+    assert full.dealt[0] == 400 and short.dealt[0] < 400
+    visits = sorted(s[0] for s in stats2.values())
+    assert visits[-1] - visits[0] > 400 - short.dealt[0]     # settled: the lead outruns what was left
+    # a close call is not cut short
+    close = counting(nim_tree(random.Random(3)))
+    search(close, Nim(7), 0, iterations=40, rng=random.Random(1), decided=True)
+    assert close.dealt[0] > 20
+
+
+def test_max_depth_one_is_a_flat_search():
+    tree = Tree()
+    search(nim_tree(random.Random(3)), Nim(7), 0, iterations=200, rng=random.Random(1), tree=tree, max_depth=1)
+    assert tree.root.children == {} and sum(s[0] for s in tree.root.stats.values()) == 200
+    tree = Tree()
+    search(nim_tree(random.Random(3)), Nim(7), 0, iterations=200, rng=random.Random(1), tree=tree, max_depth=2)
+    assert tree.root.children and all(not c.children for c in tree.root.children.values())
