@@ -109,7 +109,8 @@ class Game(Phases):
         if pols[0] is None or (pols[1] is None and not self.goldfish):
             raise ValueError("play() needs a policy for each player")
         v0 = self.view(0)
-        v1 = self.view(1) if pols[1] is not None else v0   # the goldfish never chooses: no view of its own
+        # the goldfish never chooses (CONTRACTS §3): no view of its own to build and keep up to date
+        v1: PlayerView | None = None if self.goldfish else self.view(1)
         c0 = pols[0].choose
         c1 = pols[1].choose if pols[1] is not None else c0
         gen = self._gen
@@ -130,7 +131,10 @@ class Game(Phases):
                     v0.look()
                     a = c0(v0, dec)
                 else:
-                    v1.look()
+                    if v1 is None:
+                        v1 = self.view(1)
+                    else:
+                        v1.look()
                     a = c1(v1, dec)
                 self.pending = None
                 self._pcache = None

@@ -8,7 +8,7 @@ characteristics.py, changes.py, resolution.py, struggles.py, opening.py, phases.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import random
 
@@ -33,6 +33,14 @@ ZONE_NAMES = ("deck", "hand", "field", "discard", "dead", "secret", "quest_deck"
               "duplicate", "faction", "destiny", "active_quest", "gone", "resolving", "aside")
 # zones whose cards both players see (§3.1); the others are a hand, a deck, a secret area or a facedown board
 PUBLIC_ZONE = bytes(0 if z in (DECK, HAND, SECRET, QDECK, ASIDE) else 1 for z in range(16))
+# the zones where a player may not see a card (PlayerView._sees: its own deck; the opponent's hand, deck, secret area
+# or facedown board): a move between two other zones changes what nobody sees. As constants the compiled build
+# inlines (the names above are looked up in the module)
+_Z_DECK: Final = 0
+_Z_HAND: Final = 1
+_Z_SECRET: Final = 5
+_Z_ASIDE: Final = 15
+assert (_Z_DECK, _Z_HAND, _Z_SECRET, _Z_ASIDE) == (DECK, HAND, SECRET, ASIDE)
 ZONE_BY_NAME = {"field": FIELD, "hand": HAND, "deck": DECK, "discard": DISCARD, "dead": DEAD, "secret": SECRET}
 
 PHASES = facts.PHASES   # §5
@@ -556,7 +564,8 @@ class State:
         elif z == ASIDE:
             self.aside[p].append(iid)
         self.zone[iid] = z
-        self.shown.append(iid)
+        if oz <= _Z_HAND or z <= _Z_HAND or oz == _Z_SECRET or z == _Z_SECRET or oz == _Z_ASIDE or z == _Z_ASIDE:
+            self.shown.append(iid)   # a player's view may see it now, or no longer
         if PUBLIC_ZONE[z]:
             self.seen[iid] = 1
         if z == FIELD:

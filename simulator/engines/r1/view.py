@@ -85,9 +85,15 @@ class PlayerView:
         cdef = g.cdef
         while len(table) < len(cdef):   # tokens made since (§3.8)
             table.append(cdef[len(table)])
+        zone = g.zone
+        owner = g.owner
+        p = self.player
         while k < n:
             i = log[k]
-            table[i] = cdef[i] if self._sees(i) else HIDDEN
+            if owner[i] == p and zone[i] != _DECK:   # its own card out of its deck, the usual case: no call
+                table[i] = cdef[i]
+            else:
+                table[i] = cdef[i] if self._sees(i) else HIDDEN
             k += 1
         self._looked = n
 
