@@ -15,6 +15,7 @@ from .state import (
     COMBAT, CONFRONT_P, CONTINUE, DISCARD, DONE, FIELD, GUILE, KINGDOM_P, NO, PASS, SECRET, SECRET_PLACE_COST,
     SORCERY, YES, Decision, IllegalAction, Struggle,
 )
+from .view import PlayerView
 
 
 class Struggles(Resolution):
@@ -56,8 +57,13 @@ class Struggles(Resolution):
             if f is None:
                 return memo
             self._pcache = memo
+            v: PlayerView | None = self._views[p]   # typed: look() is a direct call in the compiled build
+            if v is None:
+                v = self.view(p)
+            else:
+                v.look()
             try:
-                wants = bool(f(self.view(p), p, -1))
+                wants = bool(f(v, p, -1))
             finally:
                 self._pcache = None
             self.history.append(2 * p + (1 if wants else 0))
@@ -91,7 +97,12 @@ class Struggles(Resolution):
                 if r is not None:
                     wants = bool(r)
                 else:
-                    wants = bool(f(self.view(p), p, kind if p == active else -1))
+                    v: PlayerView | None = self._views[p]   # as in _window_needed
+                    if v is None:
+                        v = self.view(p)
+                    else:
+                        v.look()
+                    wants = bool(f(v, p, kind if p == active else -1))
                     self.history.append(2 * p + (1 if wants else 0))
                 if not wants:
                     self._pcache = None

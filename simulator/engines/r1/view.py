@@ -106,9 +106,10 @@ class PlayerView:
         for i in g.deck[p]:
             table[i] = HIDDEN
         seen = g.seen
+        anyseen = 1 in seen   # at a game's start nothing was: one scan instead of a look-up a card
         for zone in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]):
             for i in zone:
-                if not seen[i]:
+                if not anyseen or not seen[i]:
                     table[i] = HIDDEN
         dec = g.pending
         if dec is not None and dec.player == p and dec.kind != "window":
