@@ -37,11 +37,11 @@ SLOW_CHUNK = 1
 # estimate shown beside the choice.
 PLAYERS = {"fast": "greedy", "strong": "expert"}
 # (versus: the same player on both sides, so a strong game is two expert players' worth)
-# expert (`expert:16`, compiled, 2026-12-06, docs/performance.md "The search player"): goldfish 0.07 a game
-# (`python -m scripts.search_costs --games 14 --only r1`: 0.073); versus 0.5, between the 14 mirrors of
-# search_costs (0.58 a game) and a 400-game Camelot mirror on two Celery workers (0.32 a game of the workers' CPU;
-# 99.5 s of wall time against the 100 s estimated)
-CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.07, "versus": 0.5}}
+# expert (`expert:24`, compiled, 2026-12-06, docs/performance.md "The search player"): goldfish 0.09 a game
+# (`python -m scripts.search_costs --games 14 --only r1`: 0.093); versus 0.5, between the 14 mirrors of
+# search_costs (0.61 a game) and a 400-game Camelot mirror on two Celery workers (0.42 a game of wall time times
+# the two workers: 84.5 s against the 100 s estimated)
+CPU_S_PER_GAME = {"greedy": {"goldfish": 0.001, "versus": 0.0025}, "expert": {"goldfish": 0.09, "versus": 0.5}}
 
 
 def expected_seconds(mode: str, games: int, player: str, workers: int = 1) -> float:

@@ -36,7 +36,7 @@ from simulator.engines.common.shuffle import fisher_yates
 
 from .evaluation import evaluate
 
-DEFAULT_ITERATIONS = 16     # worlds dealt per searched decision (expert = expert:16)
+DEFAULT_ITERATIONS = 24     # worlds dealt per searched decision (expert = expert:24)
 DEFAULT_HORIZON = 0         # play-outs stop at the end of the round the decision is in (+ this many rounds)
 MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 DEAL_TRIES = 3              # deals tried per world before the iteration is given up (each costs a replay)

@@ -706,15 +706,17 @@ def play_out(game: Game, pol0: Any, pol1: Any) -> None:
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "first": FirstPolicy}
 
 
-SEARCH_POLICIES = ("expert",)   # search.py: `expert` or `expert:N` (N simulated games per searched decision)
+# search.py: `expert` or `expert:N` (N simulated games per searched decision), and its tree version `expert-tree`
+SEARCH_POLICIES = ("expert", "expert-tree")
 
 
 def make_policy(name: str, seed: int = 0) -> Any:
-    """A policy by name ('random', 'greedy', 'expert' or 'expert:N'; 'first' for tests)."""
+    """A policy by name ('random', 'greedy', 'expert' or 'expert:N', 'expert-tree' or 'expert-tree:N'; 'first' for
+    tests)."""
     base, _, arg = name.partition(":")
     if base in SEARCH_POLICIES:
-        from .search import make_expert
-        return make_expert(seed, arg or None)
+        from .search import make_expert, make_expert_tree
+        return (make_expert_tree if base == "expert-tree" else make_expert)(seed, arg or None)
     cls = POLICIES.get(name)
     if cls is None:
         raise ValueError(f"unknown realms policy {name!r}; policies are expert (expert:N), "

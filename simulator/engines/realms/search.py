@@ -32,12 +32,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from simulator.engines.common.ismcts import TreeGame, search as tree_search
 from simulator.engines.common.search import search_decision
 
 from .game import (
     A_ATTACK, A_DONE, A_NO, A_PASS, A_PLAY, A_RAID, A_USE, A_YES, Decision, Game,
 )
 from .policies import GreedyPolicy, card_value, evaluate
+from .view import HiddenCard
 
 DEFAULT_ITERATIONS = 32   # simulated games per searched decision (expert = expert:32)
 MAX_CANDIDATES = 5        # at most this many candidates per searched decision
@@ -45,6 +47,9 @@ DEFAULT_HORIZON = 4       # turns (two rounds) a rollout plays before `evaluate`
 MARGIN = 0.05            # the mean score by which a candidate must beat the greedy choice to be played instead
 SEARCHED = ("actions", "attack", "raid", "combat", "raid_mods", "reward", "leader", "mulligan", "trigger",
             "target", "kill", "discard", "take", "recruit")
+# the tree player `expert-tree` (ExpertTreePolicy)
+TREE_EXPLORE = 0.15      # UCB's exploration constant below the root: `evaluate` tells positions apart by hundredths
+TREE_WIDEN = 0.5         # progressive widening below the root (common/ismcts.py `search`)
 
 
 def realms_score(g: Game, p: int, steps: int = 0) -> float:
@@ -189,17 +194,132 @@ class ExpertPolicy:
         return out
 
 
-def make_expert(seed: int = 0, arg: str | None = None) -> ExpertPolicy:
-    """`expert` or `expert:N` (N simulated games per searched decision)."""
+class ExpertTreePolicy(ExpertPolicy):
+    """The realms search player on the engines' shared tree search (`expert-tree`, common/ismcts.py): the same
+    searched decisions, candidates, horizon, score and margin as `expert`, and every root candidate played in the
+    same worlds (`sweep`), but the play-outs walk one tree over both players' later searched decisions (the
+    greedy choice first, the next candidates tried as a node's visits grow), so a reply that punishes a line is
+    found rather than assumed greedy."""
+
+    name = "expert-tree"
+
+    def choose(self, view: Any, dec: Decision) -> Any:
+        opts = dec.options
+        if len(opts) == 1:
+            return opts[0]
+        a0 = self.greedy.choose(view, dec)
+        if dec.kind not in SEARCHED:
+            return a0
+        cands = self.candidates(view, dec, a0)
+        if len(cands) <= 1:
+            return a0
+        self.searched += 1
+        key, _stats = tree_search(self._tree_game(view, dec, cands), view, dec.player,
+                                  iterations=self.iterations, rng=self.rng, explore=TREE_EXPLORE,
+                                  margin=MARGIN, widen=TREE_WIDEN, sweep=True)
+        best = key if key in cands else a0
+        if best != a0:
+            self.departed += 1
+            self.by_kind[dec.kind] = self.by_kind.get(dec.kind, 0) + 1
+        return best
+
+    def _tree_game(self, view: Any, dec: Decision, root_cands: list) -> TreeGame:
+        """The realms game as the tree search sees it from this decision: worlds dealt from the view (at this very
+        decision: determinize copies the state), the candidates of every searched decision of either player
+        (the greedy choice first; at the root, this decision's own), greedy play between them and on to
+        `horizon` turns past this one, scored by `realms_score`."""
+        seed = self.rng.getrandbits(48)
+        counter = [0]
+        planner = GreedyPolicy(self.seed + 1)
+        last: list = [None, None]
+        g0 = view._g
+        turn0 = g0.turn
+        hr = None if self.horizon is None else turn0 + self.horizon
+        me, kind0, opts0 = dec.player, dec.kind, dec.options
+        root = [(a, a) for a in root_cands]
+        trails: dict = {}           # id(world) -> the actions played in it since it was dealt
+
+        def candidates(w: Game, d: Decision) -> list | None:
+            if last[0] is d:
+                return last[1]
+            out = None
+            if d.player == me and d.kind == kind0 and w.turn == turn0 and d.options == opts0:
+                out = root
+            elif d.kind in SEARCHED and len(d.options) > 1:
+                v = w.view(d.player)
+                try:
+                    c = self.candidates(v, d, planner.choose(v, d))
+                except HiddenCard:
+                    # a world may offer a choice among cards the chooser has not seen there (the deal moved
+                    # them): the play-out's answer stands
+                    c = []
+                if len(c) > 1:
+                    out = [(a, a) for a in c]
+            last[0], last[1] = d, out
+            return out
+
+        def deal(v: Any, rng: random.Random) -> Game | None:
+            w = v.determinize(rng)
+            if w.pending is None:
+                return None
+            trails[id(w)] = []
+            return w
+
+        def copy(w: Game) -> Game:
+            c = w.clone()
+            trails[id(c)] = list(trails[id(w)])
+            return c
+
+        def play(w: Game, a: Any) -> None:
+            trails[id(w)].append(a)
+            w.apply_action(a)
+
+        def advance(w: Game, tree: bool) -> bool:
+            counter[0] += 1
+            s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
+            pols = (GreedyPolicy(s), GreedyPolicy(s + 1))
+            views = (w.view(0), w.view(1))
+            trail = trails[id(w)]
+            while not w.over:
+                if hr is not None and w.turn > hr:
+                    return False
+                d = w.pending
+                assert d is not None
+                if tree and candidates(w, d) is not None:
+                    return True
+                try:
+                    a = pols[d.player].choose(views[d.player], d)
+                except HiddenCard:
+                    a = d.options[0]
+                trail.append(a)
+                w.apply_action(a)
+            return False
+
+        return TreeGame(deal=deal, candidates=candidates, play=play, advance=advance,
+                        evaluate=lambda w, p: realms_score(w, p, w.turn - turn0),
+                        history=lambda w: trails[id(w)], copy=copy)
+
+
+def _budget(name: str, arg: str | None) -> int | None:
     if arg in (None, ""):
-        return ExpertPolicy(seed)
+        return None
     try:
         n = int(str(arg))
     except ValueError:
-        raise ValueError(f"expert:{arg}: the budget must be a whole number of simulations, e.g. expert:32") from None
+        raise ValueError(f"{name}:{arg}: the budget must be a whole number of simulations, e.g. {name}:32") from None
     if not 2 <= n <= 10_000:
-        raise ValueError(f"expert:{arg}: the budget must be from 2 to 10000 simulations per decision")
-    return ExpertPolicy(seed, iterations=n)
+        raise ValueError(f"{name}:{arg}: the budget must be from 2 to 10000 simulations per decision")
+    return n
+
+
+def make_expert(seed: int = 0, arg: str | None = None) -> ExpertPolicy:
+    """`expert` or `expert:N` (N simulated games per searched decision)."""
+    return ExpertPolicy(seed, iterations=_budget("expert", arg))
+
+
+def make_expert_tree(seed: int = 0, arg: str | None = None) -> ExpertTreePolicy:
+    """`expert-tree` or `expert-tree:N` (N play-outs per searched decision)."""
+    return ExpertTreePolicy(seed, iterations=_budget("expert-tree", arg))
 
 
 def policy_name(name: Any) -> str:
@@ -207,4 +327,5 @@ def policy_name(name: Any) -> str:
     return str(name).split(":", 1)[0]
 
 
-__all__ = ["DEFAULT_ITERATIONS", "ExpertPolicy", "make_expert", "policy_name", "realms_score"]
+__all__ = ["DEFAULT_ITERATIONS", "ExpertPolicy", "ExpertTreePolicy", "make_expert", "make_expert_tree", "policy_name",
+           "realms_score"]

@@ -40,7 +40,7 @@ from simulator.reports import hist_stats, sorted_hist
 
 MODES = ("goldfish", "versus")
 BASE_CHUNK = {"goldfish": 200, "versus": 200}
-SLOW_POLICIES = ("expert",)   # the search player: about a CPU-second a game, so a chunk is a game (as r1's runner)
+SLOW_POLICIES = ("expert", "expert-tree")   # the search player: about a CPU-second a game, so a chunk is a game (as r1's runner)
 SLOW_CHUNK = 1
 DEFAULT_GAMES = {"goldfish": 1_000, "versus": 1_000}
 DEFAULT_MAX_ROUNDS = 50
@@ -55,7 +55,7 @@ class SpecError(ValueError):
 
 # ---- seeds and chunks (simulator/engines/common/runs.py) ---------------------------------------------------
 def slow_run(settings: dict | None) -> bool:
-    """Whether a run plays the search player (`expert`, `expert:N`): chunks of a game or a few."""
+    """Whether a run plays a search player (`expert`, `expert-tree`, `:N`): chunks of a game or a few."""
     s = settings or {}
     return any(str(s.get(k) or "").partition(":")[0] in SLOW_POLICIES for k in ("policy", "opponent_policy"))
 
@@ -102,7 +102,8 @@ def make_spec(mode: str, deck_entries: list, opponent_entries: list | None = Non
 
 
 def check_policy(key: str, name: Any) -> None:
-    """A policy a run may name: greedy, random, expert or expert:N (N from 2 to 10,000); SpecError otherwise."""
+    """A policy a run may name: greedy, random, expert or expert:N, expert-tree or expert-tree:N (N from 2 to
+    10,000); SpecError otherwise."""
     from .policies import POLICIES, make_policy
     base = str(name).partition(":")[0] if isinstance(name, str) else None
     if base in SLOW_POLICIES:
@@ -112,8 +113,8 @@ def check_policy(key: str, name: Any) -> None:
             raise SpecError(f"{key}: {exc}") from None
         return
     if not isinstance(name, str) or name not in POLICIES or name == "first":
-        raise SpecError(f"{key}: unknown policy {name!r}; realms policies are greedy, random and expert "
-                        "(expert:N: N simulated games per searched decision)")
+        raise SpecError(f"{key}: unknown policy {name!r}; realms policies are greedy, random, expert "
+                        "(expert:N: N simulated games per searched decision) and expert-tree (expert-tree:N)")
 
 
 def _deck_part(entries: list, name: str) -> dict:

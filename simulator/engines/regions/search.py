@@ -25,8 +25,9 @@ from __future__ import annotations
 import random
 
 from .game import A_BUY, A_PLACE, DONE, N_STANDING, Decision, Game
+from .state import WINDOW_KINDS
 from .view import PlayerView
-from .policies import StrategyPolicy
+from .policies import MAX_BUYS, StrategyPolicy
 from .strategy import Strategy
 
 DEFAULT_ITERATIONS = 24     # simulated games per searched decision (search = search:24)
@@ -34,34 +35,38 @@ MAX_CANDIDATES = 5          # at most this many candidates per searched decision
 MIN_ITERATIONS, MAX_ITERATIONS = 2, 10_000
 OPPONENT_MODEL = "big-money"
 SEARCHED = ("purchase", "position", "contest")
+TREE_EXPLORE = 0.7          # `search-tree`: UCB's exploration constant below the root, for scores in [-1.2, 1.2]
+TREE_WIDEN = 0.5            # ... and its progressive widening there (common/ismcts.py `search`)
+KINDS = ("search", "search-tree")
 
 
 def parse_policy(name: str | None) -> tuple[str, int | None]:
-    """("strategy" | "random" | "search", budget) from a policy name: `strategy`, `random`, `search`, `search:N`.
-    Raises ValueError naming what is wrong.
+    """("strategy" | "random" | "search" | "search-tree", budget) from a policy name: `strategy`, `random`,
+    `search`, `search:N`, `search-tree`, `search-tree:N`. Raises ValueError naming what is wrong.
 
-    >>> parse_policy("search:8"), parse_policy("search"), parse_policy(None)
-    (('search', 8), ('search', 24), ('strategy', None))
+    >>> parse_policy("search:8"), parse_policy("search"), parse_policy(None), parse_policy("search-tree")
+    (('search', 8), ('search', 24), ('strategy', None), ('search-tree', 24))
     """
     if name in (None, "", "strategy"):
         return "strategy", None
     if name == "random":
         return "random", None
+    known = "'strategy' (default), 'random', 'search', 'search:N', 'search-tree' or 'search-tree:N'"
     if not isinstance(name, str):
-        raise ValueError(f"unknown policy {name!r}: 'strategy' (default), 'random', 'search' or 'search:N'")
+        raise ValueError(f"unknown policy {name!r}: {known}")
     base, sep, arg = name.partition(":")
-    if base != "search":
-        raise ValueError(f"unknown policy {name!r}: 'strategy' (default), 'random', 'search' or 'search:N'")
+    if base not in KINDS:
+        raise ValueError(f"unknown policy {name!r}: {known}")
     if not sep:
-        return "search", DEFAULT_ITERATIONS
+        return base, DEFAULT_ITERATIONS
     try:
         n = int(arg)
     except ValueError:
-        raise ValueError(f"{name}: the budget must be a whole number of simulated games, e.g. search:24") from None
+        raise ValueError(f"{name}: the budget must be a whole number of simulated games, e.g. {base}:24") from None
     if not MIN_ITERATIONS <= n <= MAX_ITERATIONS:
         raise ValueError(f"{name}: the budget must be from {MIN_ITERATIONS} to {MAX_ITERATIONS} simulated games "
                          "per decision")
-    return "search", n
+    return base, n
 
 
 def regions_score(game: Game, p: int, steps: int = 0) -> float:
@@ -82,10 +87,11 @@ class SearchPolicy:
     decision."""
 
     def __init__(self, strategy: Strategy, seed: int = 0, iterations: int | None = None,
-                 opponent_model: Strategy | None = None):
+                 opponent_model: Strategy | None = None, tree: bool = False):
         self.strategy = strategy
         self.iterations = DEFAULT_ITERATIONS if iterations is None else int(iterations)
-        self.name = f"search:{self.iterations}:{strategy.name}"
+        self.tree = tree
+        self.name = f"{KINDS[tree]}:{self.iterations}:{strategy.name}"
         self.rng = random.Random(seed ^ 0x5EA4C4)
         self.base = StrategyPolicy(strategy, seed)
         if opponent_model is None:
@@ -116,7 +122,7 @@ class SearchPolicy:
             self.base = probe
             return a0
         self.searched += 1
-        best = self._search(v, d, cands)
+        best = self._tree_search(v, d, cands, probe) if self.tree else self._search(v, d, cands)
         if best == 0:
             self.base = probe       # the strategy's own choice: keep its memory of this phase
         else:
@@ -132,7 +138,10 @@ class SearchPolicy:
         out = [a0]
         if d.kind == "purchase":
             buys = [o for o in opts if o[0] == A_BUY]
-            if not buys:
+            if not buys or v.bought[d.player] >= MAX_BUYS:
+                # past the strategies' cap on buys a phase only its own choice: Goods costs nothing and its pile
+                # never runs out, so a search that kept finding one more Goods as good as stopping bought without
+                # end (a search player on both sides stalled so)
                 return out
             # the dearest distinct cards first (two piles with the same top card are one candidate)
             seen = {self._card(v, a0).index} if a0[0] == A_BUY else set()
@@ -196,9 +205,117 @@ class SearchPolicy:
         return best
 
 
+    def _tree_search(self, v: PlayerView, d: Decision, cands: list, probe: StrategyPolicy) -> int:
+        """The index of the best of `cands` by the engines' shared tree search (common/ismcts.py): every
+        candidate played in the same worlds (`sweep`), then one tree over this player's later searched
+        decisions (the strategy's choice first, the next candidates tried as a node's visits grow), the others
+        playing `OPPONENT_MODEL`, each play-out to the end of the game."""
+        from simulator.engines.common.ismcts import TreeGame, search as tree_search
+
+        me = d.player
+        seed = self.rng.getrandbits(48)
+        counter = [0]
+        model = self.model
+        base = self.base
+        # per world (by id, while it is being played): this player's strategy with its memory of the phase, the
+        # actions played since the deal (the tree's keys), and whether it still waits at the searched decision
+        mem: dict = {}
+        trails: dict = {}
+        at_root: set = set()
+        root = [(a, (a, probe if k == 0 else None)) for k, a in enumerate(cands)]
+        last: list = [None, None]        # the decision the last stop computed candidates for, and them
+
+        def mine(w: Game, dd: Decision) -> list:
+            pr = mem[id(w)].clone()
+            vv = w.view(me)
+            a0 = pr.act(vv, dd)
+            c = self._candidates(vv, dd, a0)
+            return [(a, (a, pr if k == 0 else None)) for k, a in enumerate(c)]
+
+        def candidates(w: Game, dd: Decision) -> list | None:
+            if id(w) in at_root:
+                return root
+            if last[0] is dd:
+                return last[1]
+            out = None
+            if dd.player == me and dd.kind in SEARCHED:
+                out = mine(w, dd)
+                if len(out) < 2:
+                    out = None
+            last[0], last[1] = dd, out
+            return out
+
+        def deal(vv: PlayerView, rng: random.Random) -> Game | None:
+            w = vv.determinize(rng)
+            pd = w.pending
+            if pd is None or pd.player != me or pd.kind != d.kind:
+                return None
+            mem[id(w)], trails[id(w)] = base.clone(), []
+            at_root.add(id(w))
+            return w
+
+        def copy(w: Game) -> Game:
+            c = w.clone()
+            mem[id(c)], trails[id(c)] = mem[id(w)].clone(), list(trails[id(w)])
+            if id(w) in at_root:
+                at_root.add(id(c))
+            return c
+
+        def play(w: Game, macro) -> None:
+            a, pr = macro
+            at_root.discard(id(w))
+            if pr is not None:
+                mem[id(w)] = pr.clone()    # the strategy's own choice: its memory of this phase goes on
+            trails[id(w)].append(a)
+            w.apply_action(a)
+
+        def advance(w: Game, tree: bool) -> bool:
+            """Play on with the strategies (this player's with its memory, the others `model`): to the end, or
+            with `tree` to this player's next decision the tree searches (True)."""
+            counter[0] += 1
+            s = (seed + 7919 * counter[0]) & 0xFFFFFFFFFFFF
+            pols: list = [StrategyPolicy(model, s + q) for q in range(w.n)]
+            own = mem[id(w)]
+            pols[me] = own
+            skips = [pol.skip for pol in pols]
+            trail = trails[id(w)]
+            apply = w._apply
+            w.skip = skips
+            try:
+                dd = w.pending
+                if dd is not None and dd.kind in WINDOW_KINDS and skips[dd.player](w.view(dd.player), dd.kind,
+                                                                                   dd.player):
+                    w.pending = None
+                    w._window_done(dd.player)
+                    w._run()
+                while w.pending is not None:
+                    dd = w.pending
+                    if tree and dd.player == me and candidates(w, dd) is not None:
+                        return True
+                    a = pols[dd.player].act(w.view(dd.player), dd)
+                    trail.append(a)
+                    apply(a)
+            finally:
+                w.skip = None
+            return False
+
+        def score(w: Game, p: int) -> float:
+            for t in (mem, trails):
+                t.pop(id(w), None)
+            at_root.discard(id(w))
+            return regions_score(w, p)
+
+        game = TreeGame(deal=deal, candidates=candidates, play=play, advance=advance, evaluate=score,
+                        history=lambda w: trails[id(w)], copy=copy)
+        key, _stats = tree_search(game, v, me, iterations=self.iterations, rng=self.rng, explore=TREE_EXPLORE,
+                                  widen=TREE_WIDEN, sweep=True)
+        return cands.index(key) if key in cands else 0
+
+
 def make_search(strategy: Strategy, seed: int = 0, name: str | None = "search") -> SearchPolicy:
-    """The search player for `search` or `search:N` over `strategy`."""
+    """The search player for `search` or `search:N` (the flat search) or `search-tree` or `search-tree:N` (the
+    tree search) over `strategy`."""
     kind, n = parse_policy(name)
-    if kind != "search":
+    if kind not in KINDS:
         raise ValueError(f"{name!r} is not the search player")
-    return SearchPolicy(strategy, seed, n)
+    return SearchPolicy(strategy, seed, n, tree=kind == "search-tree")

@@ -89,7 +89,7 @@ def versus_spec(strategy: str, opponent: str, *, games: int = DEFAULT_GAMES, see
             kind, budget = parse_policy(pol)
         except ValueError as exc:
             raise SpecError(str(exc)) from None
-        names.append(kind if kind != "search" else f"search:{budget}")
+        names.append(f"{kind}:{budget}" if kind.startswith("search") else kind)
     a = _strategy(strategy)
     b = _strategy(opponent)
     heroes = []
@@ -405,7 +405,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
-    ap.add_argument("--policy", default=None, help="strategy (default), random, search or search:N")
+    ap.add_argument("--policy", default=None,
+                    help="strategy (default), random, search or search:N, search-tree or search-tree:N")
     ap.add_argument("--opponent-policy", default=None, help="the same for the opponent")
     ap.add_argument("--hero", help="play the first strategy with this Hero instead of its hero: line")
     ap.add_argument("--opponent-hero", help="the same for the opponent")

@@ -111,3 +111,50 @@ def test_max_depth_one_is_a_flat_search():
     tree = Tree()
     search(nim_tree(random.Random(3)), Nim(7), 0, iterations=200, rng=random.Random(1), tree=tree, max_depth=2)
     assert tree.root.children and all(not c.children for c in tree.root.children.values())
+
+
+class Lucky:
+    """One decision: 'good' or 'bad', in a world whose luck (dealt at random) swamps the difference."""
+
+    class Dec:
+        player = 0
+
+    def __init__(self, luck=0.0):
+        self.luck, self.choice, self.pending = luck, None, Lucky.Dec()
+
+    def copy(self):
+        c = Lucky(self.luck)
+        c.choice, c.pending = self.choice, self.pending
+        return c
+
+
+def lucky_tree(copy=True):
+    def play(w, a):
+        w.choice, w.pending = a, None
+
+    return TreeGame(deal=lambda v, rng: Lucky(rng.uniform(-1.0, 1.0)),
+                    candidates=lambda w, d: [("bad", "bad"), ("good", "good")], play=play,
+                    advance=lambda w, tree: False,
+                    evaluate=lambda w, p: w.luck + (0.05 if w.choice == "good" else 0.0),
+                    copy=(lambda w: w.copy()) if copy else None)
+
+
+def test_sweep_compares_the_root_candidates_on_the_same_worlds():
+    # 4 play-outs: with a fresh world each, luck decides which looks better; swept, each candidate is played in
+    # the same 2 worlds, so the means differ by exactly the candidates' difference
+    wins = 0
+    for seed in range(20):
+        best, stats = search(lucky_tree(), Lucky(), 0, iterations=4, rng=random.Random(seed), sweep=True)
+        assert stats["good"][0] == stats["bad"][0] == 2
+        assert abs(stats["good"][1] - stats["bad"][1] - 0.05) < 1e-9
+        wins += best == "good"
+    assert wins == 20
+    plain = sum(search(lucky_tree(), Lucky(), 0, iterations=4, rng=random.Random(seed))[0] == "good"
+                for seed in range(20))
+    assert plain < 20
+
+
+def test_sweep_needs_the_games_copy():
+    # without `copy` the search is the ordinary one: one candidate a world
+    _best, stats = search(lucky_tree(copy=False), Lucky(), 0, iterations=4, rng=random.Random(1), sweep=True)
+    assert sum(s[0] for s in stats.values()) == 4

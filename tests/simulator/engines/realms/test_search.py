@@ -84,3 +84,31 @@ def test_score_prefers_wins_and_sooner_wins(decks):
     g.over, g.winner = True, 0
     assert search.realms_score(g, 0, 1) > search.realms_score(g, 0, 5) > 1.0
     assert search.realms_score(g, 1, 1) < -1.0
+
+
+def test_the_tree_player_names_and_budgets():
+    p = make_policy("expert-tree", 3)
+    assert isinstance(p, search.ExpertTreePolicy) and p.iterations == search.DEFAULT_ITERATIONS
+    assert make_policy("expert-tree:40", 3).iterations == 40
+    for bad in ("expert-tree:many", "expert-tree:1", "expert-tree:20000"):
+        with pytest.raises(ValueError, match="expert-tree:"):
+            make_policy(bad)
+    sim.check_policy("policy", "expert-tree:8")
+    assert sim.chunk_plan("versus", 10, {"opponent_policy": "expert-tree"})[0][2] == 1
+
+
+def test_the_tree_player_searches_from_its_view_and_repeats_its_games(decks):
+    g = _mid_game(decks, "actions")
+    d = g.pending
+    e = make_policy("expert-tree:6", 9)
+    assert e.choose(g.view(d.player), d) in d.options and e.searched == 1
+    kw = dict(seed=11, first_player=1, policies=("expert-tree:4", "greedy"), max_rounds=4)
+    a = play_game(decks["deepwood"], decks["tideholm"], **kw)
+    b = play_game(decks["deepwood"], decks["tideholm"], **kw)
+    assert (a.winner, a.vp, a.rounds, a.stats, a.vp_by_turn) == (b.winner, b.vp, b.rounds, b.stats, b.vp_by_turn)
+
+
+def test_the_tree_player_on_both_sides_finishes(decks):
+    r = play_game(decks["sunward"], decks["ashen"], seed=5, first_player=0, policies=("expert-tree:4", "expert-tree:4"),
+                  max_rounds=6)
+    assert r.rounds <= 6

@@ -118,3 +118,66 @@ def test_versus_with_the_search_player():
     again = sim.run_in_process(spec)
     assert {k: v for k, v in r.items() if k != "elapsed_s"} == {k: v for k, v in again.items() if k != "elapsed_s"}
     assert make_search(SS["big-money"], 1, "search:3").iterations == 3
+
+
+def test_the_tree_search_player_names_and_plumbing():
+    assert parse_policy("search-tree") == ("search-tree", DEFAULT_ITERATIONS)
+    assert parse_policy("search-tree:6") == ("search-tree", 6)
+    with pytest.raises(ValueError, match="from 2 to"):
+        parse_policy("search-tree:1")
+    p = make_search(SS["big-money"], 1, "search-tree:5")
+    assert p.tree and p.iterations == 5 and p.name == "search-tree:5:Big Money"
+    assert not make_search(SS["big-money"], 1, "search").tree
+    spec = sim.versus_spec(sim.shipped_text("big-money"), sim.shipped_text("big-money"), games=2, seed=3,
+                           policy="search-tree:4", opponent_policy="search-tree:4")
+    assert spec["policies"] == ["search-tree:4", "search-tree:4"]
+    r = sim.run_in_process(spec)
+    assert r["policies"] == ["search-tree:4:Big Money", "search-tree:4:Big Money"]
+    assert r["wins"] + r["losses"] + r["draws"] == 2
+
+
+@pytest.mark.parametrize("tree", [False, True])
+def test_search_on_both_sides_finishes_and_departs_from_its_strategy(tree):
+    a, b = SS["big-money"], SS["recognition-rush"]
+    for seed in (1, 2):
+        g = Game(CardSet.default(), [a.hero.code, b.hero.code], seed=seed)
+        p0 = SearchPolicy(a, seed=1, iterations=6, tree=tree)
+        p1 = SearchPolicy(b, seed=2, iterations=6, tree=tree)
+        g.play([p0.act, p1.act], [p0.skip, p1.skip])
+        assert g.is_terminal() and g.turn <= g.max_turns
+        assert p0.searched > 0 and p1.searched > 0
+    assert p0.departed + p1.departed > 0
+
+
+class _GoodsLover(SearchPolicy):
+    """A search whose simulations always find one more (free) Goods at least as good as stopping."""
+
+    def _search(self, v, d, cands):
+        for k, c in enumerate(cands):
+            if c[0] == A_BUY and self._card(v, c).cost == 0:
+                return k
+        return 0
+
+
+def test_a_search_buys_no_more_than_the_strategies_cap_a_phase():
+    """Goods costs nothing and its pile never runs out: a search preferring one more Goods each time the window
+    reopens stops at the strategies' cap on buys a phase (without it such a game never ends)."""
+    from simulator.engines.regions.policies import MAX_BUYS
+    a, b = SS["big-money"], SS["big-money"]
+    g = Game(CardSet.default(), [a.hero.code, b.hero.code], seed=5)
+    p0 = _GoodsLover(a, seed=1, iterations=2)
+    other = StrategyPolicy(b, 2)
+    buys: dict = {}
+    calls = [0]
+
+    def act(v, d):
+        calls[0] += 1
+        assert calls[0] < 5000, "the game does not end"
+        c = p0.act(v, d)
+        if c[0] == A_BUY:
+            buys[g.turn] = buys.get(g.turn, 0) + 1
+        return c
+
+    g.play([act, other.act], [p0.skip, other.skip])
+    assert g.is_terminal() and p0.departed > 0
+    assert max(buys.values()) == MAX_BUYS
