@@ -50,12 +50,14 @@ class Changes(Characteristics):
         deck = self.deck[p]
         hand = self.hand[p]
         zone = self.zone
+        shown = self.shown
         for k in range(n):
             if not deck:
                 self._eliminate([p])
             i = deck.pop()
             hand.append(i)
             zone[i] = HAND
+            shown.append(i)
             if self.cdef[i].hooks:
                 self._hook(i, HAND, 1, p)
         return n
@@ -64,6 +66,7 @@ class Changes(Characteristics):
         deck = self.deck[p]
         for _ in range(min(n, len(deck))):
             i = deck.pop()
+            self.shown.append(i)
             self.discard[p].append(i)
             self.zone[i] = DISCARD
             self.seen[i] = 1
@@ -206,6 +209,7 @@ class Changes(Characteristics):
         if inplay and old.hooks:
             self._hook(iid, FIELD, -1, self.ctrl[iid])
         self.cdef[iid] = new
+        self.shown.append(iid)   # the players' views read the new definition
         if inplay and new.hooks:
             self._hook(iid, FIELD, 1, self.ctrl[iid])
         self._statics_cache = None

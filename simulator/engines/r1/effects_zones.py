@@ -206,7 +206,9 @@ class Search(Effect):
                 cands = [c for c in cands if g.can_enter(p, c)]
             if not cands:
                 break
+            g.shown.extend(cands)   # its player sees the cards found while it chooses (PlayerView.cdef)
             a = yield Decision("search", p, [("take", c) for c in cands] + [DONE], ctx.src)
+            g.shown.extend(cands)
             if a == DONE:
                 break
             found += 1
@@ -282,6 +284,7 @@ class CreateToken(Effect):
         g.emb.append(0)
         g.cnt.append(0)
         g.seen.append(0)
+        g.shown.append(iid)   # a new card id: the players' views widen their card tables
         if g.logs is not None:
             g._log(self.log(g, ctx, e, iid))
         yield from g._enter(p, iid, "token")

@@ -84,11 +84,13 @@ class Game(Phases):
 
     def view(self, p: int) -> "PlayerView":
         """What player p may know of this game (a read-only view; PlayerView)."""
-        v = self._views[p]
-        if v is None:
+        got: PlayerView | None = self._views[p]   # typed: look() is then a direct call in the compiled build
+        if got is None:
             v = PlayerView(self, p)
             self._views[p] = v
-        return v
+            return v
+        got.look()
+        return got
 
     @property
     def struggle_counts(self) -> list[list[dict[str, int]]]:
@@ -106,7 +108,9 @@ class Game(Phases):
         pols = self.policies
         if pols[0] is None or (pols[1] is None and not self.goldfish):
             raise ValueError("play() needs a policy for each player")
-        v0, v1 = self.view(0), self.view(1)
+        v0 = self.view(0)
+        # the goldfish never chooses (CONTRACTS §3): no view of its own to build and keep up to date
+        v1: PlayerView | None = None if self.goldfish else self.view(1)
         c0 = pols[0].choose
         c1 = pols[1].choose if pols[1] is not None else c0
         gen = self._gen
@@ -123,7 +127,15 @@ class Game(Phases):
                 # determinize then deals worlds that wait at this decision (with none there, every deal was
                 # refused and the last resort kept the opponent's real hand)
                 self.pending = dec
-                a = c0(v0, dec) if dec.player == 0 else c1(v1, dec)
+                if dec.player == 0:
+                    v0.look()
+                    a = c0(v0, dec)
+                else:
+                    if v1 is None:
+                        v1 = self.view(1)
+                    else:
+                        v1.look()
+                    a = c1(v1, dec)
                 self.pending = None
                 self._pcache = None
                 hist.append(a)
@@ -194,9 +206,10 @@ class Game(Phases):
         return steps[0] if len(steps) == 1 else steps
 
     def to_position(self) -> dict:
-        """The state as a position (CONTRACTS §6); positions.from_position loads it."""
-        from .positions import to_position
-        return to_position(self)
+        """The state as a position (CONTRACTS §6) that positions.from_position loads as this very state: only
+        where a position starts the game again (positions.exact_position); ValueError elsewhere."""
+        from .positions import exact_position
+        return exact_position(self)
 
     def returns(self) -> list[float]:
         """[1, -1] when player 0 won, [-1, 1] when player 1 won, [0, 0] otherwise."""

@@ -72,6 +72,7 @@ class Setup(Struggles):
         for p in self.players():
             for iid, kind, host in placed[p]:
                 self.aside[p].remove(iid)
+                self.shown.append(iid)
                 if kind == "hide":
                     self.secret[p].append(iid)
                     self.zone[iid] = SECRET

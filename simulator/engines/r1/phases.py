@@ -66,9 +66,14 @@ class Phases(Setup):
                 elif self._snap is not None:
                     self._snap = None
                 kind, p, start = steps.pop()
+                self.pos_at = -1   # the step sets it again where a position would start the game there
                 if kind == S_CWIN:   # the rest of a Confrontation turn's window, after an action (§8.2)
+                    if start == self.first:   # the window as a loaded position opens it (below)
+                        self.pos_at = len(self.history)
                     yield from self._action_window(p, CONFRONT_P, p=start, cont=S_CWIN)
                 elif kind == S_KWIN:
+                    if start == self.first:
+                        self.pos_at = len(self.history)
                     yield from self._action_window(p, KINGDOM_P, p=start, cont=S_KWIN)
                 elif kind == S_CTURN:
                     yield from self._confrontation_turn(p, start)
@@ -305,6 +310,7 @@ class Phases(Setup):
                 yield from self._boundary("turn", KINGDOM_P, p)
         # the rest of the window after each action is a step of its own where copies are made (keep_snap): a
         # copy then replays the choices since that action; elsewhere the window runs on in one go
+        self.pos_at = len(self.history)
         yield from self._action_window(p, KINGDOM_P, cont=S_KWIN if self.keep_snap else -1)
 
     def _confrontation_open(self, start: int):
@@ -327,6 +333,7 @@ class Phases(Setup):
             self.struggles_done[p] = set()
             if self.stops:
                 yield from self._boundary("turn", CONFRONT_P, p)
+        self.pos_at = len(self.history)
         yield from self._action_window(p, CONFRONT_P, cont=S_CWIN if self.keep_snap else -1)
 
     def _authority_phase(self):

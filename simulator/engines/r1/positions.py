@@ -69,6 +69,8 @@ def to_position(g: Game) -> dict:
                     ae["exhausted"] = True
                 if g.emb[a]:
                     ae["emblems"] = g.emb[a]
+                if g.dups.get(a):   # a unique attachment's duplicates (§3.7), as a field card's
+                    ae["duplicates"] = len(g.dups[a])
                 if g.owner[a] != p:
                     ae["owner"] = g.owner[a]
                 if g.ctrl[a] != p:
@@ -100,6 +102,24 @@ def to_position(g: Game) -> dict:
     if g.phase == CONFRONT_P and g.active >= 0 and g.struggles_done[g.active]:
         pos["struggles_made"] = [STRUGGLE_TYPES[t] for t in sorted(g.struggles_done[g.active])]
     return pos
+
+
+def exact_position(g: Game) -> dict:
+    """The position of `g` where loading it gives this very state: the same cards where they are, the same
+    decision with the same options. That is where a position starts a game again (CONTRACTS §6): the start of a
+    phase or a turn as the judge stops there, or a Kingdom or Confrontation turn's window where the first player
+    has priority and nobody passed yet (its start, or after an action of the second player), with none of what a
+    position does not hold in force: a limit of an ability or of plays by name already counted, a delayed effect,
+    a type change. ValueError elsewhere (`to_position` prints those as the phase's start)."""
+    if g.pos_at != len(g.history):
+        raise ValueError("inside a phase: a position holds a phase's start, a turn's window or a struggle's end")
+    if g.uses or g.delayed or any(x[1] == "type" for x in g.lasting):
+        raise ValueError("a limit of an ability, a delayed effect or a type change is in force: a position does "
+                         "not hold them")
+    limited = {d.name for d in g.cdef if d.max_per_round is not None}
+    if limited and any(name in limited for pb in g.plays_by_name for name in pb):
+        raise ValueError("a card limited per round was played this round: a position does not hold the count")
+    return to_position(g)
 
 
 def _lasting_of(g: Game) -> dict[int, list[dict]]:
@@ -337,6 +357,12 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
                                                                               f"{code}")})
                 own[a_owner]["draw"].append(ac)
                 info["atts"].append(ac)
+                a_dups = _count(ae.get("duplicates"), f"player {p}, field: {ad.code} on {code} duplicates")
+                if a_dups and not ad.unique:
+                    raise PositionError(f"player {p}, field: {ad.code} ({ad.name}) on {code} is not unique and "
+                                        "cannot have duplicates (§3.7)")
+                for _k in range(a_dups):
+                    own[a_owner]["draw"].append(_Card(ad, None, DUP, a_ctrl, {"under": ac}))
 
     decks: list[Deck | None] = []
     for p in (0, 1):
@@ -440,6 +466,7 @@ def from_position(data: Any, catalogue: Any, *, log: bool = False, max_rounds: i
             raise PositionError("active_player: 1 is the goldfish, which never acts")
     if ph == CONFRONT_P:
         g.struggles_done[active] = {STRUGGLE_TYPES.index(t) for t in made}
+    g.pos_at = 0   # laid out: the state the position describes (until the flow starts)
     g._statics_cache = None
     g._pw_cands = {}
     if g.has_replace:

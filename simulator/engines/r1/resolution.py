@@ -552,7 +552,9 @@ class Resolution(Changes):
         top: list[int] = []
         bottom: list[int] = []
         for iid in looked:
+            self.shown.append(iid)   # its player sees the card while it chooses (PlayerView.cdef)
             a = yield Decision("scout", p, [("top", iid), ("bottom", iid)], iid)
+            self.shown.append(iid)
             (top if a[0] == "top" else bottom).append(iid)
         del deck[-n:]
         for iid in reversed(top):

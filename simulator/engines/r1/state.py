@@ -8,7 +8,7 @@ characteristics.py, changes.py, resolution.py, struggles.py, opening.py, phases.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import random
 
@@ -33,6 +33,14 @@ ZONE_NAMES = ("deck", "hand", "field", "discard", "dead", "secret", "quest_deck"
               "duplicate", "faction", "destiny", "active_quest", "gone", "resolving", "aside")
 # zones whose cards both players see (§3.1); the others are a hand, a deck, a secret area or a facedown board
 PUBLIC_ZONE = bytes(0 if z in (DECK, HAND, SECRET, QDECK, ASIDE) else 1 for z in range(16))
+# the zones where a player may not see a card (PlayerView._sees: its own deck; the opponent's hand, deck, secret area
+# or facedown board): a move between two other zones changes what nobody sees. As constants the compiled build
+# inlines (the names above are looked up in the module)
+_Z_DECK: Final = 0
+_Z_HAND: Final = 1
+_Z_SECRET: Final = 5
+_Z_ASIDE: Final = 15
+assert (_Z_DECK, _Z_HAND, _Z_SECRET, _Z_ASIDE) == (DECK, HAND, SECRET, ASIDE)
 ZONE_BY_NAME = {"field": FIELD, "hand": HAND, "deck": DECK, "discard": DISCARD, "dead": DEAD, "secret": SECRET}
 
 PHASES = facts.PHASES   # §5
@@ -166,6 +174,10 @@ class State:
             # which cards have been in a public zone (field, discard, dead pile, ...): PlayerView.determinize keeps
             # those as they are and deals the others again
             self.seen = bytearray(n)
+            # the card ids whose place, definition or openness changed, in order (a card moved, drawn, milled,
+            # revealed, made as a token, its definition swapped by §2.2, shown to its owner by a Scout or a
+            # search): a PlayerView brings its card table up to date from the ids logged since it last looked
+            self.shown: list[int] = []
             self.zone = [DECK] * n
             for p in (0, 1):
                 if self.faction_iid[p] >= 0:
@@ -257,6 +269,9 @@ class State:
             # is the int 2*player + answer, an action window whose options came out empty under an ability filter
             # is 4 + player, a declaration is the list [player, card, ...].
             self.history: list[Any] = []
+            # len(history) where the game last stood where a position (CONTRACTS §6) starts it again: the start of
+            # a phase or of a turn's window; -1 before round 1 (Game.to_position prints only there)
+            self.pos_at = -1
             self._replay: list[Any] | None = None   # while replaying a history (clone, determinize)
             # (choices made, seed): where the random stream was seeded again (Game.reseed), for the replays
             self.reseeds: list[tuple[int, int]] = []
@@ -322,6 +337,7 @@ class State:
             self.owner = list(t.owner)
             self.printed = t.printed
             self.seen = bytearray(t.seen)
+            self.shown = []   # this copy's views are its own, built from nothing
             self.zone = list(t.zone)
             self.ctrl = list(t.ctrl)
             self.exh = list(t.exh)
@@ -390,6 +406,7 @@ class State:
             self.reason = t.reason
             self.over = t.over
             self.history = list(t.history)
+            self.pos_at = t.pos_at
             self._replay = None
             self.reseeds = list(t.reseeds)
             self._rpos = 0
@@ -547,6 +564,8 @@ class State:
         elif z == ASIDE:
             self.aside[p].append(iid)
         self.zone[iid] = z
+        if oz <= _Z_HAND or z <= _Z_HAND or oz == _Z_SECRET or z == _Z_SECRET or oz == _Z_ASIDE or z == _Z_ASIDE:
+            self.shown.append(iid)   # a player's view may see it now, or no longer
         if PUBLIC_ZONE[z]:
             self.seen[iid] = 1
         if z == FIELD:

@@ -15,6 +15,7 @@ from .state import (
     COMBAT, CONFRONT_P, CONTINUE, DISCARD, DONE, FIELD, GUILE, KINGDOM_P, NO, PASS, SECRET, SECRET_PLACE_COST,
     SORCERY, YES, Decision, IllegalAction, Struggle,
 )
+from .view import PlayerView
 
 
 class Struggles(Resolution):
@@ -26,6 +27,10 @@ class Struggles(Resolution):
         turn, the end of a struggle."""
         if self.stops:
             self.phase = ph
+            if what != "struggle" or p != self.first:
+                # after a struggle the window goes on with the other player's priority, and a loaded position's
+                # window starts with the first player's: the same only when the active player is second
+                self.pos_at = len(self.history)
             yield Decision("boundary", -1, [CONTINUE], (what, ph, p))
 
     def _window_needed(self) -> dict | None:
@@ -52,9 +57,13 @@ class Struggles(Resolution):
             if f is None:
                 return memo
             self._pcache = memo
+            v: PlayerView | None = self._views[p]   # typed: look() is a direct call in the compiled build
+            if v is None:
+                v = self.view(p)
+            else:
+                v.look()
             try:
-                v = self._views[p]
-                wants = bool(f(v if v is not None else self.view(p), p, -1))
+                wants = bool(f(v, p, -1))
             finally:
                 self._pcache = None
             self.history.append(2 * p + (1 if wants else 0))
@@ -88,8 +97,12 @@ class Struggles(Resolution):
                 if r is not None:
                     wants = bool(r)
                 else:
-                    v = self._views[p]
-                    wants = bool(f(v if v is not None else self.view(p), p, kind if p == active else -1))
+                    v: PlayerView | None = self._views[p]   # as in _window_needed
+                    if v is None:
+                        v = self.view(p)
+                    else:
+                        v.look()
+                    wants = bool(f(v, p, kind if p == active else -1))
                     self.history.append(2 * p + (1 if wants else 0))
                 if not wants:
                     self._pcache = None
@@ -118,6 +131,10 @@ class Struggles(Resolution):
                     assert steps is not None
                     steps.append((cont, active, 1 - p))
                     return
+                if active >= 0 and p != self.first:
+                    # a turn's window after the second player acted: as a loaded position opens it (a fresh
+                    # window, the first player's priority, no pass yet)
+                    self.pos_at = len(self.history)
                 memo = {}
             p = 1 - p
 

@@ -3,15 +3,26 @@ the game, and `determinize`, a game consistent with that knowledge for a search 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import random
 
 from .cards import CardDef
-from .state import DECK, HAND, PUBLIC_ZONE, QDECK, IllegalAction, Struggle, fisher_yates
+from .state import ASIDE, DECK, HAND, PUBLIC_ZONE, QDECK, SECRET, IllegalAction, Struggle, fisher_yates
 
 if TYPE_CHECKING:
     from .game import Game
+
+
+# the zones _sees tests, as constants the compiled build inlines (state.py's are names looked up in the module)
+_DECK: Final = 0
+_HAND: Final = 1
+_SECRET: Final = 5
+_ASIDE: Final = 15
+assert (_DECK, _HAND, _SECRET, _ASIDE) == (DECK, HAND, SECRET, ASIDE)
+
+HIDDEN: Final = CardDef({"code": "hidden", "name": "a card this player cannot see", "type": "hidden", "faction": "none"})
+"""What a view's `cdef` holds for a card its player may not see."""
 
 
 class PlayerView:
@@ -20,9 +31,12 @@ class PlayerView:
     Influence), its own hand and secret area, and only the sizes of the opponent's hand, secret area and both
     decks (never a deck's order). Policies receive this instead of the Game.
 
-    The lists it exposes are the game's own (read them, never change them); `cdef` maps every card id to its
-    definition because the decklists are known, but which hidden zone a card is in is not: a hidden card's id
-    appears in no list of the view and `zone_of` answers -1 for it.
+    The lists it exposes are the game's own (read them, never change them), but for `cdef`: the definition of
+    each card id this player may see, and `HIDDEN` for each one it may not (its own deck, whose order it does not
+    know, and the opponent's cards in hand, deck, secret area or facedown opening board that were never in a
+    public zone: the cards `determinize` deals again), besides the cards its own pending decision names (the card
+    a Scout looks at, the cards a search finds). A hidden card's id appears in no other list of the view either,
+    and `zone_of` answers -1 for it.
 
     `determinize(rng)` gives a whole Game consistent with what the player knows, for a search player.
     """
@@ -31,7 +45,12 @@ class PlayerView:
         self._g = g
         self.player = p
         self.opponent = 1 - p
-        self.cdef = g.cdef
+        # the card table as this player sees it: the game's, with HIDDEN for each card it may not see, kept up to
+        # date from the ids the game logs as they change (`shown`) whenever the view is handed out (Game.view, a
+        # policy's turn to choose): a card move costs the game one list append, and policies index a plain list
+        self.cdef: list[CardDef] = []
+        self._looked = 0
+        self._build()
         self.owner = g.owner
         self.field = g.field
         self.discard = g.discard
@@ -54,6 +73,72 @@ class PlayerView:
         self.my_deck: Any = g.decks[p]   # the player's own decklist (a Deck), not its order
 
     # the state of the game --------------------------------------------------
+    def look(self) -> None:
+        """Bring `cdef` up to date with the game (Game.view and play() call it before handing the view out)."""
+        g = self._g
+        log = g.shown
+        n = len(log)
+        k = self._looked
+        if k == n:
+            return
+        table = self.cdef
+        cdef = g.cdef
+        while len(table) < len(cdef):   # tokens made since (§3.8)
+            table.append(cdef[len(table)])
+        zone = g.zone
+        owner = g.owner
+        p = self.player
+        while k < n:
+            i = log[k]
+            if owner[i] == p and zone[i] != _DECK:   # its own card out of its deck, the usual case: no call
+                table[i] = cdef[i]
+            else:
+                table[i] = cdef[i] if self._sees(i) else HIDDEN
+            k += 1
+        self._looked = n
+
+    def _build(self) -> None:
+        g = self._g
+        table = self.cdef
+        table.extend(g.cdef)
+        p = self.player
+        q = 1 - p
+        for i in g.deck[p]:
+            table[i] = HIDDEN
+        seen = g.seen
+        anyseen = 1 in seen   # at a game's start nothing was: one scan instead of a look-up a card
+        for zone in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]):
+            for i in zone:
+                if not anyseen or not seen[i]:
+                    table[i] = HIDDEN
+        dec = g.pending
+        if dec is not None and dec.player == p and dec.kind != "window":
+            for o in dec.options:   # what its own decision names (as _sees)
+                if type(o) is tuple:
+                    for x in o:
+                        if type(x) is int and table[x] is HIDDEN:
+                            table[x] = g.cdef[x]
+        self._looked = len(g.shown)
+
+    def _sees(self, i: int) -> bool:
+        """Whether this player may see card id i now: not its own deck (its order), not the opponent's hand, deck,
+        secret area or facedown board where the card was never in a public zone (the cards `determinize` deals
+        again) — unless its own pending decision names the card (the card a Scout looks at, a search's finds)."""
+        g = self._g
+        p = self.player
+        z = g.zone[i]
+        if g.owner[i] == p:
+            if z != _DECK:
+                return True
+        elif not (z == _HAND or z == _DECK or z == _SECRET or z == _ASIDE) or g.seen[i]:
+            return True
+        dec = g.pending
+        if dec is not None and dec.player == p and dec.kind != "window":
+            for o in dec.options:
+                if type(o) is tuple and i in o:
+                    return True
+        return False
+
     @property
     def round_no(self) -> int:
         return self._g.round_no

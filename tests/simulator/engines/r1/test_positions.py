@@ -283,3 +283,48 @@ def test_a_position_keeps_the_lasting_effects_still_running():
                 [{"keyword": "Flying", "until": "round"}], {"power": 1}):
         with pytest.raises(PositionError, match="player 0, field: lasting-knight lasting"):
             from_position(position(side(field=[{"card": "lasting-knight", "lasting": bad}])), cat)
+
+
+def test_a_unique_attachments_duplicates_are_written_and_loaded():
+    """§3.7: a unique attachment's duplicates lie under it; its entry holds their count as a field card's does (a
+    position without the key loads as before), and a non-unique attachment cannot have any."""
+    from .helpers import card, catalogue, position, side
+    crown = card("dup-crown", "attachment", name="Crown", unique=True)
+    band = card("dup-band", "attachment", name="Band")
+    host = card("dup-host", power=2)
+    cat = catalogue(crown, band, host)
+    pos = position(side([{"card": "dup-host", "attachments": [{"card": "dup-crown", "duplicates": 2}]}]),
+                   phase="kingdom")
+    g = from_position(pos, cat, advance=False)
+    a = next(i for i in g.field[0] if g.cdef[i].code == "dup-crown")
+    assert len(g.dups[a]) == 2 and all(g.cdef[d].code == "dup-crown" and g.owner[d] == 0 for d in g.dups[a])
+    out = to_position(g)
+    assert out["players"][0]["field"][0]["attachments"] == [{"card": "dup-crown", "duplicates": 2}]
+    assert to_position(from_position(out, cat, advance=False)) == out
+    plain = position(side([{"card": "dup-host", "attachments": [{"card": "dup-crown"}]}]), phase="kingdom")
+    assert "duplicates" not in to_position(from_position(plain, cat, advance=False))["players"][0]["field"][0][
+        "attachments"][0]
+    with pytest.raises(PositionError, match="dup-band .* is not unique and cannot have duplicates"):
+        from_position(position(side([{"card": "dup-host", "attachments": [{"card": "dup-band", "duplicates": 1}]}])),
+                      cat)
+
+
+def test_the_protocols_position_is_printed_only_where_loading_gives_the_same_state():
+    """Game.to_position() (the engine protocol's) prints at a turn's window where the first player has priority and
+    nobody passed; inside the window after the first player acted it raises ValueError, where
+    positions.to_position still writes the turn's start."""
+    from .helpers import card, catalogue, load, position, settle, side
+    knight = card("pos-knight")
+    cat = catalogue(knight)
+    g = settle(load(position(side(hand=["pos-knight", "pos-knight"], pool=9), side(), phase="kingdom"), [knight]))
+    assert g.pending.kind == "window" and g.pending.player == 0
+    printed = g.to_position()
+    again = from_position(json.loads(json.dumps(printed)), cat)
+    assert again.to_position() == printed and option_texts(again) == option_texts(g)
+    g.apply_action("play pos-knight")
+    assert g.pending.kind == "window" and g.pending.player == 0   # player 1 had nothing to do: it passed
+    with pytest.raises(ValueError, match="inside a phase"):
+        g.to_position()
+    assert to_position(g)["phase"] == "kingdom"
+    h = from_position(printed, cat, advance=False)
+    assert h.to_position() == printed   # laid out, not started: the state the position describes

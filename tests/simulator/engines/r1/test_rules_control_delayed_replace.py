@@ -297,6 +297,14 @@ def test_2_2_a_location_that_becomes_a_unit_functions_wholly_as_one_until_the_ef
     g, pos = after(position(side(["keep"], hand=["animate"], pool=1)), [ANIMATE, KEEP], "play animate",
                    "struggle combat", "attack keep")
     assert logged(g, "S.8 Combat: 3 vs 0")        # a unit with Power 3 and a Combat icon now
+    h = play(load(position(side(["keep"], hand=["animate"], pool=1), phase="kingdom"), [ANIMATE, KEEP]))
+    keep = h.field[0][0]
+    printed = h.cdef[keep]
+    assert [h.view(p).cdef[keep] for p in (0, 1)] == [printed, printed]
+    play(h, "play animate")
+    assert [h.view(p).cdef[keep].type for p in (0, 1)] == ["unit", "unit"]   # the views read the new definition
+    h._set_def(keep, printed)    # the swap alone, no card moving: the views follow it too
+    assert [h.view(p).cdef[keep] for p in (0, 1)] == [printed, printed]
     g = finish(play(load(position(side(["keep"], hand=["animate"], pool=1), phase="kingdom"), [ANIMATE, KEEP]),
                     "play animate"), "phase")
     assert codes(to_position(g), 0, "field") == ["keep"]

@@ -102,3 +102,61 @@ def test_struggle_counters_count_each_initiated_struggle():
             assert c["won_defending"] == sum(1 for s in seen if s.defender == p and s.type == t and s.winner == p)
     assert sum(g.struggle_counts[p][t]["defended"] for p in (0, 1) for t in range(4)) > 0
     assert sum(g.struggle_counts[p][t]["initiated"] for p in (0, 1) for t in range(4)) > 5
+
+
+def _expected_table(g, p):
+    """What player p's view may show of each card id: its definition, or None where p may not see the card."""
+    q = 1 - p
+    hidden = set(g.deck[p]) | {i for z in (g.hand[q], g.deck[q], g.secret[q], g.aside[q]) for i in z if not g.seen[i]}
+    d = g.pending
+    if d is not None and d.player == p:
+        hidden -= {x for o in d.options if type(o) is tuple for x in o if type(x) is int}
+    return [None if i in hidden else c for i, c in enumerate(g.cdef)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_the_view_card_table_hides_exactly_the_cards_its_player_may_not_see(seed):
+    """The view's cdef, as the game hands the same view out at each decision (game.view, play()), shows a card's
+    definition where its player may see it and HIDDEN where not: its own deck, the opponent's unseen hand, deck, secret area and opening
+    board; the cards its own decision names are shown (a Scout's look, a search)."""
+    from simulator.engines.r1.view import HIDDEN
+
+    decks = starter_decks()
+    names = sorted(decks)
+    g = Game(decks[names[seed % len(names)]], decks[names[(seed + 3) % len(names)]], seed=seed)
+    views = (g.view(0), g.view(1))
+    rng = random.Random(seed)
+    while not g.is_terminal():
+        for p in (0, 1):
+            assert g.view(p) is views[p]
+            seen = [None if c is HIDDEN else c for c in views[p].cdef]
+            assert seen == _expected_table(g, p)
+        g.apply_action(rng.choice(g.legal_actions()))
+    assert HIDDEN.code == "hidden" and HIDDEN not in g.cdef
+
+
+def test_a_scout_look_shows_the_card_only_while_its_player_decides():
+    """§9.3 Scout: the card looked at is shown in the deciding player's view during that decision, hidden again
+    once it stays in the deck."""
+    from simulator.engines.r1.view import HIDDEN
+
+    decks = starter_decks()
+    for seed in range(40):
+        g = Game(decks["camelot"], decks["lefay"], seed=seed)
+        rng = random.Random(seed)
+        while not g.is_terminal() and g.pending.kind != "scout":
+            g.apply_action(rng.choice(g.legal_actions()))
+        if g.is_terminal():
+            continue
+        d = g.pending
+        i = d.info
+        assert i in g.deck[d.player]
+        v, other = g.view(d.player), g.view(1 - d.player)
+        assert v.cdef[i] is g.cdef[i] and other.cdef[i] is HIDDEN
+        g.apply_action(("top", i) if ("top", i) in d.options else d.options[0])
+        v = g.view(d.player)
+        if i in g.deck[d.player] and not (g.pending is not None and g.pending.player == d.player
+                                            and any(i in o for o in g.pending.options if type(o) is tuple)):
+            assert v.cdef[i] is HIDDEN
+        return
+    pytest.skip("no Scout decision in these games")
