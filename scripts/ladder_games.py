@@ -18,6 +18,7 @@ every hook the engine asks of it is passed through).
 """
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 from dataclasses import dataclass
@@ -99,7 +100,6 @@ class LadderGame:
 
     def build(self) -> str:
         """"native" (compiled with mypyc) or "pure": the engine build the games ran on."""
-        import importlib
         return importlib.import_module(f"simulator.engines.{self.slug}").ENGINE_BUILD
 
     def players(self) -> list[str]:
@@ -126,6 +126,21 @@ class LadderGame:
         """Only the search players' decisions are timed: for a player that decides in microseconds the timer
         would cost as much as the decision (and slow the whole game by a third)."""
         return _Timed(policy) if self.slow(player) else policy
+
+    def _play_decks(self, a, b, deck_a, deck_b, seed, a_seat, first):
+        """One game of a game played with a deck a side (its engine's `play_game`, `_policy_seed` and
+        `policies.make_policy`): (a's score, the game's CPU-s, a's and b's own timed CPU-s or None)."""
+        engine = importlib.import_module(f"simulator.engines.{self.slug}")
+        make_policy = importlib.import_module(f"simulator.engines.{self.slug}.policies").make_policy
+        decks = self.decks()
+        names = (a, b) if a_seat == 0 else (b, a)
+        pols = [self._timed(n, make_policy(n, engine._policy_seed(seed, k))) for k, n in enumerate(names)]
+        seat_decks = (decks[deck_a], decks[deck_b]) if a_seat == 0 else (decks[deck_b], decks[deck_a])
+        c0 = time.process_time()
+        r = engine.play_game(seat_decks[0], seat_decks[1], seed=seed, first_player=first, policies=pols)
+        secs = time.process_time() - c0
+        score = 0.5 if r.winner is None else (1.0 if r.winner == a_seat else 0.0)
+        return score, secs, _secs(pols[a_seat]), _secs(pols[1 - a_seat])
 
 
 def _secs(policy) -> float | None:
@@ -171,17 +186,7 @@ class R1(LadderGame):
         return 1960
 
     def play(self, a, b, deck_a, deck_b, seed, a_seat, first):
-        from simulator.engines.r1 import _policy_seed, play_game
-        from simulator.engines.r1.policies import make_policy
-        decks = self.decks()
-        names = (a, b) if a_seat == 0 else (b, a)
-        pols = [self._timed(n, make_policy(n, _policy_seed(seed, k))) for k, n in enumerate(names)]
-        seat_decks = (decks[deck_a], decks[deck_b]) if a_seat == 0 else (decks[deck_b], decks[deck_a])
-        c0 = time.process_time()
-        r = play_game(seat_decks[0], seat_decks[1], seed=seed, first_player=first, policies=pols)
-        secs = time.process_time() - c0
-        score = 0.5 if r.winner is None else (1.0 if r.winner == a_seat else 0.0)
-        return score, secs, _secs(pols[a_seat]), _secs(pols[1 - a_seat])
+        return self._play_decks(a, b, deck_a, deck_b, seed, a_seat, first)
 
 
 class Realms(LadderGame):
@@ -219,17 +224,7 @@ class Realms(LadderGame):
         return 960
 
     def play(self, a, b, deck_a, deck_b, seed, a_seat, first):
-        from simulator.engines.realms import _policy_seed, play_game
-        from simulator.engines.realms.policies import make_policy
-        decks = self.decks()
-        names = (a, b) if a_seat == 0 else (b, a)
-        pols = [self._timed(n, make_policy(n, _policy_seed(seed, k))) for k, n in enumerate(names)]
-        seat_decks = (decks[deck_a], decks[deck_b]) if a_seat == 0 else (decks[deck_b], decks[deck_a])
-        c0 = time.process_time()
-        r = play_game(seat_decks[0], seat_decks[1], seed=seed, first_player=first, policies=pols)
-        secs = time.process_time() - c0
-        score = 0.5 if r.winner is None else (1.0 if r.winner == a_seat else 0.0)
-        return score, secs, _secs(pols[a_seat]), _secs(pols[1 - a_seat])
+        return self._play_decks(a, b, deck_a, deck_b, seed, a_seat, first)
 
 
 class Regions(LadderGame):

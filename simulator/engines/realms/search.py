@@ -102,17 +102,25 @@ class ExpertPolicy:
         self.departed = 0    # of which the search chose other than the greedy player
         self.by_kind: dict[str, int] = {}
 
-    def choose(self, view: Any, dec: Decision) -> Any:
+    def _to_search(self, view: Any, dec: Decision) -> tuple[Any, list | None]:
+        """The greedy player's answer (or the one option) and the candidates to search, None when the decision is
+        not searched (one option, a kind not in SEARCHED, or a single candidate); counts a searched decision."""
         opts = dec.options
         if len(opts) == 1:
-            return opts[0]
+            return opts[0], None
         a0 = self.greedy.choose(view, dec)
         if dec.kind not in SEARCHED:
-            return a0
+            return a0, None
         cands = self.candidates(view, dec, a0)
         if len(cands) <= 1:
-            return a0
+            return a0, None
         self.searched += 1
+        return a0, cands
+
+    def choose(self, view: Any, dec: Decision) -> Any:
+        a0, cands = self._to_search(view, dec)
+        if cands is None:
+            return a0
         seed = self.rng.getrandbits(48)
         counter = [0]
         horizon = self.horizon
@@ -204,16 +212,9 @@ class ExpertTreePolicy(ExpertPolicy):
     name = "expert-tree"
 
     def choose(self, view: Any, dec: Decision) -> Any:
-        opts = dec.options
-        if len(opts) == 1:
-            return opts[0]
-        a0 = self.greedy.choose(view, dec)
-        if dec.kind not in SEARCHED:
+        a0, cands = self._to_search(view, dec)
+        if cands is None:
             return a0
-        cands = self.candidates(view, dec, a0)
-        if len(cands) <= 1:
-            return a0
-        self.searched += 1
         key, _stats = tree_search(self._tree_game(view, dec, cands), view, dec.player,
                                   iterations=self.iterations, rng=self.rng, explore=TREE_EXPLORE,
                                   margin=MARGIN, widen=TREE_WIDEN, sweep=True)
