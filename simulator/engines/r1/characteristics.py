@@ -341,15 +341,20 @@ class Characteristics(State):
             base += self._player_static(p, stat)
         return max(base, 0)
 
-    def authority_total(self, p: int) -> int:
-        """§5.5: Power of ready units (each floored at 0) + 1 per wealth in pool + bonuses."""
+    def authority_total(self, p: int, known: dict[int, int] | None = None) -> int:
+        """§5.5: Power of ready units (each floored at 0) + 1 per wealth in pool + bonuses. `known`: Power a
+        player has already read at this decision (unit -> max(Power, 0)), used instead of reading it again."""
         if self.goldfish and p == 1:
             return 0   # CONTRACTS §3: the goldfish's Authority total is 0
         total = self.pool[p]
         cdef, exh = self.cdef, self.exh
         for i in self.field[p]:
             if cdef[i].is_unit and not exh[i]:
-                pw = self.power(i) if self.has_abilities or self.pmod else cdef[i].power
+                got = known.get(i) if known is not None else None
+                if got is not None:
+                    pw = got
+                else:
+                    pw = self.power(i) if self.has_abilities or self.pmod else cdef[i].power
                 if pw > 0:
                     total += pw
         if self.has_abilities:

@@ -95,24 +95,6 @@ def _fewest_icons(cdef: list[CardDef], cands: list[int], pw: dict[int, int]) -> 
             best, best_n, best_p = i, n, v
     return best
 
-def _authority_total(game: PlayerView, p: int, pw: dict[int, int]) -> int:
-    """game.authority_total(p) (§5.5), reusing the Power already read into `pw` (max(Power, 0) by unit) at this
-    decision instead of reading it again."""
-    if game.goldfish and p == 1:
-        return 0   # CONTRACTS §3: the goldfish's Authority total is 0
-    total = game.pool[p]
-    cdef, exh = game.cdef, game.exh
-    for i in game.field[p]:
-        if cdef[i].is_unit and not exh[i]:
-            v = pw.get(i)
-            if v is None:
-                v = game.power(i)
-            if v > 0:
-                total += v
-    if game.has_abilities:
-        total += game.authority_bonus(p)
-    return total
-
 
 class _AuthorityLead:
     """`GreedyV1Policy._worth_authority(lead, committed, gain)` with lead = p's Authority total minus the

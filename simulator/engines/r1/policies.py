@@ -24,7 +24,7 @@ import random
 from .cards import KW_SECRET
 from .game import COMBAT, CONFRONT_P, DONE, FAITH, GUILE, NO, PASS, SECRET_PLACE_COST, YES, Decision, PlayerView
 from .setup import SETUP_BUDGET, SetupSolver   # the exact setup solver (§4), shared with the hands report
-from .greedy_base import _ICON_COUNT, GreedyV1Policy, _AuthorityLead, _authority_total, ability_hint, card_value
+from .greedy_base import _ICON_COUNT, GreedyV1Policy, _AuthorityLead, ability_hint, card_value
 
 
 class RandomPolicy:
@@ -499,7 +499,7 @@ class GreedyPolicy(GreedyV1Policy):
                     continue
                 if gain < 1.5:
                     if lead is None:
-                        lead = _AuthorityLead(game, p, pw, _authority_total(game, opp, tv))
+                        lead = _AuthorityLead(game, p, pw, game.authority_total(opp, tv))
                     if not lead.worth(pw[i], gain):
                         continue
                 self.attack_plan = [i]
@@ -534,7 +534,7 @@ class GreedyPolicy(GreedyV1Policy):
                     continue
                 if gain < 1.5:
                     if lead is None:
-                        lead = _AuthorityLead(game, p, pw, _authority_total(game, opp, tv))
+                        lead = _AuthorityLead(game, p, pw, game.authority_total(opp, tv))
                     if not lead.worth(total, gain):
                         continue
                 self.attack_plan = chosen

@@ -224,8 +224,8 @@ class PlayerView:
     def quest_stat(self, p: int, stat: str) -> int:
         return self._g.quest_stat(p, stat)
 
-    def authority_total(self, p: int) -> int:
-        return self._g.authority_total(p)
+    def authority_total(self, p: int, known: dict[int, int] | None = None) -> int:
+        return self._g.authority_total(p, known)
 
     def authority_bonus(self, p: int) -> int:
         """What static abilities add to p's Authority total (§5.5), apart from its ready units and its pool."""
